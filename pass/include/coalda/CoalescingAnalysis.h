@@ -1,0 +1,161 @@
+//===- CoalescingAnalysis.h - Canonical form of GPU memory addresses ------===//
+//
+// The COALDA analysis: for every global- or shared-memory load and store of a
+// CUDA kernel it walks the address backwards over its def-use tree (the
+// automaton documented in CoalescingAnalysis.cpp) and writes it in the
+// canonical form
+//
+//     base + stride*lane + uniform + offset          (all in bytes)
+//
+// where lane is threadIdx.x (or the global x index ctaid.x*ntid.x+tid.x),
+// uniform is a polynomial of values equal for every thread of one row of a
+// block (blockIdx, threadIdx.y/z, kernel scalars, loop iterations) and offset
+// is a constant. Accesses the automaton cannot read are kept with a reason.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COALDA_COALESCINGANALYSIS_H
+#define COALDA_COALESCINGANALYSIS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coalda {
+
+/// A leaf of an address polynomial.
+struct Atom {
+  enum KindTy {
+    ThreadIdx,  ///< llvm.nvvm.read.ptx.sreg.tid.{x,y,z}
+    BlockIdx,   ///< ctaid
+    BlockDim,   ///< ntid
+    GridDim,    ///< nctaid
+    Argument,   ///< an integer kernel parameter
+    Iteration,  ///< the trip count of a loop, keyed by its induction phi
+    Opaque      ///< any other value proven equal for every thread of a row
+  };
+  KindTy Kind;
+  unsigned Dim = 0;                  ///< 0,1,2 = x,y,z for special registers
+  const llvm::Value *V = nullptr;    ///< the value, for the non-register kinds
+
+  bool isLane() const { return Kind == ThreadIdx && Dim == 0; }
+  std::string name() const;
+};
+
+/// A product of atoms, as sorted atom ids (repetition = power).
+using Monomial = llvm::SmallVector<unsigned, 3>;
+
+/// Sum of integer-coefficient monomials; the empty monomial is the constant.
+class Poly {
+public:
+  std::map<Monomial, int64_t> Terms;
+
+  static Poly constant(int64_t C);
+  static Poly atom(unsigned Id);
+  Poly operator+(const Poly &O) const;
+  Poly operator*(const Poly &O) const;
+  Poly scaled(int64_t C) const;
+  bool isConstant() const;
+  int64_t constantTerm() const;
+  bool mentions(unsigned AtomId) const;
+  bool operator==(const Poly &O) const { return Terms == O.Terms; }
+  bool operator!=(const Poly &O) const { return Terms != O.Terms; }
+  bool operator<(const Poly &O) const { return Terms < O.Terms; }
+  void print(llvm::raw_ostream &OS, const std::vector<Atom> &Atoms) const;
+};
+
+enum class MemorySpace { Global, Shared, Other };
+enum class LaneKind { None, ThreadIdx, GlobalIdx };
+
+/// One load or store written in canonical form.
+struct AccessExpr {
+  llvm::Instruction *Inst = nullptr;
+  bool IsStore = false;
+  llvm::Type *AccessTy = nullptr;
+  uint64_t Width = 0; ///< bytes
+
+  /// Empty when the automaton accepted the address.
+  std::string Unknown;
+
+  const llvm::Value *Base = nullptr;
+  MemorySpace Space = MemorySpace::Global;
+  LaneKind Lane = LaneKind::None;
+  Poly Stride;  ///< coefficient of the lane, in bytes
+  Poly Uniform; ///< row-uniform, non-constant terms
+  int64_t Offset = 0;
+
+  bool isKnown() const { return Unknown.empty(); }
+  std::optional<int64_t> constantStride() const {
+    if (!isKnown() || !Stride.isConstant())
+      return std::nullopt;
+    return Stride.constantTerm();
+  }
+  /// True when a warp's accesses are contiguous (|stride| <= width) or all
+  /// threads use one address.
+  bool isCoalesced() const;
+  std::string laneName() const;
+};
+
+/// The analysis result for one function.
+class CoalescingInfo {
+public:
+  std::vector<Atom> Atoms;
+  std::vector<AccessExpr> Accesses;
+  bool IsKernel = false;
+
+  const AccessExpr *lookup(const llvm::Instruction *I) const;
+  /// The canonical expression without kind and verdict, e.g. "%out + 3*gid + 1".
+  void printExpr(llvm::raw_ostream &OS, const AccessExpr &A) const;
+  /// "store i8 @ %out + 3*gid + 1 (width 1): uncoalesced".
+  void printAccess(llvm::raw_ostream &OS, const AccessExpr &A) const;
+  std::string exprString(const AccessExpr &A) const;
+
+private:
+  friend class CoalescingAnalysis;
+  llvm::DenseMap<const llvm::Instruction *, unsigned> Index;
+};
+
+/// True for functions that are CUDA kernels (nvvm.annotations "kernel" or the
+/// ptx_kernel calling convention).
+bool isKernel(const llvm::Function &F);
+
+/// Source-level name of a function's symbol ("copy_naive" for
+/// "_Z10copy_naiveP5PixelPKS_").
+std::string sourceName(const llvm::Function &F);
+
+/// Name of a base pointer for humans: the IR name, else the debug-info name of
+/// the parameter, else "arg<N>".
+std::string baseName(const llvm::Value *Base);
+
+class CoalescingAnalysis : public llvm::AnalysisInfoMixin<CoalescingAnalysis> {
+  friend llvm::AnalysisInfoMixin<CoalescingAnalysis>;
+  static llvm::AnalysisKey Key;
+
+public:
+  using Result = CoalescingInfo;
+  Result run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+};
+
+/// `opt -passes='print<coalda>'`: one line per access of each kernel.
+class CoalescingPrinterPass
+    : public llvm::PassInfoMixin<CoalescingPrinterPass> {
+  llvm::raw_ostream &OS;
+
+public:
+  explicit CoalescingPrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+  static bool isRequired() { return true; }
+};
+
+} // namespace coalda
+
+#endif // COALDA_COALESCINGANALYSIS_H

@@ -1,0 +1,70 @@
+//===- CoalescingTransform.h - Rewrite strided copies coalesced -----------===//
+//
+// The COALDA transformation (`-passes=coalda`). In each kernel it groups the
+// stores of a strided copy (`dst[i].r = src[i].r; dst[i].g = ...`) whose
+// members together cover [0, stride) of every element, proves the rewrite
+// legal, and replaces the group by a copy of the block row's whole region of
+// stride*blockDim.x bytes in which consecutive threads move consecutive,
+// widened units (16, 4 bytes or the member width), all loads before all
+// stores, versioned on run-time overlap and alignment checks with the original
+// code as fallback. It then erases the dead address arithmetic.
+//
+// With -coalda-report=FILE it writes the findings of every kernel as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COALDA_COALESCINGTRANSFORM_H
+#define COALDA_COALESCINGTRANSFORM_H
+
+#include "coalda/CoalescingAnalysis.h"
+
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class OptimizationRemarkEmitter;
+class PostDominatorTree;
+class LoopInfo;
+} // namespace llvm
+
+namespace coalda {
+
+/// The stores (and their loads) of one strided copy: dst members sharing base,
+/// lane, stride and uniform part.
+struct CopyGroup {
+  std::vector<const AccessExpr *> Stores; ///< sorted by offset
+  std::vector<const AccessExpr *> Loads;  ///< Loads[k] feeds Stores[k]
+  int64_t Stride = 0;
+  uint64_t MemberWidth = 0;
+  bool NeedsOverlapCheck = true;
+  /// Empty while the group is a legal candidate; else why it is left alone.
+  std::string Missed;
+  std::string Action; ///< what the rewrite did, for the report
+  bool Transformed = false;
+
+  const AccessExpr &first() const { return *Stores.front(); }
+};
+
+class CoalescingTransformPass
+    : public llvm::PassInfoMixin<CoalescingTransformPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+
+private:
+  /// Step 1: stores of one region with the same canonical form.
+  std::vector<CopyGroup> collect(const CoalescingInfo &Info);
+  /// Step 2: fills CopyGroup::Missed for each group that must be left alone.
+  void checkLegality(CopyGroup &G, const CoalescingInfo &Info,
+                     llvm::PostDominatorTree &PDT, llvm::LoopInfo &LI);
+  /// Step 3: emit the versioned, widened copy before the group's last store.
+  void rewrite(CopyGroup &G);
+  /// Step 4: delete the group's loads and stores and their dead addresses.
+  void erase(CopyGroup &G);
+};
+
+} // namespace coalda
+
+#endif // COALDA_COALESCINGTRANSFORM_H

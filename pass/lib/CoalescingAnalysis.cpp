@@ -1,0 +1,715 @@
+//===- CoalescingAnalysis.cpp - Canonical form of GPU memory addresses ----===//
+//
+// Walks each load/store address of a kernel backwards with a finite automaton
+// and writes it as `base + stride*lane + uniform + offset` (bytes).
+//
+// The automaton has two state families: P (reading a pointer) and I (reading
+// an integer). Each IR node moves the walk as follows; every path must end in
+// an accepting state, otherwise the access is `unknown` with the reason of the
+// rejecting transition.
+//
+//   state  IR node                          transition / result
+//   -----  -------------------------------  --------------------------------
+//   P      getelementptr p, i0, i1, ...     P(p) + sum_k I(ik) * size_k, where
+//                                           size_k is the DataLayout alloc
+//                                           size of the indexed type, or the
+//                                           field offset for a struct index
+//   P      addrspacecast / bitcast p        P(p) (address space recorded)
+//   P      kernel argument / global var     ACCEPT base (space from the
+//                                           address space; 3 = shared)
+//   P      alloca                           ACCEPT base (local: not reported)
+//   P      phi / select / load / other      REJECT "pointer chosen at run time"
+//   I      ConstantInt                      ACCEPT constant
+//   I      sext / zext / trunc x            I(x)   (index math is assumed not
+//                                           to wrap, as clang's inbounds GEPs)
+//   I      add / sub x, y                   I(x) +/- I(y)
+//   I      mul x, y                         I(x) * I(y)   (polynomial product)
+//   I      shl x, C                         I(x) * 2^C
+//   I      or x, y  (disjoint bits)         I(x) + I(y)
+//   I      call sreg.tid.x                  ACCEPT lane atom
+//   I      call sreg.{tid.y/z,ctaid,ntid,   ACCEPT row-uniform atom
+//               nctaid}.{x,y,z}
+//   I      integer kernel argument          ACCEPT row-uniform atom
+//   I      phi = [s, entry], [phi + d, latch]
+//            with d row-uniform            I(s) + I(d) * iter(phi)  (uniform
+//                                           iteration atom: an induction)
+//   I      phi / select / udiv / ... whose  ACCEPT row-uniform opaque atom
+//          operands are all row-uniform
+//   I      load                             REJECT "data-dependent index"
+//   I      other thread-dependent node      REJECT "non-linear ..."
+//
+// The accepted polynomial is then split on the lane atom threadIdx.x: terms
+// with tid.x once form the stride, terms without it the uniform part and the
+// constant term the offset; tid.x twice or more is rejected as non-linear.
+// When the uniform part holds stride*ctaid.x*ntid.x, the lane is the global
+// index and that term moves into `stride*gid`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coalda/CoalescingAnalysis.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+namespace coalda {
+
+AnalysisKey CoalescingAnalysis::Key;
+
+//===----------------------------------------------------------------------===//
+// Atoms and polynomials
+//===----------------------------------------------------------------------===//
+
+std::string baseName(const Value *Base) {
+  if (!Base)
+    return "?";
+  if (Base->hasName())
+    return Base->getName().str();
+  if (const auto *Arg = dyn_cast<llvm::Argument>(Base)) {
+    // clang at -O0 leaves parameters unnamed; the debug info still knows them.
+    SmallVector<DbgValueInst *, 2> Intrinsics;
+    SmallVector<DbgVariableRecord *, 2> Records;
+    findDbgValues(Intrinsics, const_cast<llvm::Argument *>(Arg), &Records);
+    for (DbgVariableRecord *R : Records)
+      if (R->getVariable())
+        return R->getVariable()->getName().str();
+    for (DbgValueInst *D : Intrinsics)
+      if (D->getVariable())
+        return D->getVariable()->getName().str();
+    return "arg" + std::to_string(Arg->getArgNo());
+  }
+  std::string S;
+  raw_string_ostream OS(S);
+  Base->printAsOperand(OS, /*PrintType=*/false);
+  return S;
+}
+
+std::string Atom::name() const {
+  static const char *Dims[] = {"x", "y", "z"};
+  switch (Kind) {
+  case ThreadIdx:
+    return std::string("tid.") + Dims[Dim];
+  case BlockIdx:
+    return std::string("ctaid.") + Dims[Dim];
+  case BlockDim:
+    return std::string("ntid.") + Dims[Dim];
+  case GridDim:
+    return std::string("nctaid.") + Dims[Dim];
+  case Argument:
+    return baseName(V);
+  case Iteration:
+    return "iter(" + baseName(V) + ")";
+  case Opaque:
+    return baseName(V);
+  }
+  llvm_unreachable("unknown atom kind");
+}
+
+Poly Poly::constant(int64_t C) {
+  Poly P;
+  if (C)
+    P.Terms[{}] = C;
+  return P;
+}
+
+Poly Poly::atom(unsigned Id) {
+  Poly P;
+  P.Terms[Monomial{Id}] = 1;
+  return P;
+}
+
+Poly Poly::operator+(const Poly &O) const {
+  Poly R = *this;
+  for (const auto &[M, C] : O.Terms) {
+    int64_t &Slot = R.Terms[M];
+    Slot += C;
+    if (Slot == 0)
+      R.Terms.erase(M);
+  }
+  return R;
+}
+
+Poly Poly::scaled(int64_t C) const {
+  Poly R;
+  if (C == 0)
+    return R;
+  for (const auto &[M, K] : Terms)
+    R.Terms[M] = K * C;
+  return R;
+}
+
+Poly Poly::operator*(const Poly &O) const {
+  Poly R;
+  for (const auto &[MA, CA] : Terms)
+    for (const auto &[MB, CB] : O.Terms) {
+      Monomial M = MA;
+      M.append(MB.begin(), MB.end());
+      llvm::sort(M);
+      int64_t &Slot = R.Terms[M];
+      Slot += CA * CB;
+      if (Slot == 0)
+        R.Terms.erase(M);
+    }
+  return R;
+}
+
+bool Poly::isConstant() const {
+  return Terms.empty() || (Terms.size() == 1 && Terms.begin()->first.empty());
+}
+
+int64_t Poly::constantTerm() const {
+  auto It = Terms.find(Monomial{});
+  return It == Terms.end() ? 0 : It->second;
+}
+
+bool Poly::mentions(unsigned AtomId) const {
+  for (const auto &[M, C] : Terms)
+    if (is_contained(M, AtomId))
+      return true;
+  return false;
+}
+
+void Poly::print(raw_ostream &OS, const std::vector<Atom> &Atoms) const {
+  if (Terms.empty()) {
+    OS << "0";
+    return;
+  }
+  bool First = true;
+  // Print non-constant terms first, the constant last, as people write it.
+  auto PrintTerm = [&](const Monomial &M, int64_t C) {
+    if (!First)
+      OS << (C < 0 ? " - " : " + ");
+    else if (C < 0)
+      OS << "-";
+    First = false;
+    uint64_t Abs = C < 0 ? -(uint64_t)C : (uint64_t)C;
+    if (M.empty()) {
+      OS << Abs;
+      return;
+    }
+    if (Abs != 1)
+      OS << Abs << "*";
+    ListSeparator Sep("*");
+    for (unsigned Id : M)
+      OS << Sep << Atoms[Id].name();
+  };
+  for (const auto &[M, C] : Terms)
+    if (!M.empty())
+      PrintTerm(M, C);
+  if (int64_t C = constantTerm())
+    PrintTerm({}, C);
+}
+
+//===----------------------------------------------------------------------===//
+// AccessExpr and CoalescingInfo
+//===----------------------------------------------------------------------===//
+
+bool AccessExpr::isCoalesced() const {
+  std::optional<int64_t> S = constantStride();
+  if (!S)
+    return false;
+  return (uint64_t)std::abs(*S) <= Width;
+}
+
+std::string AccessExpr::laneName() const {
+  switch (Lane) {
+  case LaneKind::None:
+    return "none";
+  case LaneKind::ThreadIdx:
+    return "tid.x";
+  case LaneKind::GlobalIdx:
+    return "gid";
+  }
+  llvm_unreachable("unknown lane kind");
+}
+
+const AccessExpr *CoalescingInfo::lookup(const Instruction *I) const {
+  auto It = Index.find(I);
+  return It == Index.end() ? nullptr : &Accesses[It->second];
+}
+
+void CoalescingInfo::printExpr(raw_ostream &OS, const AccessExpr &A) const {
+  if (!A.isKnown()) {
+    OS << "<unknown: " << A.Unknown << ">";
+    return;
+  }
+  OS << baseName(A.Base);
+  if (A.Lane != LaneKind::None) {
+    OS << " + ";
+    if (A.Stride.isConstant()) {
+      OS << A.Stride.constantTerm() << "*";
+    } else {
+      OS << "(";
+      A.Stride.print(OS, Atoms);
+      OS << ")*";
+    }
+    OS << A.laneName();
+  }
+  if (!A.Uniform.Terms.empty()) {
+    OS << " + ";
+    A.Uniform.print(OS, Atoms);
+  }
+  if (A.Offset > 0)
+    OS << " + " << A.Offset;
+  else if (A.Offset < 0)
+    OS << " - " << -A.Offset;
+}
+
+std::string CoalescingInfo::exprString(const AccessExpr &A) const {
+  std::string S;
+  raw_string_ostream OS(S);
+  printExpr(OS, A);
+  return S;
+}
+
+void CoalescingInfo::printAccess(raw_ostream &OS, const AccessExpr &A) const {
+  OS << (A.IsStore ? "store " : "load ") << *A.AccessTy << " @ ";
+  printExpr(OS, A);
+  OS << " (width " << A.Width << "): ";
+  if (!A.isKnown())
+    OS << "unknown";
+  else if (A.Space == MemorySpace::Shared)
+    OS << (A.isCoalesced() ? "coalesced" : "uncoalesced") << " (shared)";
+  else if (A.Lane == LaneKind::None)
+    OS << "uniform";
+  else if (!A.Stride.isConstant())
+    OS << "uncoalesced (run-time stride)";
+  else
+    OS << (A.isCoalesced() ? "coalesced" : "uncoalesced");
+}
+
+bool isKernel(const Function &F) {
+  if (F.getCallingConv() == CallingConv::PTX_Kernel)
+    return true;
+  const NamedMDNode *Annotations =
+      F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!Annotations)
+    return false;
+  for (const MDNode *Node : Annotations->operands()) {
+    if (Node->getNumOperands() < 3)
+      continue;
+    auto *Fn = mdconst::dyn_extract_or_null<Function>(Node->getOperand(0));
+    auto *Tag = dyn_cast<MDString>(Node->getOperand(1));
+    if (Fn == &F && Tag && Tag->getString() == "kernel")
+      return true;
+  }
+  return false;
+}
+
+std::string sourceName(const Function &F) {
+  StringRef Symbol = F.getName();
+  ItaniumPartialDemangler D;
+  if (!D.partialDemangle(Symbol.data()) && D.isFunction()) {
+    size_t Size = 0;
+    if (char *Name = D.getFunctionName(nullptr, &Size)) {
+      std::string Result(Name);
+      std::free(Name);
+      return Result;
+    }
+  }
+  return Symbol.str();
+}
+
+//===----------------------------------------------------------------------===//
+// The automaton
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Outcome of reading one value: a polynomial, or the reason for rejecting.
+struct Reading {
+  Poly P;
+  std::string Reject;
+  bool ok() const { return Reject.empty(); }
+  static Reading fail(std::string Why) {
+    Reading R;
+    R.Reject = std::move(Why);
+    return R;
+  }
+};
+
+constexpr size_t MaxTerms = 48;
+
+class AddressWalker {
+public:
+  AddressWalker(const DataLayout &DL, std::vector<Atom> &Atoms)
+      : DL(DL), Atoms(Atoms) {
+    LaneId = atomFor({Atom::ThreadIdx, 0, nullptr});
+  }
+
+  /// State P: read a pointer into base + polynomial.
+  Reading readPointer(const Value *Ptr, const Value *&Base) {
+    Poly Offset;
+    while (true) {
+      Ptr = Ptr->stripPointerCastsSameRepresentation();
+      if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(Ptr)) {
+        Ptr = ASC->getPointerOperand();
+        continue;
+      }
+      if (const auto *GEP = dyn_cast<GEPOperator>(Ptr)) {
+        for (gep_type_iterator GTI = gep_type_begin(GEP),
+                               E = gep_type_end(GEP);
+             GTI != E; ++GTI) {
+          const Value *Idx = GTI.getOperand();
+          if (StructType *ST = GTI.getStructTypeOrNull()) {
+            unsigned Field = cast<ConstantInt>(Idx)->getZExtValue();
+            Offset = Offset + Poly::constant(
+                                  DL.getStructLayout(ST)->getElementOffset(
+                                      Field));
+            continue;
+          }
+          TypeSize Size = GTI.getSequentialElementStride(DL);
+          if (Size.isScalable())
+            return Reading::fail("scalable vector index");
+          Reading R = readInteger(Idx);
+          if (!R.ok())
+            return R;
+          Offset = Offset + R.P.scaled((int64_t)Size.getFixedValue());
+        }
+        Ptr = GEP->getPointerOperand();
+        continue;
+      }
+      break;
+    }
+    if (isa<llvm::Argument>(Ptr) || isa<GlobalVariable>(Ptr) ||
+        isa<AllocaInst>(Ptr)) {
+      Base = Ptr;
+      Reading R;
+      R.P = std::move(Offset);
+      return R;
+    }
+    if (isa<LoadInst>(Ptr))
+      return Reading::fail("pointer loaded from memory");
+    return Reading::fail("pointer chosen at run time (" +
+                         opcodeName(Ptr) + ")");
+  }
+
+private:
+  const DataLayout &DL;
+  std::vector<Atom> &Atoms;
+  unsigned LaneId;
+  DenseMap<const Value *, Reading> Memo;
+  /// Phis being read as inductions, bound to their own atom meanwhile.
+  DenseMap<const Value *, unsigned> OpenPhis;
+  DenseMap<const Value *, bool> UniformMemo;
+
+  static std::string opcodeName(const Value *V) {
+    if (const auto *I = dyn_cast<Instruction>(V))
+      return I->getOpcodeName();
+    return "non-instruction value";
+  }
+
+  unsigned atomFor(Atom A) {
+    for (unsigned I = 0, E = Atoms.size(); I != E; ++I)
+      if (Atoms[I].Kind == A.Kind && Atoms[I].Dim == A.Dim &&
+          Atoms[I].V == A.V)
+        return I;
+    Atoms.push_back(A);
+    return Atoms.size() - 1;
+  }
+
+  static std::optional<Atom> specialRegister(const Value *V) {
+    const auto *II = dyn_cast<IntrinsicInst>(V);
+    if (!II)
+      return std::nullopt;
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+      return Atom{Atom::ThreadIdx, 0, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+      return Atom{Atom::ThreadIdx, 1, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+      return Atom{Atom::ThreadIdx, 2, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+      return Atom{Atom::BlockIdx, 0, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+      return Atom{Atom::BlockIdx, 1, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+      return Atom{Atom::BlockIdx, 2, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+      return Atom{Atom::BlockDim, 0, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+      return Atom{Atom::BlockDim, 1, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+      return Atom{Atom::BlockDim, 2, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+      return Atom{Atom::GridDim, 0, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+      return Atom{Atom::GridDim, 1, nullptr};
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+      return Atom{Atom::GridDim, 2, nullptr};
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// True when V is equal for all threads of a row (same tid.y, tid.z) of a
+  /// block: it depends on no tid.x and no memory contents.
+  bool isRowUniform(const Value *V) {
+    if (isa<Constant>(V) || isa<llvm::Argument>(V))
+      return true;
+    if (std::optional<Atom> A = specialRegister(V))
+      return !A->isLane();
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || I->mayReadOrWriteMemory() || isa<CallBase>(I) ||
+        isa<AllocaInst>(I))
+      return false;
+    auto [It, Inserted] = UniformMemo.try_emplace(V, true);
+    if (!Inserted)
+      return It->second; // a cycle through a phi: optimistic
+    bool Uniform = all_of(I->operands(),
+                          [&](const Use &U) { return isRowUniform(U.get()); });
+    UniformMemo[V] = Uniform;
+    return Uniform;
+  }
+
+  Reading limit(Reading R) {
+    if (R.ok() && R.P.Terms.size() > MaxTerms)
+      return Reading::fail("expression too large");
+    return R;
+  }
+
+  /// State I: read an integer into a polynomial.
+  Reading readInteger(const Value *V) {
+    if (auto It = OpenPhis.find(V); It != OpenPhis.end())
+      return Reading{Poly::atom(It->second), {}};
+    if (OpenPhis.empty())
+      if (auto It = Memo.find(V); It != Memo.end())
+        return It->second;
+    Reading R = limit(step(V));
+    if (OpenPhis.empty())
+      Memo[V] = R;
+    return R;
+  }
+
+  Reading uniformAtom(const Value *V) {
+    return Reading{Poly::atom(atomFor({Atom::Opaque, 0, V})), {}};
+  }
+
+  Reading step(const Value *V) {
+    if (const auto *C = dyn_cast<ConstantInt>(V))
+      return Reading{Poly::constant(C->getSExtValue()), {}};
+    if (std::optional<Atom> A = specialRegister(V))
+      return Reading{Poly::atom(atomFor(*A)), {}};
+    if (const auto *Arg = dyn_cast<llvm::Argument>(V))
+      return Reading{Poly::atom(atomFor({Atom::Argument, 0, Arg})), {}};
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return Reading::fail("unsupported constant expression");
+
+    switch (I->getOpcode()) {
+    case Instruction::SExt:
+    case Instruction::ZExt:
+    case Instruction::Trunc:
+      return readInteger(I->getOperand(0));
+    case Instruction::Add:
+    case Instruction::Sub: {
+      Reading L = readInteger(I->getOperand(0));
+      if (!L.ok())
+        return L;
+      Reading R = readInteger(I->getOperand(1));
+      if (!R.ok())
+        return R;
+      if (I->getOpcode() == Instruction::Sub)
+        R.P = R.P.scaled(-1);
+      return Reading{L.P + R.P, {}};
+    }
+    case Instruction::Or:
+      if (!cast<PossiblyDisjointInst>(I)->isDisjoint() &&
+          !haveNoCommonBitsSet(I->getOperand(0), I->getOperand(1),
+                               SimplifyQuery(DL, I)))
+        break;
+      [[fallthrough]];
+    case Instruction::Mul: {
+      Reading L = readInteger(I->getOperand(0));
+      if (!L.ok())
+        return L;
+      Reading R = readInteger(I->getOperand(1));
+      if (!R.ok())
+        return R;
+      return Reading{I->getOpcode() == Instruction::Mul ? L.P * R.P
+                                                         : L.P + R.P,
+                     {}};
+    }
+    case Instruction::Shl:
+      if (const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
+          C && C->getZExtValue() < 62) {
+        Reading L = readInteger(I->getOperand(0));
+        if (!L.ok())
+          return L;
+        return Reading{L.P.scaled(int64_t(1) << C->getZExtValue()), {}};
+      }
+      break;
+    case Instruction::PHI:
+      return readPhi(cast<PHINode>(I));
+    case Instruction::Load:
+      return Reading::fail("data-dependent index (loaded from memory)");
+    default:
+      break;
+    }
+    if (isRowUniform(I))
+      return uniformAtom(I);
+    return Reading::fail(std::string("non-linear ") + I->getOpcodeName() +
+                         " of a thread-dependent value");
+  }
+
+  /// An induction `phi [start, outside], [phi + step, latch]` with a
+  /// row-uniform step reads as start + step*iter(phi).
+  Reading readPhi(const PHINode *Phi) {
+    if (Phi->getNumIncomingValues() == 2) {
+      for (unsigned Back = 0; Back < 2; ++Back) {
+        const Value *Next = Phi->getIncomingValue(Back);
+        const Value *Start = Phi->getIncomingValue(1 - Back);
+        if (Next == Phi || !isa<Instruction>(Next))
+          continue;
+        unsigned Self = atomFor({Atom::Iteration, 0, Phi});
+        OpenPhis[Phi] = Self;
+        Reading N = readInteger(Next);
+        OpenPhis.erase(Phi);
+        if (!N.ok())
+          continue;
+        Poly Step = N.P + Poly::atom(Self).scaled(-1);
+        if (Step.mentions(Self) || Step.mentions(LaneId) ||
+            Step.Terms.empty())
+          continue;
+        Reading S = readInteger(Start);
+        if (!S.ok())
+          return S;
+        return Reading{S.P + Step * Poly::atom(Self), {}};
+      }
+    }
+    if (isRowUniform(Phi))
+      return uniformAtom(Phi);
+    return Reading::fail("loop-carried value that is not an induction");
+  }
+
+public:
+  unsigned laneId() const { return LaneId; }
+  unsigned globalIndexAtom(Atom::KindTy K) { return atomFor({K, 0, nullptr}); }
+};
+
+MemorySpace spaceOf(const Value *Base, const Value *Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (const auto *GV = dyn_cast<GlobalVariable>(Base))
+    AS = GV->getAddressSpace();
+  if (isa<AllocaInst>(Base))
+    return MemorySpace::Other;
+  switch (AS) {
+  case 0: // generic: kernel pointer parameters point into global memory
+  case 1:
+    return MemorySpace::Global;
+  case 3:
+    return MemorySpace::Shared;
+  default:
+    return MemorySpace::Other;
+  }
+}
+
+} // namespace
+
+CoalescingInfo CoalescingAnalysis::run(Function &F,
+                                       FunctionAnalysisManager &) {
+  CoalescingInfo Info;
+  Info.IsKernel = isKernel(F);
+  if (!Info.IsKernel || F.isDeclaration())
+    return Info;
+  const DataLayout &DL = F.getDataLayout();
+  AddressWalker Walker(DL, Info.Atoms);
+
+  for (Instruction &I : instructions(F)) {
+    Value *Ptr = getLoadStorePointerOperand(&I);
+    if (!Ptr)
+      continue;
+    AccessExpr A;
+    A.Inst = &I;
+    A.IsStore = isa<StoreInst>(I);
+    A.AccessTy = getLoadStoreType(&I);
+    A.Width = DL.getTypeStoreSize(A.AccessTy).getFixedValue();
+
+    const Value *Base = nullptr;
+    Reading R = Walker.readPointer(Ptr, Base);
+    if (R.ok()) {
+      A.Base = Base;
+      A.Space = spaceOf(Base, Ptr);
+      if (A.Space == MemorySpace::Other)
+        continue; // thread-private memory: never coalescing-relevant
+      unsigned Lane = Walker.laneId();
+      for (const auto &[M, C] : R.P.Terms) {
+        unsigned LaneUses = count(M, Lane);
+        if (LaneUses > 1) {
+          A.Unknown = "non-linear in threadIdx.x";
+          break;
+        }
+        if (LaneUses == 1) {
+          Monomial Rest;
+          for (unsigned Id : M)
+            if (Id != Lane)
+              Rest.push_back(Id);
+          A.Stride.Terms[Rest] += C;
+        } else if (M.empty()) {
+          A.Offset = C;
+        } else {
+          A.Uniform.Terms[M] = C;
+        }
+      }
+      if (A.isKnown() && !A.Stride.Terms.empty()) {
+        A.Lane = LaneKind::ThreadIdx;
+        // stride*ctaid.x*ntid.x in the uniform part: the lane is the global
+        // index ctaid.x*ntid.x + tid.x.
+        Monomial Block{Walker.globalIndexAtom(Atom::BlockIdx),
+                       Walker.globalIndexAtom(Atom::BlockDim)};
+        llvm::sort(Block);
+        if (A.Stride.isConstant()) {
+          auto It = A.Uniform.Terms.find(Block);
+          if (It != A.Uniform.Terms.end() &&
+              It->second == A.Stride.constantTerm()) {
+            A.Uniform.Terms.erase(It);
+            A.Lane = LaneKind::GlobalIdx;
+          }
+        }
+      }
+    } else {
+      A.Unknown = R.Reject;
+      A.Space = spaceOf(Ptr, Ptr);
+      if (isa<AllocaInst>(getUnderlyingObject(Ptr)))
+        continue;
+    }
+    LLVM_DEBUG(dbgs() << "coalda: " << I << "\n    => "
+                      << Info.exprString(A) << "\n");
+    Info.Index[&I] = Info.Accesses.size();
+    Info.Accesses.push_back(std::move(A));
+  }
+  return Info;
+}
+
+PreservedAnalyses CoalescingPrinterPass::run(Function &F,
+                                             FunctionAnalysisManager &FAM) {
+  const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
+  if (!Info.IsKernel)
+    return PreservedAnalyses::all();
+  OS << "COALDA accesses of kernel '" << F.getName() << "':\n";
+  for (const AccessExpr &A : Info.Accesses) {
+    OS << "  ";
+    Info.printAccess(OS, A);
+    OS << "\n";
+  }
+  return PreservedAnalyses::all();
+}
+
+} // namespace coalda

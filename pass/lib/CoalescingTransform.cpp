@@ -1,0 +1,655 @@
+//===- CoalescingTransform.cpp - Rewrite strided copies coalesced ---------===//
+//
+// For each kernel: collect copy groups, check their legality, rewrite the
+// legal ones, erase what the rewrite made dead. See CoalescingTransform.h.
+//
+// The rewrite of a group with lane stride S (bytes) and member width w, in a
+// block row of N = ntid.x threads, at the position of the group's last store:
+//
+//   dstStart = &dst[member 0] - S*tid.x      (the same value in every thread
+//   srcStart = &src[member 0] - S*tid.x       of the row: the region's start)
+//   R        = S*N                           (bytes of the row's region)
+//   if (regions overlap)        -> original per-thread code (fallback)
+//   else if ((dstStart|srcStart|R) % 16 == 0) -> copy16
+//   else if ((dstStart|srcStart|R) %  4 == 0) -> copy4     (when w < 4)
+//   else                                       -> copyW     (w-byte units)
+//
+// copyU moves units u = k*N + tid.x, k < ceil(S/U), of U bytes each: all loads
+// first, then all stores; a unit past R/U is skipped when U does not divide S.
+// Exactly the bytes [start, start+R) of each side are read and written, as by
+// the original code. The overlap check is left out when the pointers are
+// `noalias` (`__restrict__`) or distinct globals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coalda/CoalescingTransform.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <algorithm>
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+STATISTIC(NumAccesses, "Global/shared accesses analysed");
+STATISTIC(NumUncoalesced, "Uncoalesced accesses found");
+STATISTIC(NumGroups, "Copy groups collected");
+STATISTIC(NumGroupsRewritten, "Copy groups rewritten coalesced");
+
+static cl::opt<std::string>
+    ReportFile("coalda-report", cl::init(""),
+               cl::desc("Write COALDA's findings as JSON to this file"));
+static cl::opt<bool> RuntimeChecks(
+    "coalda-runtime-checks", cl::init(true),
+    cl::desc("Allow versioning a copy on a run-time overlap check when the "
+             "pointers are not known to be disjoint"));
+static cl::opt<unsigned>
+    MaxUnitWidth("coalda-max-unit", cl::init(16),
+                 cl::desc("Widest unit (bytes) the rewrite may move: 16, 4 "
+                          "or the member width"));
+static cl::opt<unsigned>
+    MaxStride("coalda-max-stride", cl::init(256),
+              cl::desc("Largest lane stride (bytes) of a rewritten copy"));
+
+namespace coalda {
+
+namespace {
+
+bool sameRegion(const AccessExpr &A, const AccessExpr &B) {
+  return A.Base == B.Base && A.Lane == B.Lane && A.Stride == B.Stride &&
+         A.Uniform == B.Uniform;
+}
+
+/// The instruction of the group that comes last in its block.
+Instruction *lastMember(const CopyGroup &G) {
+  Instruction *Last = G.Stores.front()->Inst;
+  for (const AccessExpr *S : G.Stores)
+    if (Last->comesBefore(S->Inst))
+      Last = S->Inst;
+  return Last;
+}
+
+Instruction *firstMember(const CopyGroup &G) {
+  Instruction *First = G.Loads.front()->Inst;
+  for (const auto *List : {&G.Loads, &G.Stores})
+    for (const AccessExpr *A : *List)
+      if (A->Inst->comesBefore(First))
+        First = A->Inst;
+  return First;
+}
+
+bool provablyDisjoint(const Value *A, const Value *B) {
+  auto NoAlias = [](const Value *V) {
+    const auto *Arg = dyn_cast<Argument>(V);
+    return Arg && Arg->hasNoAliasAttr();
+  };
+  if (NoAlias(A) || NoAlias(B))
+    return A != B;
+  return isa<GlobalVariable>(A) && isa<GlobalVariable>(B) && A != B;
+}
+
+std::string describe(const Instruction *I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  I->print(OS);
+  StringRef Trimmed = StringRef(S).trim();
+  return Trimmed.split(", !").first.str();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Step 1: collect
+//===----------------------------------------------------------------------===//
+
+std::vector<CopyGroup>
+CoalescingTransformPass::collect(const CoalescingInfo &Info) {
+  std::vector<CopyGroup> Groups;
+  for (const AccessExpr &A : Info.Accesses) {
+    if (!A.IsStore || !A.isKnown() || A.Lane == LaneKind::None)
+      continue;
+    auto It = find_if(Groups, [&](const CopyGroup &G) {
+      return sameRegion(G.first(), A) &&
+             G.first().Inst->getParent() == A.Inst->getParent();
+    });
+    if (It == Groups.end()) {
+      Groups.emplace_back();
+      It = std::prev(Groups.end());
+    }
+    It->Stores.push_back(&A);
+  }
+
+  for (CopyGroup &G : Groups) {
+    ++NumGroups;
+    llvm::sort(G.Stores, [](const AccessExpr *L, const AccessExpr *R) {
+      return L->Offset < R->Offset;
+    });
+    const AccessExpr &Head = G.first();
+    G.MemberWidth = Head.Width;
+    if (Head.Space == MemorySpace::Shared) {
+      G.Missed = "destination is shared memory";
+      continue;
+    }
+    std::optional<int64_t> S = Head.constantStride();
+    if (!S) {
+      G.Missed = "run-time lane stride (" + Info.exprString(Head) +
+                 "): the members cannot be proven to cover each element";
+      continue;
+    }
+    G.Stride = *S;
+    if ((uint64_t)std::abs(*S) <= Head.Width) {
+      G.Missed = "already coalesced (lane stride " + std::to_string(*S) +
+                 " bytes, access width " + std::to_string(Head.Width) + ")";
+      continue;
+    }
+    if (*S < 0) {
+      G.Missed = "negative lane stride";
+      continue;
+    }
+    for (const AccessExpr *St : G.Stores) {
+      if (St->Width != Head.Width) {
+        G.Missed = "members of different widths (" +
+                   std::to_string(Head.Width) + " and " +
+                   std::to_string(St->Width) + " bytes)";
+        break;
+      }
+      auto *Value = dyn_cast<LoadInst>(
+          cast<StoreInst>(St->Inst)->getValueOperand());
+      const AccessExpr *Ld = Value ? Info.lookup(Value) : nullptr;
+      if (!Ld || !Ld->isKnown()) {
+        G.Missed = "not a pure copy: the value stored at offset " +
+                   std::to_string(St->Offset - Head.Offset) +
+                   " is computed, not loaded";
+        break;
+      }
+      G.Loads.push_back(Ld);
+    }
+    if (!G.Missed.empty())
+      continue;
+    const AccessExpr &Src = *G.Loads.front();
+    if (Src.constantStride() != S) {
+      G.Missed = "source lane stride differs from the destination's";
+      continue;
+    }
+    for (size_t K = 0; K < G.Stores.size() && G.Missed.empty(); ++K) {
+      const AccessExpr &Ld = *G.Loads[K];
+      int64_t DstRel = G.Stores[K]->Offset - Head.Offset;
+      int64_t SrcRel = Ld.Offset - Src.Offset;
+      if (!sameRegion(Ld, Src))
+        G.Missed = "members load from different source regions";
+      else if (DstRel != SrcRel)
+        G.Missed = "swizzle: the bytes stored at offset " +
+                   std::to_string(DstRel) + " are loaded from offset " +
+                   std::to_string(SrcRel);
+      else if (DstRel != (int64_t)(K * Head.Width))
+        G.Missed = DstRel < (int64_t)(K * Head.Width)
+                       ? "members overlap (offset " + std::to_string(DstRel) +
+                             " is stored twice)"
+                       : "partial copy: bytes [" +
+                             std::to_string(K * Head.Width) + ", " +
+                             std::to_string(DstRel) + ") of each " +
+                             std::to_string(*S) + "-byte element are not copied";
+    }
+    if (G.Missed.empty() &&
+        (int64_t)(G.Stores.size() * Head.Width) != *S)
+      G.Missed = "partial copy: bytes [" +
+                 std::to_string(G.Stores.size() * Head.Width) + ", " +
+                 std::to_string(*S) + ") of each " + std::to_string(*S) +
+                 "-byte element are not copied";
+  }
+  return Groups;
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: legality
+//===----------------------------------------------------------------------===//
+
+void CoalescingTransformPass::checkLegality(CopyGroup &G,
+                                            const CoalescingInfo &Info,
+                                            PostDominatorTree &PDT,
+                                            LoopInfo &LI) {
+  if (!G.Missed.empty())
+    return;
+  BasicBlock *BB = G.first().Inst->getParent();
+  for (const auto *List : {&G.Loads, &G.Stores})
+    for (const AccessExpr *A : *List)
+      if (A->Inst->getParent() != BB) {
+        G.Missed = "the copy's loads and stores are in different blocks";
+        return;
+      }
+  if ((uint64_t)G.Stride > MaxStride) {
+    G.Missed = "lane stride " + std::to_string(G.Stride) +
+               " exceeds the rewrite's limit of " + std::to_string(MaxStride) +
+               " bytes";
+    return;
+  }
+  Function &F = *BB->getParent();
+  if (!PDT.dominates(BB, &F.getEntryBlock())) {
+    G.Missed = "not every thread of the block reaches the copy (it is under "
+               "a condition)";
+    return;
+  }
+  if (LI.getLoopFor(BB)) {
+    G.Missed = "the copy is inside a loop";
+    return;
+  }
+  for (const auto *List : {&G.Loads, &G.Stores})
+    for (const AccessExpr *A : *List) {
+      bool Simple = isa<LoadInst>(A->Inst) ? cast<LoadInst>(A->Inst)->isSimple()
+                                           : cast<StoreInst>(A->Inst)->isSimple();
+      if (!Simple) {
+        G.Missed = "a member is volatile or atomic";
+        return;
+      }
+    }
+  for (const AccessExpr *Ld : G.Loads)
+    if (!Ld->Inst->hasOneUse()) {
+      G.Missed = "a loaded member is used by more than its store";
+      return;
+    }
+  Instruction *First = firstMember(G), *Last = lastMember(G);
+  SmallPtrSet<const Instruction *, 16> Members;
+  for (const auto *List : {&G.Loads, &G.Stores})
+    for (const AccessExpr *A : *List)
+      Members.insert(A->Inst);
+  for (auto It = First->getIterator(); &*It != Last; ++It)
+    if (!Members.count(&*It) && It->mayReadOrWriteMemory()) {
+      G.Missed = "another memory access lies between the copy's members (" +
+                 describe(&*It) + ")";
+      return;
+    }
+  const AccessExpr &Dst = G.first(), &Src = *G.Loads.front();
+  if (getLoadStorePointerOperand(Dst.Inst)->getType() !=
+      getLoadStorePointerOperand(Src.Inst)->getType()) {
+    G.Missed = "source and destination are in different address spaces";
+    return;
+  }
+  if (Dst.Base == Src.Base) {
+    G.Missed = "source and destination are the same buffer";
+    return;
+  }
+  G.NeedsOverlapCheck = !provablyDisjoint(Dst.Base, Src.Base);
+  if (G.NeedsOverlapCheck && !RuntimeChecks)
+    G.Missed = "source and destination may overlap (no __restrict__) and "
+               "run-time checks are disabled";
+}
+
+//===----------------------------------------------------------------------===//
+// Step 3: rewrite
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Emits the widened copies of one group; see the file banner.
+class RegionCopyEmitter {
+public:
+  RegionCopyEmitter(CopyGroup &G, Instruction *Last)
+      : G(G), Ctx(Last->getContext()), Loc(Last->getDebugLoc()),
+        I64(Type::getInt64Ty(Ctx)), I8(Type::getInt8Ty(Ctx)) {}
+
+  void emit(Instruction *Last) {
+    Function *F = Last->getFunction();
+    // Program order of the members, for the fallback, before the block split.
+    for (const auto *List : {&G.Loads, &G.Stores})
+      for (const AccessExpr *A : *List)
+        Order.push_back(A->Inst);
+    llvm::sort(Order, [](Instruction *L, Instruction *R) {
+      return L->comesBefore(R);
+    });
+    IRBuilder<> B(Last);
+    B.SetCurrentDebugLocation(Loc);
+    Value *Tid = B.CreateZExt(
+        B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {}), I64,
+        "coalda.tid");
+    Value *Ntid = B.CreateZExt(
+        B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}), I64,
+        "coalda.ntid");
+    this->Tid = Tid;
+    this->Ntid = Ntid;
+    Value *Back = B.CreateMul(Tid, B.getInt64(-G.Stride), "coalda.back");
+    DstStart = B.CreateGEP(
+        I8, getLoadStorePointerOperand(G.Stores.front()->Inst), Back,
+        "coalda.dst");
+    SrcStart = B.CreateGEP(
+        I8, getLoadStorePointerOperand(G.Loads.front()->Inst), Back,
+        "coalda.src");
+    Region = B.CreateMul(Ntid, B.getInt64(G.Stride), "coalda.bytes");
+    Value *DstInt = B.CreatePtrToInt(DstStart, I64);
+    Value *SrcInt = B.CreatePtrToInt(SrcStart, I64);
+    Value *Bits = B.CreateOr(B.CreateOr(DstInt, SrcInt), Region);
+
+    BasicBlock *Head = Last->getParent();
+    Join = Head->splitBasicBlock(Last, "coalda.join");
+    Head->getTerminator()->eraseFromParent();
+
+    // The chain of width checks, widest first; the member width needs none.
+    SmallVector<unsigned, 3> Units;
+    for (unsigned U : {16u, 4u})
+      if (U > G.MemberWidth && U <= MaxUnitWidth)
+        Units.push_back(U);
+    BasicBlock *Chain = BasicBlock::Create(Ctx, "coalda.units", F, Join);
+    BasicBlock *Cur = Chain;
+    for (unsigned U : Units) {
+      IRBuilder<> CB(Cur);
+      CB.SetCurrentDebugLocation(Loc);
+      Value *Aligned = CB.CreateICmpEQ(CB.CreateAnd(Bits, U - 1),
+                                       CB.getInt64(0), "coalda.aligned");
+      BasicBlock *Copy = emitCopy(U, F);
+      BasicBlock *Next = BasicBlock::Create(Ctx, "coalda.units", F, Join);
+      CB.CreateCondBr(Aligned, Copy, Next);
+      Cur = Next;
+    }
+    emitCopy(G.MemberWidth, F, Cur);
+
+    IRBuilder<> HB(Head);
+    HB.SetCurrentDebugLocation(Loc);
+    if (G.NeedsOverlapCheck) {
+      Value *DstEnd = HB.CreateAdd(DstInt, Region);
+      Value *SrcEnd = HB.CreateAdd(SrcInt, Region);
+      Value *Disjoint =
+          HB.CreateOr(HB.CreateICmpULE(DstEnd, SrcInt),
+                      HB.CreateICmpULE(SrcEnd, DstInt), "coalda.disjoint");
+      HB.CreateCondBr(Disjoint, Chain, emitOriginal(F));
+    } else {
+      HB.CreateBr(Chain);
+    }
+    std::string Widths;
+    for (unsigned U : Units)
+      Widths += std::to_string(U) + "/";
+    G.Action = "rewritten: the row's " + std::to_string(G.Stride) +
+               "*ntid.x-byte region moved in " + Widths +
+               std::to_string(G.MemberWidth) + "-byte units" +
+               (G.NeedsOverlapCheck ? ", behind a run-time overlap check"
+                                    : "");
+  }
+
+private:
+  CopyGroup &G;
+  LLVMContext &Ctx;
+  DebugLoc Loc;
+  Type *I64, *I8;
+  Value *Tid = nullptr, *Ntid = nullptr, *DstStart = nullptr,
+        *SrcStart = nullptr, *Region = nullptr;
+  BasicBlock *Join = nullptr;
+  SmallVector<Instruction *, 16> Order;
+
+  Type *unitType(unsigned U) {
+    if (U == 16)
+      return FixedVectorType::get(Type::getInt32Ty(Ctx), 4);
+    return Type::getIntNTy(Ctx, U * 8);
+  }
+
+  /// Alignment of the original members: the region's start is the address of
+  /// member 0 in thread 0, so it is at least this aligned.
+  Align memberAlign() {
+    Align A(16);
+    for (const auto *List : {&G.Loads, &G.Stores})
+      for (const AccessExpr *M : *List)
+        A = std::min(A, getLoadStoreAlignment(M->Inst));
+    return A;
+  }
+
+  /// Copy in U-byte units starting in Entry (a new block if null); returns
+  /// the entry block. The copy ends with a branch to Join.
+  BasicBlock *emitCopy(unsigned U, Function *F, BasicBlock *Entry = nullptr) {
+    std::string Name = "coalda.copy" + std::to_string(U);
+    if (!Entry)
+      Entry = BasicBlock::Create(Ctx, Name, F, Join);
+    IRBuilder<> B(Entry);
+    B.SetCurrentDebugLocation(Loc);
+    Type *Ty = unitType(U);
+    Align A = U > G.MemberWidth ? Align(U) : commonAlignment(memberAlign(), U);
+    unsigned PerThread = (G.Stride + U - 1) / U;
+    bool Guarded = G.Stride % U != 0;
+    Value *Units = Guarded ? B.CreateLShr(Region, Log2_32(U), Name + ".units")
+                           : nullptr;
+    auto Bytes = [&](IRBuilder<> &IB, Value *Unit) {
+      return U == 1 ? Unit : IB.CreateShl(Unit, Log2_32(U));
+    };
+
+    SmallVector<Value *, 16> Index, Value_;
+    for (unsigned K = 0; K < PerThread; ++K)
+      Index.push_back(K == 0 ? Tid
+                             : B.CreateAdd(B.CreateMul(Ntid, B.getInt64(K)),
+                                           Tid, Name + ".u"));
+    // All loads, then all stores: the regions do not overlap.
+    for (unsigned K = 0; K < PerThread; ++K) {
+      auto Load = [&](IRBuilder<> &LB) {
+        Value *P = LB.CreateGEP(I8, SrcStart, Bytes(LB, Index[K]));
+        return LB.CreateAlignedLoad(Ty, P, A, Name + ".v");
+      };
+      if (!Guarded) {
+        Value_.push_back(Load(B));
+        continue;
+      }
+      Value *In = B.CreateICmpULT(Index[K], Units);
+      BasicBlock *From = B.GetInsertBlock();
+      BasicBlock *Do = BasicBlock::Create(Ctx, Name + ".ld", F, Join);
+      BasicBlock *Cont = BasicBlock::Create(Ctx, Name + ".ld.cont", F, Join);
+      B.CreateCondBr(In, Do, Cont);
+      IRBuilder<> LB(Do);
+      LB.SetCurrentDebugLocation(Loc);
+      Value *V = Load(LB);
+      LB.CreateBr(Cont);
+      B.SetInsertPoint(Cont);
+      PHINode *Phi = B.CreatePHI(Ty, 2, Name + ".v");
+      Phi->addIncoming(V, Do);
+      Phi->addIncoming(PoisonValue::get(Ty), From);
+      Value_.push_back(Phi);
+    }
+    for (unsigned K = 0; K < PerThread; ++K) {
+      auto Store = [&](IRBuilder<> &SB) {
+        Value *P = SB.CreateGEP(I8, DstStart, Bytes(SB, Index[K]));
+        SB.CreateAlignedStore(Value_[K], P, A);
+      };
+      if (!Guarded) {
+        Store(B);
+        continue;
+      }
+      Value *In = B.CreateICmpULT(Index[K], Units);
+      BasicBlock *Do = BasicBlock::Create(Ctx, Name + ".st", F, Join);
+      BasicBlock *Cont = BasicBlock::Create(Ctx, Name + ".st.cont", F, Join);
+      B.CreateCondBr(In, Do, Cont);
+      IRBuilder<> SB(Do);
+      SB.SetCurrentDebugLocation(Loc);
+      Store(SB);
+      SB.CreateBr(Cont);
+      B.SetInsertPoint(Cont);
+    }
+    B.CreateBr(Join);
+    return Entry;
+  }
+
+  /// The original per-thread copy, in program order, for overlapping regions.
+  BasicBlock *emitOriginal(Function *F) {
+    BasicBlock *BB = BasicBlock::Create(Ctx, "coalda.original", F, Join);
+    IRBuilder<> B(BB);
+    DenseMap<Value *, Value *> Clones;
+    for (Instruction *I : Order) {
+      Instruction *C = I->clone();
+      for (Use &U : C->operands())
+        if (Value *Mapped = Clones.lookup(U.get()))
+          U.set(Mapped);
+      B.Insert(C, I->getName());
+      Clones[I] = C;
+    }
+    B.CreateBr(Join);
+    return BB;
+  }
+};
+
+} // namespace
+
+void CoalescingTransformPass::rewrite(CopyGroup &G) {
+  RegionCopyEmitter(G, lastMember(G)).emit(lastMember(G));
+  G.Transformed = true;
+  ++NumGroupsRewritten;
+}
+
+//===----------------------------------------------------------------------===//
+// Step 4: erase
+//===----------------------------------------------------------------------===//
+
+void CoalescingTransformPass::erase(CopyGroup &G) {
+  SmallVector<WeakTrackingVH, 16> Addresses;
+  for (const auto *List : {&G.Stores, &G.Loads})
+    for (const AccessExpr *A : *List) {
+      Addresses.push_back(getLoadStorePointerOperand(A->Inst));
+      A->Inst->eraseFromParent();
+    }
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Addresses);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver and report
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+json::Value accessJSON(const AccessExpr &A) {
+  json::Object O;
+  O["kind"] = A.IsStore ? "store" : "load";
+  const DebugLoc &DL = A.Inst->getDebugLoc();
+  O["line"] = DL ? (int64_t)DL.getLine() : 0;
+  O["column"] = DL ? (int64_t)DL.getCol() : 0;
+  if (auto *Scope = DL ? dyn_cast<DIScope>(DL.getScope()) : nullptr)
+    O["file"] = Scope->getFilename();
+  std::optional<int64_t> S = A.constantStride();
+  O["stride"] = S ? json::Value(*S) : json::Value(nullptr);
+  O["offset"] = A.isKnown() ? json::Value(A.Offset) : json::Value(nullptr);
+  O["width"] = (int64_t)A.Width;
+  O["lane"] = A.isKnown() ? A.laneName() : "unknown";
+  O["coalesced"] = A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced());
+  O["space"] = A.Space == MemorySpace::Shared ? "shared" : "global";
+  if (!A.isKnown())
+    O["reason"] = A.Unknown;
+  return O;
+}
+
+} // namespace
+
+PreservedAnalyses CoalescingTransformPass::run(Module &M,
+                                               ModuleAnalysisManager &MAM) {
+  if (!Triple(M.getTargetTriple()).isNVPTX())
+    return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  json::Array Kernels;
+  bool Changed = false;
+
+  for (Function &F : M) {
+    if (F.isDeclaration() || !isKernel(F))
+      continue;
+    const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
+    auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+    auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
+    auto &LI = FAM.getResult<LoopAnalysis>(F);
+
+    json::Array Accesses;
+    for (const AccessExpr &A : Info.Accesses) {
+      ++NumAccesses;
+      Accesses.push_back(accessJSON(A));
+      if (!A.isKnown() || (A.Lane != LaneKind::None && !A.isCoalesced())) {
+        if (A.isKnown())
+          ++NumUncoalesced;
+        ORE.emit([&] {
+          return OptimizationRemarkAnalysis(DEBUG_TYPE,
+                                            A.isKnown() ? "Uncoalesced"
+                                                        : "Unanalyzable",
+                                            A.Inst)
+                 << (A.IsStore ? "store" : "load") << " "
+                 << Info.exprString(A)
+                 << (A.isKnown() ? " is uncoalesced: lane stride exceeds "
+                                   "access width "
+                                 : "") 
+                 << (A.isKnown() ? std::to_string(A.Width) : "");
+        });
+      }
+    }
+
+    std::vector<CopyGroup> Groups = collect(Info);
+    for (CopyGroup &G : Groups)
+      checkLegality(G, Info, PDT, LI);
+    json::Array GroupsJSON;
+    // Report before rewriting: the rewrite erases the instructions.
+    for (CopyGroup &G : Groups) {
+      if (G.Missed.empty()) {
+        rewrite(G);
+        ORE.emit([&] {
+          return OptimizationRemark(DEBUG_TYPE, "Coalesced",
+                                    G.Stores.back()->Inst)
+                 << "coalesced copy of " << std::to_string(G.Stores.size())
+                 << " members from " << baseName(G.Loads.front()->Base)
+                 << " to " << baseName(G.first().Base) << ": " << G.Action;
+        });
+      } else {
+        ORE.emit([&] {
+          return OptimizationRemarkMissed(DEBUG_TYPE, "NotCoalesced",
+                                          G.first().Inst)
+                 << "copy into " << baseName(G.first().Base)
+                 << " left alone: " << G.Missed;
+        });
+      }
+      json::Object O;
+      O["base"] = baseName(G.first().Base);
+      O["expr"] = Info.exprString(G.first());
+      O["stride"] = G.first().constantStride()
+                        ? json::Value(*G.first().constantStride())
+                        : json::Value(nullptr);
+      O["members"] = (int64_t)G.Stores.size();
+      O["transformed"] = G.Transformed;
+      O["reason"] = G.Transformed ? G.Action : G.Missed;
+      const DebugLoc &DL = G.first().Inst->getDebugLoc();
+      O["line"] = DL ? (int64_t)DL.getLine() : 0;
+      GroupsJSON.push_back(std::move(O));
+    }
+    bool FunctionChanged = false;
+    for (CopyGroup &G : Groups)
+      if (G.Transformed) {
+        erase(G);
+        FunctionChanged = true;
+      }
+    if (FunctionChanged) {
+      Changed = true;
+      assert(!verifyFunction(F, &errs()) && "COALDA produced invalid IR");
+      FAM.invalidate(F, PreservedAnalyses::none());
+    }
+    json::Object K;
+    K["name"] = sourceName(F);
+    K["symbol"] = F.getName();
+    K["accesses"] = std::move(Accesses);
+    K["groups"] = std::move(GroupsJSON);
+    Kernels.push_back(std::move(K));
+  }
+
+  if (!ReportFile.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(ReportFile, EC, sys::fs::OF_Text);
+    if (EC)
+      M.getContext().emitError("coalda: cannot write report '" + ReportFile +
+                               "': " + EC.message());
+    else
+      OS << formatv("{0:2}", json::Value(json::Object{
+                                 {"kernels", std::move(Kernels)}}))
+         << "\n";
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace coalda
