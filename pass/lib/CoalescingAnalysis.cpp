@@ -675,13 +675,16 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
         Monomial Block{Walker.globalIndexAtom(Atom::BlockIdx),
                        Walker.globalIndexAtom(Atom::BlockDim)};
         llvm::sort(Block);
-        if (A.Stride.isConstant()) {
-          auto It = A.Uniform.Terms.find(Block);
-          if (It != A.Uniform.Terms.end() &&
-              It->second == A.Stride.constantTerm()) {
-            A.Uniform.Terms.erase(It);
-            A.Lane = LaneKind::GlobalIdx;
-          }
+        // The stride may be symbolic: look for every term of stride*ctaid.x*
+        // ntid.x in the uniform part.
+        Poly BlockTerms = A.Stride * Poly{{{Block, 1}}};
+        bool All = all_of(BlockTerms.Terms, [&](const auto &T) {
+          auto It = A.Uniform.Terms.find(T.first);
+          return It != A.Uniform.Terms.end() && It->second == T.second;
+        });
+        if (All) {
+          A.Uniform = A.Uniform + BlockTerms.scaled(-1);
+          A.Lane = LaneKind::GlobalIdx;
         }
       }
     } else {

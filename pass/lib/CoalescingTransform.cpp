@@ -42,6 +42,7 @@
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <algorithm>
+#include <numeric>
 
 #define DEBUG_TYPE "coalda"
 
@@ -59,6 +60,9 @@ static cl::opt<bool> RuntimeChecks(
     "coalda-runtime-checks", cl::init(true),
     cl::desc("Allow versioning a copy on a run-time overlap check when the "
              "pointers are not known to be disjoint"));
+static cl::opt<bool> AnalyzeOnly(
+    "coalda-analyze-only", cl::init(false),
+    cl::desc("Report findings and groups but rewrite nothing"));
 static cl::opt<unsigned>
     MaxUnitWidth("coalda-max-unit", cl::init(16),
                  cl::desc("Widest unit (bytes) the rewrite may move: 16, 4 "
@@ -102,6 +106,12 @@ bool provablyDisjoint(const Value *A, const Value *B) {
   if (NoAlias(A) || NoAlias(B))
     return A != B;
   return isa<GlobalVariable>(A) && isa<GlobalVariable>(B) && A != B;
+}
+
+std::string partialCopy(int64_t From, int64_t To, int64_t Stride) {
+  return "partial copy: bytes [" + std::to_string(From) + ", " +
+         std::to_string(To) + ") of each " + std::to_string(Stride) +
+         "-byte element are not copied";
 }
 
 std::string describe(const Instruction *I) {
@@ -163,12 +173,6 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
       continue;
     }
     for (const AccessExpr *St : G.Stores) {
-      if (St->Width != Head.Width) {
-        G.Missed = "members of different widths (" +
-                   std::to_string(Head.Width) + " and " +
-                   std::to_string(St->Width) + " bytes)";
-        break;
-      }
       auto *Value = dyn_cast<LoadInst>(
           cast<StoreInst>(St->Inst)->getValueOperand());
       const AccessExpr *Ld = Value ? Info.lookup(Value) : nullptr;
@@ -179,6 +183,9 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
         break;
       }
       G.Loads.push_back(Ld);
+      // Members may differ in width (SLP merges some at -O3); the fallback
+      // unit is their greatest common width.
+      G.MemberWidth = std::gcd(G.MemberWidth, St->Width);
     }
     if (!G.Missed.empty())
       continue;
@@ -187,9 +194,12 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
       G.Missed = "source lane stride differs from the destination's";
       continue;
     }
+    // The members must tile [0, S) of each element: sorted by offset, each
+    // starts where the previous one ends, and the last ends at S.
+    int64_t Covered = 0;
     for (size_t K = 0; K < G.Stores.size() && G.Missed.empty(); ++K) {
-      const AccessExpr &Ld = *G.Loads[K];
-      int64_t DstRel = G.Stores[K]->Offset - Head.Offset;
+      const AccessExpr &St = *G.Stores[K], &Ld = *G.Loads[K];
+      int64_t DstRel = St.Offset - Head.Offset;
       int64_t SrcRel = Ld.Offset - Src.Offset;
       if (!sameRegion(Ld, Src))
         G.Missed = "members load from different source regions";
@@ -197,21 +207,16 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
         G.Missed = "swizzle: the bytes stored at offset " +
                    std::to_string(DstRel) + " are loaded from offset " +
                    std::to_string(SrcRel);
-      else if (DstRel != (int64_t)(K * Head.Width))
-        G.Missed = DstRel < (int64_t)(K * Head.Width)
-                       ? "members overlap (offset " + std::to_string(DstRel) +
-                             " is stored twice)"
-                       : "partial copy: bytes [" +
-                             std::to_string(K * Head.Width) + ", " +
-                             std::to_string(DstRel) + ") of each " +
-                             std::to_string(*S) + "-byte element are not copied";
+      else if (DstRel < Covered)
+        G.Missed = "members overlap (offset " + std::to_string(DstRel) +
+                   " is stored twice)";
+      else if (DstRel > Covered)
+        G.Missed = partialCopy(Covered, DstRel, *S);
+      Covered = DstRel + St.Width;
     }
-    if (G.Missed.empty() &&
-        (int64_t)(G.Stores.size() * Head.Width) != *S)
-      G.Missed = "partial copy: bytes [" +
-                 std::to_string(G.Stores.size() * Head.Width) + ", " +
-                 std::to_string(*S) + ") of each " + std::to_string(*S) +
-                 "-byte element are not copied";
+    if (G.Missed.empty() && Covered != *S)
+      G.Missed = Covered < *S ? partialCopy(Covered, *S, *S)
+                              : "members reach past the lane stride";
   }
   return Groups;
 }
@@ -343,35 +348,47 @@ public:
     for (unsigned U : {16u, 4u})
       if (U > G.MemberWidth && U <= MaxUnitWidth)
         Units.push_back(U);
-    BasicBlock *Chain = BasicBlock::Create(Ctx, "coalda.units", F, Join);
+    // Without a possible overlap the checks continue in Head itself.
+    BasicBlock *Chain =
+        G.NeedsOverlapCheck
+            ? BasicBlock::Create(Ctx, "coalda.disjoint", F, Join)
+            : Head;
     BasicBlock *Cur = Chain;
-    for (unsigned U : Units) {
+    for (auto [I, U] : enumerate(Units)) {
       IRBuilder<> CB(Cur);
       CB.SetCurrentDebugLocation(Loc);
-      Value *Aligned = CB.CreateICmpEQ(CB.CreateAnd(Bits, U - 1),
-                                       CB.getInt64(0), "coalda.aligned");
+      Value *Aligned =
+          CB.CreateICmpEQ(CB.CreateAnd(Bits, U - 1), CB.getInt64(0),
+                          "coalda.aligned" + std::to_string(U));
       BasicBlock *Copy = emitCopy(U, F);
-      BasicBlock *Next = BasicBlock::Create(Ctx, "coalda.units", F, Join);
+      // Next tries the next narrower unit, or is the member-width copy.
+      unsigned NextUnit = I + 1 < Units.size() ? Units[I + 1] : 0;
+      BasicBlock *Next = BasicBlock::Create(
+          Ctx,
+          NextUnit ? "coalda.try" + std::to_string(NextUnit)
+                   : "coalda.copy" + std::to_string(G.MemberWidth),
+          F, Join);
       CB.CreateCondBr(Aligned, Copy, Next);
       Cur = Next;
     }
     emitCopy(G.MemberWidth, F, Cur);
 
-    IRBuilder<> HB(Head);
-    HB.SetCurrentDebugLocation(Loc);
     if (G.NeedsOverlapCheck) {
+      IRBuilder<> HB(Head);
+      HB.SetCurrentDebugLocation(Loc);
       Value *DstEnd = HB.CreateAdd(DstInt, Region);
       Value *SrcEnd = HB.CreateAdd(SrcInt, Region);
       Value *Disjoint =
           HB.CreateOr(HB.CreateICmpULE(DstEnd, SrcInt),
-                      HB.CreateICmpULE(SrcEnd, DstInt), "coalda.disjoint");
+                      HB.CreateICmpULE(SrcEnd, DstInt), "coalda.nooverlap");
       HB.CreateCondBr(Disjoint, Chain, emitOriginal(F));
-    } else {
-      HB.CreateBr(Chain);
     }
     std::string Widths;
-    for (unsigned U : Units)
+    for (unsigned U : Units) {
       Widths += std::to_string(U) + "/";
+      G.Units.push_back(U);
+    }
+    G.Units.push_back(G.MemberWidth);
     G.Action = "rewritten: the row's " + std::to_string(G.Stride) +
                "*ntid.x-byte region moved in " + Widths +
                std::to_string(G.MemberWidth) + "-byte units" +
@@ -423,7 +440,7 @@ private:
       return U == 1 ? Unit : IB.CreateShl(Unit, Log2_32(U));
     };
 
-    SmallVector<Value *, 16> Index, Value_;
+    SmallVector<Value *, 16> Index, Value_, InRange;
     for (unsigned K = 0; K < PerThread; ++K)
       Index.push_back(K == 0 ? Tid
                              : B.CreateAdd(B.CreateMul(Ntid, B.getInt64(K)),
@@ -438,7 +455,8 @@ private:
         Value_.push_back(Load(B));
         continue;
       }
-      Value *In = B.CreateICmpULT(Index[K], Units);
+      Value *In = B.CreateICmpULT(Index[K], Units, Name + ".in");
+      InRange.push_back(In);
       BasicBlock *From = B.GetInsertBlock();
       BasicBlock *Do = BasicBlock::Create(Ctx, Name + ".ld", F, Join);
       BasicBlock *Cont = BasicBlock::Create(Ctx, Name + ".ld.cont", F, Join);
@@ -462,7 +480,7 @@ private:
         Store(B);
         continue;
       }
-      Value *In = B.CreateICmpULT(Index[K], Units);
+      Value *In = InRange[K];
       BasicBlock *Do = BasicBlock::Create(Ctx, Name + ".st", F, Join);
       BasicBlock *Cont = BasicBlock::Create(Ctx, Name + ".st.cont", F, Join);
       B.CreateCondBr(In, Do, Cont);
@@ -522,8 +540,9 @@ void CoalescingTransformPass::erase(CopyGroup &G) {
 
 namespace {
 
-json::Value accessJSON(const AccessExpr &A) {
+json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   json::Object O;
+  O["expr"] = Info.exprString(A);
   O["kind"] = A.IsStore ? "store" : "load";
   const DebugLoc &DL = A.Inst->getDebugLoc();
   O["line"] = DL ? (int64_t)DL.getLine() : 0;
@@ -561,10 +580,24 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
     auto &LI = FAM.getResult<LoopAnalysis>(F);
 
+    std::vector<CopyGroup> Groups = collect(Info);
+    DenseMap<const Instruction *, int64_t> GroupOf;
+    for (auto [Idx, G] : enumerate(Groups)) {
+      checkLegality(G, Info, PDT, LI);
+      if (AnalyzeOnly && G.Missed.empty())
+        G.Missed = "analysis only (-coalda-analyze-only)";
+      for (const auto *List : {&G.Loads, &G.Stores})
+        for (const AccessExpr *A : *List)
+          GroupOf[A->Inst] = Idx;
+    }
+
     json::Array Accesses;
     for (const AccessExpr &A : Info.Accesses) {
       ++NumAccesses;
-      Accesses.push_back(accessJSON(A));
+      json::Value J = accessJSON(A, Info);
+      if (auto It = GroupOf.find(A.Inst); It != GroupOf.end())
+        (*J.getAsObject())["group"] = It->second;
+      Accesses.push_back(std::move(J));
       if (!A.isKnown() || (A.Lane != LaneKind::None && !A.isCoalesced())) {
         if (A.isKnown())
           ++NumUncoalesced;
@@ -573,19 +606,15 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
                                             A.isKnown() ? "Uncoalesced"
                                                         : "Unanalyzable",
                                             A.Inst)
-                 << (A.IsStore ? "store" : "load") << " "
-                 << Info.exprString(A)
-                 << (A.isKnown() ? " is uncoalesced: lane stride exceeds "
-                                   "access width "
-                                 : "") 
-                 << (A.isKnown() ? std::to_string(A.Width) : "");
+                 << (A.IsStore ? "store " : "load ") << Info.exprString(A)
+                 << (A.isKnown() ? " is uncoalesced: its lane stride exceeds "
+                                   "its width of " +
+                                       std::to_string(A.Width) + " bytes"
+                                 : "");
         });
       }
     }
 
-    std::vector<CopyGroup> Groups = collect(Info);
-    for (CopyGroup &G : Groups)
-      checkLegality(G, Info, PDT, LI);
     json::Array GroupsJSON;
     // Report before rewriting: the rewrite erases the instructions.
     for (CopyGroup &G : Groups) {
@@ -615,6 +644,13 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
       O["members"] = (int64_t)G.Stores.size();
       O["transformed"] = G.Transformed;
       O["reason"] = G.Transformed ? G.Action : G.Missed;
+      if (G.Transformed) {
+        json::Array Units;
+        for (unsigned U : G.Units)
+          Units.push_back((int64_t)U);
+        O["units"] = std::move(Units);
+        O["overlap_check"] = G.NeedsOverlapCheck;
+      }
       const DebugLoc &DL = G.first().Inst->getDebugLoc();
       O["line"] = DL ? (int64_t)DL.getLine() : 0;
       GroupsJSON.push_back(std::move(O));

@@ -42,6 +42,7 @@ struct CopyGroup {
   /// Empty while the group is a legal candidate; else why it is left alone.
   std::string Missed;
   std::string Action; ///< what the rewrite did, for the report
+  std::vector<unsigned> Units; ///< unit widths of the emitted versions
   bool Transformed = false;
 
   const AccessExpr &first() const { return *Stores.front(); }

@@ -1,0 +1,35 @@
+# COALDA: `make demo` and `make test` set up everything they need.
+VENV    := .venv
+BIN     := $(VENV)/bin
+BUILD   := build
+PLUGIN  := $(BUILD)/libCoalda.so
+GEN     := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: setup build lit pytest test demo fuzz clean
+
+setup:
+	@scripts/setup.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S pass -B $(BUILD) $(GEN) -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: setup $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD)
+
+lit: build
+	COALDA_CUDA_PATH="$$($(BIN)/python -c 'from coalda.toolchain import cuda_path; print(cuda_path())')" \
+	  $(BIN)/lit -sv $(BUILD)/test
+
+pytest: build
+	$(BIN)/pytest -q
+
+test: setup build lit pytest
+
+demo: setup build
+	$(BIN)/coalda optimize testcases/rgb.cu
+
+fuzz: build
+	COALDA_FUZZ_EXAMPLES=2000 $(BIN)/pytest -q tests/test_fuzz.py
+
+clean:
+	rm -rf $(BUILD) coalda-out

@@ -1,0 +1,127 @@
+"""The `coalda` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.syntax import Syntax
+
+from . import __version__
+from .compile import ARCHES, CompileOptions
+from .errors import CoaldaError, ToolFailed
+from .pipeline import Artifacts, analyze, build, optimize
+from .report import print_findings
+
+stdout = Console()
+stderr = Console(stderr=True, highlight=False)
+
+
+class CoaldaGroup(click.Group):
+    """Turns CoaldaError into one line on stderr and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ToolFailed as exc:
+            if exc.stderr.strip():
+                sys.stderr.write(exc.stderr if exc.stderr.endswith("\n") else exc.stderr + "\n")
+            _fail(str(exc))
+        except CoaldaError as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted", code=130)
+
+
+def _fail(message: str, code: int = 1) -> None:
+    stderr.print(f"[bold red]coalda: error:[/] {message}", markup=True, soft_wrap=True)
+    sys.exit(code)
+
+
+SOURCE = click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+
+
+def compile_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """--arch, -O, -I, -D shared by the commands that compile a .cu."""
+    f = click.option("-D", "defines", multiple=True, metavar="NAME[=VAL]", help="Preprocessor definition.")(f)
+    f = click.option(
+        "-I", "includes", multiple=True, metavar="DIR",
+        type=click.Path(file_okay=False, path_type=Path), help="Include directory.",
+    )(f)
+    f = click.option(
+        "-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True,
+        help="Optimization level; 0 is the seed's -O0 -Xclang -disable-O0-optnone + mem2reg.",
+    )(f)
+    f = click.option(
+        "--arch", type=click.Choice(ARCHES), default="sm_90", show_default=True, help="GPU architecture."
+    )(f)
+    return f
+
+
+def _options(arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...]) -> CompileOptions:
+    return CompileOptions(arch=arch, opt_level=opt_level, includes=includes, defines=defines)
+
+
+@click.group(cls=CoaldaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="coalda")
+def main() -> None:
+    """COALDA finds uncoalesced global-memory accesses in CUDA kernels and
+    rewrites strided copies into coalesced, wide form."""
+
+
+@main.command("optimize")
+@SOURCE
+@click.option(
+    "-o", "--outdir", type=click.Path(path_type=Path), default=Path("coalda-out"), show_default=True,
+    help="Directory for STEM.before.ll, .after.ll, .diff, .after.ptx, .report.json.",
+)
+@compile_options
+@click.option("--no-runtime-checks", is_flag=True, help="Never version a copy on a run-time overlap check.")
+def optimize_cmd(
+    file: Path, outdir: Path, arch: str, opt_level: int, includes: tuple[Path, ...],
+    defines: tuple[str, ...], no_runtime_checks: bool,
+) -> None:
+    """Compile FILE's device code, run the COALDA pass, write IR, diff, PTX and findings."""
+    pass_args = ["-coalda-runtime-checks=false"] if no_runtime_checks else []
+    result = optimize(file, _options(arch, opt_level, includes, defines), outdir, pass_args=pass_args)
+    print_findings(result.report, stdout)
+    stdout.print(f"Wrote {result.artifacts.directory}/{result.artifacts.stem}.{{before.ll,after.ll,diff,after.ptx,report.json}}")
+
+
+@main.command("analyze")
+@SOURCE
+@compile_options
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def analyze_cmd(
+    file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...], as_json: bool
+) -> None:
+    """Report every uncoalesced access of FILE's kernels without transforming."""
+    report = analyze(file, _options(arch, opt_level, includes, defines))
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        print_findings(report, stdout)
+
+
+@main.command("diff")
+@SOURCE
+@compile_options
+def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...]) -> None:
+    """Show the device IR before and after COALDA as a coloured unified diff."""
+    with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
+        result = build(file, _options(arch, opt_level, includes, defines), Artifacts(Path(scratch), file.stem))
+        text = result.artifacts.diff.read_text()
+    if not text:
+        stdout.print("COALDA changed nothing.")
+        return
+    stdout.print(Syntax(text, "diff", theme="ansi_dark", background_color="default"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""`coalda optimize`: .cu -> before/after IR, diff, PTX and report, published atomically."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from .compile import CompileOptions, compile_to_ir, emit_ptx, run_coalda
+from .errors import CoaldaError
+from .report import Report, build_report
+
+
+@dataclass(frozen=True)
+class Artifacts:
+    """The files of one `coalda optimize` run, named after the source's stem."""
+
+    directory: Path
+    stem: str
+
+    def path(self, suffix: str) -> Path:
+        return self.directory / f"{self.stem}.{suffix}"
+
+    @property
+    def before(self) -> Path:
+        return self.path("before.ll")
+
+    @property
+    def after(self) -> Path:
+        return self.path("after.ll")
+
+    @property
+    def diff(self) -> Path:
+        return self.path("diff")
+
+    @property
+    def ptx(self) -> Path:
+        return self.path("after.ptx")
+
+    @property
+    def before_ptx(self) -> Path:
+        return self.path("before.ptx")
+
+    @property
+    def report(self) -> Path:
+        return self.path("report.json")
+
+    @property
+    def remarks(self) -> Path:
+        return self.path("remarks.yaml")
+
+
+@dataclass
+class OptimizeResult:
+    artifacts: Artifacts
+    report: Report
+    remarks: str
+
+
+def unified_diff(before: Path, after: Path) -> str:
+    return "".join(
+        difflib.unified_diff(
+            before.read_text().splitlines(keepends=True),
+            after.read_text().splitlines(keepends=True),
+            fromfile=before.name,
+            tofile=after.name,
+        )
+    )
+
+
+def _io_error(outdir: Path, exc: OSError) -> CoaldaError:
+    return CoaldaError(f"cannot write to {outdir}: {exc.strerror or exc}")
+
+
+@contextmanager
+def staged_output(outdir: Path) -> Iterator[Path]:
+    """A staging directory beside OUTDIR; moved into place only on success."""
+    try:
+        outdir.parent.mkdir(parents=True, exist_ok=True)
+        if outdir.exists() and not outdir.is_dir():
+            raise CoaldaError(f"cannot write to {outdir}: it is not a directory")
+        staging = Path(tempfile.mkdtemp(prefix=f".{outdir.name}.", dir=outdir.parent))
+    except OSError as exc:
+        raise _io_error(outdir, exc) from None
+    try:
+        yield staging
+        try:
+            if outdir.is_dir():
+                for item in staging.iterdir():
+                    os.replace(item, outdir / item.name)
+                staging.rmdir()
+            else:
+                staging.rename(outdir)
+        except OSError as exc:
+            raise _io_error(outdir, exc) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def build(
+    source: Path,
+    options: CompileOptions,
+    artifacts: Artifacts,
+    *,
+    analyze_only: bool = False,
+    pass_args: Sequence[str] = (),
+) -> OptimizeResult:
+    """Compile, run COALDA, emit PTX, diff and report into artifacts.directory."""
+    compile_to_ir(source, options, artifacts.before)
+    with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
+        raw = Path(scratch) / "pass-report.json"
+        remarks = run_coalda(
+            artifacts.before, artifacts.after, raw, artifacts.remarks,
+            analyze_only=analyze_only, extra=pass_args,
+        )
+        report = build_report(raw, source, options.arch, options.opt_level)
+    if not analyze_only:
+        emit_ptx(artifacts.before, options.arch, artifacts.before_ptx)
+        emit_ptx(artifacts.after, options.arch, artifacts.ptx)
+    artifacts.diff.write_text(unified_diff(artifacts.before, artifacts.after))
+    artifacts.report.write_text(json.dumps(report, indent=2) + "\n")
+    return OptimizeResult(artifacts, report, remarks)
+
+
+def optimize(
+    source: Path, options: CompileOptions, outdir: Path, *, pass_args: Sequence[str] = ()
+) -> OptimizeResult:
+    """`coalda optimize`: all files appear in OUTDIR together, or none do."""
+    stem = source.stem
+    with staged_output(outdir) as staging:
+        result = build(source, options, Artifacts(staging, stem), pass_args=pass_args)
+    result.artifacts = Artifacts(outdir, stem)
+    return result
+
+
+def analyze(source: Path, options: CompileOptions) -> Report:
+    """`coalda analyze`: the findings, nothing written."""
+    with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
+        return build(source, options, Artifacts(Path(scratch), source.stem), analyze_only=True).report

@@ -1,0 +1,171 @@
+"""Locate LLVM 19, the COALDA plugin and a CUDA tree once, with env overrides.
+
+Overrides: COALDA_CLANG, COALDA_OPT, COALDA_LLC, COALDA_FILECHECK, COALDA_PLUGIN,
+COALDA_CUDA_PATH. The CUDA tree defaults to the NVIDIA CUDA 12 wheels installed
+with this package, merged (by symlinks) into COALDA_CACHE (default
+~/.cache/coalda) on first use: no network access at run time.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import importlib.util
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ToolNotFound
+
+LLVM_BIN = Path("/usr/lib/llvm-19/bin")
+REPO_ROOT = Path(__file__).resolve().parent.parent
+INSTALL_LLVM = "install LLVM 19 with `apt-get install clang-19 llvm-19-dev llvm-19-tools` (or run `make setup`)"
+CUDA_WHEELS = ("cuda_runtime", "cuda_nvcc", "cuda_cccl", "curand")
+CUDA_DISTS = (
+    "nvidia-cuda-runtime-cu12",
+    "nvidia-cuda-nvcc-cu12",
+    "nvidia-cuda-cccl-cu12",
+    "nvidia-curand-cu12",
+)
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    clang: Path
+    opt: Path
+    llc: Path
+    plugin: Path
+
+    @property
+    def cuda_path(self) -> Path:
+        return cuda_path()
+
+
+def _find(tool: str, env: str, names: tuple[str, ...], install: str) -> Path:
+    override = os.environ.get(env)
+    if override:
+        path = Path(override)
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+        raise ToolNotFound(tool, [f"${env}={override}"], f"fix ${env} or unset it")
+    looked: list[str] = []
+    for name in names:
+        found = shutil.which(name)
+        looked.append(f"PATH:{name}")
+        if found:
+            return Path(found)
+    for name in names:
+        candidate = LLVM_BIN / name.removesuffix("-19")
+        looked.append(str(candidate))
+        if candidate.is_file():
+            return candidate
+    raise ToolNotFound(tool, looked, install)
+
+
+def find_clang() -> Path:
+    return _find("clang++-19", "COALDA_CLANG", ("clang++-19",), INSTALL_LLVM)
+
+
+def find_opt() -> Path:
+    return _find("opt-19", "COALDA_OPT", ("opt-19",), INSTALL_LLVM)
+
+
+def find_llc() -> Path:
+    return _find("llc-19", "COALDA_LLC", ("llc-19",), INSTALL_LLVM)
+
+
+def find_filecheck() -> Path:
+    return _find("FileCheck", "COALDA_FILECHECK", ("FileCheck-19",), INSTALL_LLVM)
+
+
+def find_plugin() -> Path:
+    override = os.environ.get("COALDA_PLUGIN")
+    if override:
+        if Path(override).is_file():
+            return Path(override)
+        raise ToolNotFound("libCoalda.so", [f"$COALDA_PLUGIN={override}"], "fix $COALDA_PLUGIN or unset it")
+    built = REPO_ROOT / "build" / "libCoalda.so"
+    if built.is_file():
+        return built
+    raise ToolNotFound("libCoalda.so", [str(built)], "build it with `make build`")
+
+
+@functools.cache
+def toolchain() -> Toolchain:
+    """The tools, looked up once per process."""
+    return Toolchain(clang=find_clang(), opt=find_opt(), llc=find_llc(), plugin=find_plugin())
+
+
+def _cache_dir() -> Path:
+    if os.environ.get("COALDA_CACHE"):
+        return Path(os.environ["COALDA_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "coalda"
+
+
+def _wheel_dirs() -> list[Path]:
+    dirs = []
+    for name in CUDA_WHEELS:
+        try:
+            spec = importlib.util.find_spec(f"nvidia.{name}")
+        except ModuleNotFoundError:  # no nvidia.* wheel at all
+            spec = None
+        if spec is None or not spec.submodule_search_locations:
+            raise ToolNotFound(
+                f"CUDA 12 headers (nvidia.{name})",
+                ["the Python environment"],
+                "install them with `pip install -e .` (or run `make setup`), or set COALDA_CUDA_PATH",
+            )
+        dirs.append(Path(list(spec.submodule_search_locations)[0]))
+    return dirs
+
+
+def _stamp() -> str:
+    versions = []
+    for dist in CUDA_DISTS:
+        try:
+            versions.append(f"{dist}=={importlib.metadata.version(dist)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{dist}==?")
+    return "\n".join(versions) + "\n"
+
+
+@functools.cache
+def cuda_path() -> Path:
+    """A --cuda-path tree: $COALDA_CUDA_PATH, else the merged CUDA 12 wheels."""
+    override = os.environ.get("COALDA_CUDA_PATH")
+    if override:
+        path = Path(override)
+        if (path / "include" / "cuda.h").is_file():
+            return path
+        raise ToolNotFound("CUDA headers", [f"$COALDA_CUDA_PATH={override}/include/cuda.h"], "fix $COALDA_CUDA_PATH or unset it")
+    sources = _wheel_dirs()
+    target = _cache_dir() / "cuda-12"
+    stamp = _stamp()
+    stamp_file = target / ".coalda-stamp"
+    if stamp_file.is_file() and stamp_file.read_text() == stamp:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".cuda-", dir=target.parent))
+    for source in sources:
+        for sub in ("include", "bin", "nvvm"):
+            root = source / sub
+            if not root.is_dir():
+                continue
+            for dirpath, _dirnames, filenames in os.walk(root):
+                rel = Path(dirpath).relative_to(source)
+                (staging / rel).mkdir(parents=True, exist_ok=True)
+                for filename in filenames:
+                    link = staging / rel / filename
+                    if not link.exists():
+                        link.symlink_to(Path(dirpath) / filename)
+    (staging / ".coalda-stamp").write_text(stamp)
+    if target.exists():
+        shutil.rmtree(target)
+    try:
+        staging.rename(target)
+    except OSError:  # another process won the race: use its tree
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
