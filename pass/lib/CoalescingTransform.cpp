@@ -196,11 +196,14 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
     }
     // The members must tile [0, S) of each element: sorted by offset, each
     // starts where the previous one ends, and the last ends at S.
+    int64_t SrcMin = Src.Offset;
+    for (const AccessExpr *Ld : G.Loads)
+      SrcMin = std::min(SrcMin, Ld->Offset);
     int64_t Covered = 0;
     for (size_t K = 0; K < G.Stores.size() && G.Missed.empty(); ++K) {
       const AccessExpr &St = *G.Stores[K], &Ld = *G.Loads[K];
       int64_t DstRel = St.Offset - Head.Offset;
-      int64_t SrcRel = Ld.Offset - Src.Offset;
+      int64_t SrcRel = Ld.Offset - SrcMin;
       if (!sameRegion(Ld, Src))
         G.Missed = "members load from different source regions";
       else if (DstRel != SrcRel)
@@ -245,13 +248,13 @@ void CoalescingTransformPass::checkLegality(CopyGroup &G,
     return;
   }
   Function &F = *BB->getParent();
+  if (LI.getLoopFor(BB)) {
+    G.Missed = "the copy is inside a loop";
+    return;
+  }
   if (!PDT.dominates(BB, &F.getEntryBlock())) {
     G.Missed = "not every thread of the block reaches the copy (it is under "
                "a condition)";
-    return;
-  }
-  if (LI.getLoopFor(BB)) {
-    G.Missed = "the copy is inside a loop";
     return;
   }
   for (const auto *List : {&G.Loads, &G.Stores})
