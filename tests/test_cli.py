@@ -1,0 +1,167 @@
+"""The CLI contract of `coalda optimize` / `analyze` / `diff`, and bad inputs."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from conftest import TESTCASES, run_cli
+
+FILES = ("rgb.before.ll", "rgb.after.ll", "rgb.diff", "rgb.after.ptx", "rgb.report.json")
+
+
+def test_optimize_writes_the_five_files_and_a_table(tmp_path: Path, rgb: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_cli("optimize", rgb, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    for name in FILES:
+        assert (out / name).stat().st_size > 0, name
+    assert "copy_naive" in proc.stdout and "copy_coalesced" in proc.stdout
+    assert "already coalesced" in proc.stdout
+    assert "3*gid+1" in proc.stdout
+    ptx = (out / "rgb.after.ptx").read_text()
+    assert ".target sm_90" in ptx and ".visible .entry _Z10copy_naiveP5PixelPKS_" in ptx
+    assert "ld.global.v4.u32" in ptx or "ld.v4.u32" in ptx  # the widened 16-byte unit
+    diff = (out / "rgb.diff").read_text()
+    assert diff.startswith("--- rgb.before.ll\n+++ rgb.after.ll\n")
+    assert "+coalda.copy16:" in diff
+
+
+def test_report_schema(tmp_path: Path, rgb: Path) -> None:
+    proc = run_cli("optimize", rgb, "-o", tmp_path / "o")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "o" / "rgb.report.json").read_text())
+    assert report["source"] == str(rgb) and report["arch"] == "sm_90"
+    kernels = {k["name"]: k for k in report["kernels"]}
+    assert set(kernels) == {"copy_naive", "copy_coalesced"}
+    naive = kernels["copy_naive"]
+    assert naive["symbol"] == "_Z10copy_naiveP5PixelPKS_"
+    access_keys = {"kind", "line", "column", "stride", "offset", "width", "lane", "coalesced"}
+    for access in naive["accesses"]:
+        assert access_keys <= access.keys()
+    # r, g, b: a load and a store each, at lane stride 3 of the global index.
+    assert sorted((a["kind"], a["offset"]) for a in naive["accesses"]) == sorted(
+        (k, o) for k in ("load", "store") for o in (0, 1, 2)
+    )
+    assert {(a["stride"], a["width"], a["lane"], a["coalesced"]) for a in naive["accesses"]} == {(3, 1, "gid", False)}
+    lines = (TESTCASES / "rgb.cu").read_text().splitlines()
+    for access in naive["accesses"]:
+        assert "src[i]" in lines[access["line"] - 1]
+    [group] = naive["groups"]
+    assert group == group | {"base": "dst", "stride": 3, "members": 3, "transformed": True}
+    assert isinstance(group["reason"], str)
+    coalesced = kernels["copy_coalesced"]
+    assert all(a["coalesced"] and a["stride"] == 1 for a in coalesced["accesses"])
+    assert not any(g["transformed"] for g in coalesced["groups"])
+    assert all(g["reason"].startswith("already coalesced") for g in coalesced["groups"])
+
+
+def test_O0_flow_is_the_seeds(tmp_path: Path, rgb: Path) -> None:
+    proc = run_cli("optimize", rgb, "-O", "0", "-o", tmp_path / "o")
+    assert proc.returncode == 0, proc.stderr
+    before = (tmp_path / "o" / "rgb.before.ll").read_text()
+    assert "alloca" not in before  # mem2reg ran
+    report = json.loads((tmp_path / "o" / "rgb.report.json").read_text())
+    assert report["opt_level"] == 0
+    assert any(g["transformed"] for k in report["kernels"] for g in k["groups"])
+
+
+def test_include_and_define_reach_clang(tmp_path: Path) -> None:
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "pixel.h").write_text("struct Pixel { unsigned char c[CHANNELS]; };\n")
+    src = tmp_path / "k.cu"
+    src.write_text(
+        '#include "pixel.h"\n'
+        "__global__ void k(Pixel *d, const Pixel *s) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  for (int c = 0; c < CHANNELS; c++) d[i].c[c] = s[i].c[c];\n"
+        "}\n"
+    )
+    proc = run_cli("analyze", src, "--json", "-I", tmp_path / "inc", "-D", "CHANNELS=4")
+    assert proc.returncode == 0, proc.stderr
+    [kernel] = json.loads(proc.stdout)["kernels"]
+    assert {a["stride"] for a in kernel["accesses"]} == {4}
+
+
+def test_diff_command_shows_the_rewrite(rgb: Path) -> None:
+    proc = run_cli("diff", rgb)
+    assert proc.returncode == 0, proc.stderr
+    assert "coalda.copy16" in proc.stdout
+
+
+def test_help_on_every_command() -> None:
+    for args in ([], ["optimize"], ["analyze"], ["diff"]):
+        proc = run_cli(*args, "--help")
+        assert proc.returncode == 0 and "Usage:" in proc.stdout
+
+
+# ---- bad input: one clear line, non-zero exit, no traceback, no OUTDIR
+
+
+def assert_clean_failure(proc, *needles: str, code: int | None = None) -> None:
+    assert proc.returncode != 0
+    if code is not None:
+        assert proc.returncode == code
+    assert "Traceback" not in proc.stderr
+    for needle in needles:
+        assert needle in proc.stderr, proc.stderr
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    proc = run_cli("optimize", tmp_path / "nope.cu", "-o", tmp_path / "out")
+    assert_clean_failure(proc, "nope.cu", "does not exist", code=2)
+    assert not (tmp_path / "out").exists()
+
+
+def test_syntax_error_shows_clang_then_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.cu"
+    bad.write_text("__global__ void k(int *p) { p[threadIdx.x] = ; }\n")
+    proc = run_cli("optimize", bad, "-o", tmp_path / "out")
+    assert_clean_failure(proc, "error: expected expression", code=1)
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("coalda: error: clang could not compile") and "reproduce with:" in last
+    assert not (tmp_path / "out").exists()
+    assert list(tmp_path.iterdir()) == [bad]  # no staging directory left behind
+
+
+def test_unknown_arch(tmp_path: Path, rgb: Path) -> None:
+    proc = run_cli("optimize", rgb, "--arch", "sm_999", "-o", tmp_path / "out")
+    assert_clean_failure(proc, "sm_999", code=2)
+    assert not (tmp_path / "out").exists()
+
+
+def test_unknown_flag(rgb: Path) -> None:
+    assert_clean_failure(run_cli("optimize", rgb, "--frobnicate"), "No such option", code=2)
+
+
+def test_missing_toolchain(tmp_path: Path, rgb: Path) -> None:
+    env = dict(os.environ, COALDA_OPT=str(tmp_path / "no-opt-here"))
+    proc = run_cli("optimize", rgb, "-o", tmp_path / "out", env=env)
+    assert_clean_failure(proc, "opt-19 not found", "COALDA_OPT", code=1)
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_plugin_says_how_to_build(tmp_path: Path, rgb: Path) -> None:
+    env = dict(os.environ, COALDA_PLUGIN=str(tmp_path / "libCoalda.so"))
+    assert_clean_failure(run_cli("optimize", rgb, "-o", tmp_path / "out", env=env), "libCoalda.so not found", code=1)
+
+
+def test_unwritable_outdir(tmp_path: Path, rgb: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    proc = run_cli("optimize", rgb, "-o", blocker / "out")
+    assert_clean_failure(proc, "cannot write to", code=1)
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert blocker.read_text() == "not a directory"
+
+
+def test_failed_run_keeps_the_previous_outdir(tmp_path: Path, rgb: Path) -> None:
+    out = tmp_path / "out"
+    assert run_cli("optimize", rgb, "-o", out).returncode == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    bad = tmp_path / "rgb.cu"
+    bad.write_text("this is not CUDA\n")
+    assert run_cli("optimize", bad, "-o", out).returncode == 1
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
