@@ -75,3 +75,18 @@ def print_findings(report: Report, console: Console) -> None:
     groups = [g for k in report["kernels"] for g in k["groups"]]
     done = sum(g["transformed"] for g in groups)
     console.print(f"{done} of {len(groups)} copy groups rewritten coalesced.")
+
+
+def run_table(rows: list[Any], title: str, timed: bool) -> Table:
+    """The table of `coalda run`: one row per comparison."""
+    table = Table(title=title)
+    columns = ["kernel", "n", "layout", "vs", "result"] + (["original ms", "optimized ms"] if timed else [])
+    for column in columns:
+        table.add_column(column, justify="right" if column == "n" or column.endswith("ms") else "left", no_wrap=column != "result")
+    for row in rows:
+        r = row.result
+        result = "[green]match[/]" if r.match else f"[bold red]MISMATCH[/] {r.detail}"
+        ms = lambda v: "" if v is None else f"{v:.3f}"  # noqa: E731
+        cells = [r.kernel, str(r.n), r.layout, r.against, result]
+        table.add_row(*cells, *([ms(row.ms_original), ms(row.ms_optimized)] if timed else []))
+    return table

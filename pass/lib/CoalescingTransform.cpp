@@ -546,6 +546,8 @@ namespace {
 json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   json::Object O;
   O["expr"] = Info.exprString(A);
+  if (A.isKnown())
+    O["base"] = baseName(A.Base);
   O["kind"] = A.IsStore ? "store" : "load";
   const DebugLoc &DL = A.Inst->getDebugLoc();
   O["line"] = DL ? (int64_t)DL.getLine() : 0;

@@ -1,0 +1,110 @@
+"""`coalda run`: compile (or reuse an OUTDIR), then run original vs optimized."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .compile import CompileOptions
+from .emulate import EmulatorExecutor, signatures
+from .errors import CoaldaError
+from .pipeline import Artifacts, build
+from .report import Report
+from .runner import LAYOUTS, CaseResult, Executor, check, make_args
+from .spec import Spec, infer_spec, load_spec, spec_path
+
+
+@dataclass
+class Compiled:
+    before_ir: str
+    after_ir: str
+    before_ptx: str
+    after_ptx: str
+    report: Report
+
+
+def compile_or_reuse(source: Path, options: CompileOptions, from_dir: Path | None) -> Compiled:
+    if from_dir is not None:
+        art = Artifacts(from_dir, source.stem)
+        missing = [p.name for p in (art.before, art.after, art.report) if not p.is_file()]
+        if missing:
+            raise CoaldaError(f"{from_dir} is not an OUTDIR of `coalda optimize {source.name}` (missing {', '.join(missing)})")
+        import json
+
+        read = lambda p: p.read_text() if p.is_file() else ""  # noqa: E731
+        return Compiled(read(art.before), read(art.after), read(art.before_ptx), read(art.ptx), json.loads(art.report.read_text()))
+    with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
+        art = Artifacts(Path(scratch), source.stem)
+        result = build(source, options, art)
+        return Compiled(
+            art.before.read_text(), art.after.read_text(), art.before_ptx.read_text(), art.ptx.read_text(), result.report
+        )
+
+
+def choose_spec(source: Path, spec_file: Path | None, compiled: Compiled) -> Spec:
+    path = spec_file or spec_path(source)
+    if path.is_file():
+        return load_spec(path)
+    if spec_file is not None:
+        raise CoaldaError(f"launch spec {spec_file} not found")
+    return infer_spec(compiled.report, signatures(compiled.before_ir))
+
+
+@dataclass
+class Row:
+    result: CaseResult
+    ms_original: float | None = None
+    ms_optimized: float | None = None
+
+
+def symbol_map(report: Report) -> dict[str, str]:
+    symbols: dict[str, str] = {}
+    for kernel in report["kernels"]:
+        if kernel["name"] in symbols:
+            raise CoaldaError(f"kernel name {kernel['name']} is overloaded; the launch spec cannot name it")
+        symbols[kernel["name"]] = kernel["symbol"]
+    return symbols
+
+
+def run(
+    compiled: Compiled, spec: Spec, sizes: Sequence[int] | None, seed: int, gpu: bool, repeat: int = 10
+) -> list[Row]:
+    symbols = symbol_map(compiled.report)
+
+    def symbol(name: str) -> str:
+        if name not in symbols:
+            raise CoaldaError(f"the launch spec names kernel {name}, which the source does not define")
+        return symbols[name]
+
+    original: Executor
+    optimized: Executor
+    if gpu:
+        from .gpu import GpuExecutor, median
+
+        sigs = signatures(compiled.before_ir)
+        original, optimized = GpuExecutor(compiled.before_ptx, sigs), GpuExecutor(compiled.after_ptx, sigs)
+    else:
+        original, optimized = EmulatorExecutor(compiled.before_ir), EmulatorExecutor(compiled.after_ir)
+    rng = np.random.default_rng(seed)
+    rows: list[Row] = []
+    for n in sizes or (spec.gpu_sizes if gpu else spec.sizes):
+        for kspec in spec.kernels.values():
+            reference = spec.kernels.get(kspec.same_as) if kspec.same_as else None
+            if kspec.same_as and reference is None:
+                raise CoaldaError(f"kernel {kspec.name}: same_as names {kspec.same_as}, which the spec lacks")
+            grid, block = kspec.dims(n)
+            if min(grid) < 1 or min(block) < 1:
+                raise CoaldaError(f"kernel {kspec.name} at n={n}: empty launch (grid {grid}, block {block})")
+            results = check(kspec, symbol, original, optimized, n, rng, LAYOUTS, reference)
+            for r in results:
+                rows.append(Row(r))
+            if gpu:
+                args = make_args(kspec, n, rng, LAYOUTS[0])
+                t0 = median(original.time(symbol(kspec.name), grid, block, args, repeat))  # type: ignore[attr-defined]
+                t1 = median(optimized.time(symbol(kspec.name), grid, block, args, repeat))  # type: ignore[attr-defined]
+                rows[-len(results)].ms_original, rows[-len(results)].ms_optimized = t0, t1
+    return rows

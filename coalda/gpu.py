@@ -1,0 +1,151 @@
+"""Load PTX and launch kernels on an NVIDIA GPU with cuda-core.
+
+Optional: `pip install 'coalda[gpu]'`. Every CUDA call is checked; without
+cuda-core or without a GPU, GpuUnavailable says so in one line.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import CoaldaError
+from .runner import Arg, HostBuffer
+from .spec import Dim3
+
+_SCALARS = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "float": np.float32, "double": np.float64}
+
+
+class GpuUnavailable(CoaldaError):
+    pass
+
+
+class CudaError(CoaldaError):
+    pass
+
+
+@functools.cache
+def _modules() -> tuple[Any, Any]:
+    try:
+        import cuda.core as core  # noqa: PLC0415
+        from cuda.bindings import driver  # noqa: PLC0415
+    except ImportError:
+        raise GpuUnavailable(
+            "cuda-core is not installed: `pip install 'coalda[gpu]'`, or run on the CPU with --emulate"
+        ) from None
+    return core, driver
+
+
+def _check(result: Any, what: str) -> Any:
+    _, driver = _modules()
+    err = result[0] if isinstance(result, tuple) else result
+    if err != driver.CUresult.CUDA_SUCCESS:
+        raise CudaError(f"{what} failed: {err.name if hasattr(err, 'name') else err}")
+    return result[1] if isinstance(result, tuple) and len(result) > 1 else None
+
+
+@functools.cache
+def device() -> Any:
+    core, _ = _modules()
+    try:
+        dev = core.Device()
+        dev.set_current()
+    except Exception as exc:  # cuda-core raises its own types; any means "no GPU"
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise GpuUnavailable(f"no CUDA GPU is available ({first}); run on the CPU with --emulate") from None
+    return dev
+
+
+def gpu_name() -> str:
+    return str(device().name)
+
+
+@dataclass
+class DeviceArgs:
+    buffers: list[Any]
+    values: list[Any]
+
+
+class GpuExecutor:
+    """runner.Executor on the GPU: copies buffers in, launches, copies them out."""
+
+    def __init__(self, ptx: str, signatures: dict[str, tuple[tuple[str, str], ...]]) -> None:
+        core, _ = _modules()
+        self.dev = device()
+        self.stream = self.dev.create_stream()
+        try:
+            self.code = core.ObjectCode.from_ptx(ptx.encode())
+        except Exception as exc:
+            raise CudaError(f"the driver rejected the PTX: {str(exc).strip().splitlines()[0]}") from None
+        self.signatures = signatures
+        self._kernels: dict[str, Any] = {}
+
+    def kernel(self, name: str) -> Any:
+        if name not in self._kernels:
+            try:
+                self._kernels[name] = self.code.get_kernel(name)
+            except Exception as exc:
+                raise CudaError(f"kernel {name} not found in the PTX: {exc}") from None
+        return self._kernels[name]
+
+    def upload(self, kernel: str, args: Sequence[Arg]) -> DeviceArgs:
+        _, driver = _modules()
+        buffers, values = [], []
+        types = [ty for _, ty in self.signatures[kernel]]
+        for ty, arg in zip(types, args):
+            if isinstance(arg, HostBuffer):
+                buf = self.dev.allocate(arg.storage.nbytes, stream=self.stream)
+                base = int(buf.handle)
+                _check(driver.cuMemcpyHtoD(base, arg.storage.ctypes.data, arg.storage.nbytes), "cuMemcpyHtoD")
+                buffers.append(buf)
+                values.append(ctypes.c_void_p(base + arg.offset))
+            else:
+                values.append(_SCALARS[ty](arg))
+        return DeviceArgs(buffers, values)
+
+    def download(self, dargs: DeviceArgs, args: Sequence[Arg]) -> None:
+        _, driver = _modules()
+        self.stream.sync()
+        host = [a for a in args if isinstance(a, HostBuffer)]
+        for buf, arg in zip(dargs.buffers, host):
+            _check(driver.cuMemcpyDtoH(arg.storage.ctypes.data, int(buf.handle), arg.storage.nbytes), "cuMemcpyDtoH")
+        for buf in dargs.buffers:
+            buf.close()
+
+    def launch(self, kernel: str, grid: Dim3, block: Dim3, dargs: DeviceArgs) -> None:
+        core, _ = _modules()
+        try:
+            core.launch(self.stream, core.LaunchConfig(grid=grid, block=block), self.kernel(kernel), *dargs.values)
+        except Exception as exc:
+            raise CudaError(f"launch of {kernel} failed: {str(exc).strip().splitlines()[0]}") from None
+
+    def run(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg]) -> None:
+        dargs = self.upload(kernel, args)
+        self.launch(kernel, grid, block, dargs)
+        self.download(dargs, args)
+
+    def time(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], repeat: int = 20) -> list[float]:
+        """Milliseconds of each of `repeat` launches after one warm-up, by CUDA events."""
+        core, _ = _modules()
+        dargs = self.upload(kernel, args)
+        self.launch(kernel, grid, block, dargs)
+        options = core.EventOptions(enable_timing=True)
+        times = []
+        for _ in range(repeat):
+            start = self.stream.record(options=options)
+            self.launch(kernel, grid, block, dargs)
+            end = self.stream.record(options=options)
+            end.sync()
+            times.append(end - start)
+        self.download(dargs, args)
+        return times
+
+
+def median(times: Sequence[float]) -> float:
+    return statistics.median(times)

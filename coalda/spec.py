@@ -1,0 +1,177 @@
+"""Kernel launch descriptions: a TOML file next to the .cu, or inferred from IR.
+
+    # testcases/rgb.toml
+    sizes = [32, 1000, 65536]          # default problem sizes n (emulator)
+    gpu_sizes = [32, 1000, 67108864]   # on the GPU
+    [kernels.copy_naive]
+    block = "gcd(n, 256)"              # int or [x, y, z]; expressions of n
+    grid = "n // block"
+    same_as = "copy_coalesced"         # a hand-written kernel with equal output
+    params = [{ name = "dst", out = "3*n" }, { name = "src", in = "3*n" }]
+
+A parameter is `in`, `out` or `inout` with a size in bytes, or `value` (a
+scalar expression of n). Expressions may use n, block (in grid), +-*/ //, %,
+and min, max, gcd, cdiv.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import CoaldaError
+from .report import Report
+
+DIMS = 3
+Dim3 = tuple[int, int, int]
+
+
+class SpecError(CoaldaError):
+    pass
+
+
+_FUNCS = {"min": min, "max": max, "gcd": math.gcd, "cdiv": lambda a, b: -(-a // b)}
+_BINOPS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv, ast.Div: operator.floordiv, ast.Mod: operator.mod,
+}
+
+
+def evaluate(expr: str | int, names: dict[str, int]) -> int:
+    """Integer arithmetic over `names`; nothing else is allowed."""
+    if isinstance(expr, int):
+        return expr
+
+    def walk(node: ast.AST) -> int:
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.Name) and node.id in names:
+            return names[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            return _BINOPS[type(node.op)](walk(node.left), walk(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -walk(node.operand)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS:
+            return _FUNCS[node.func.id](*(walk(a) for a in node.args))
+        raise SpecError(f"cannot evaluate {expr!r}: {ast.unparse(node)} is not allowed")
+
+    try:
+        return walk(ast.parse(str(expr), mode="eval"))
+    except SyntaxError:
+        raise SpecError(f"cannot evaluate {expr!r}: not an expression") from None
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # in | out | inout | value
+    expr: str | int
+
+    @property
+    def is_buffer(self) -> bool:
+        return self.kind != "value"
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    name: str
+    params: tuple[Param, ...]
+    grid: Any = "n // block"
+    block: Any = 256
+    same_as: str | None = None
+    align: int = 1  # byte alignment every pointer argument needs
+
+    def dims(self, n: int) -> tuple[Dim3, Dim3]:
+        block = _dim3(self.block, {"n": n})
+        grid = _dim3(self.grid, {"n": n, "block": block[0]})
+        return grid, block
+
+
+@dataclass
+class Spec:
+    kernels: dict[str, KernelSpec]
+    sizes: list[int] = field(default_factory=lambda: [32, 1000, 65536])
+    gpu_sizes: list[int] = field(default_factory=lambda: [32, 1000, 1 << 26])
+
+
+def _dim3(value: Any, names: dict[str, int]) -> Dim3:
+    items = value if isinstance(value, list) else [value]
+    if not 1 <= len(items) <= DIMS:
+        raise SpecError(f"a launch dimension has 1 to 3 entries, not {value!r}")
+    dims = [evaluate(v, names) for v in items] + [1] * (DIMS - len(items))
+    return (dims[0], dims[1], dims[2])
+
+
+def _param(raw: dict[str, Any], where: str) -> Param:
+    kinds = [k for k in ("in", "out", "inout", "value") if k in raw]
+    if "name" not in raw or len(kinds) != 1:
+        raise SpecError(f"{where}: a parameter needs a name and exactly one of in/out/inout/value")
+    return Param(raw["name"], kinds[0], raw[kinds[0]])
+
+
+def load_spec(path: Path) -> Spec:
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SpecError(f"cannot read launch spec {path}: {exc}") from None
+    kernels = {}
+    for name, raw in data.get("kernels", {}).items():
+        where = f"{path}: kernel {name}"
+        params = tuple(_param(p, where) for p in raw.get("params", []))
+        unknown = set(raw) - {"params", "grid", "block", "same_as", "align"}
+        if unknown:
+            raise SpecError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
+        kernels[name] = KernelSpec(
+            name, params, raw.get("grid", "n // block"), raw.get("block", 256),
+            raw.get("same_as"), int(raw.get("align", 1)),
+        )
+    spec = Spec(kernels)
+    if "sizes" in data:
+        spec.sizes = [int(s) for s in data["sizes"]]
+    if "gpu_sizes" in data:
+        spec.gpu_sizes = [int(s) for s in data["gpu_sizes"]]
+    return spec
+
+
+def spec_path(source: Path) -> Path:
+    return source.with_suffix(".toml")
+
+
+def infer_spec(report: Report, signatures: dict[str, tuple[tuple[str, str], ...]]) -> Spec:
+    """A spec from the IR alone, where that is unambiguous: every pointer is
+    indexed at one constant stride of one lane, written pointers are outputs,
+    and an integer parameter, if any, is n. Refuses otherwise."""
+    kernels = {}
+    for kernel in report["kernels"]:
+        name, params = kernel["name"], signatures.get(kernel["symbol"])
+        if params is None:
+            continue
+        stores = {a["base"] for a in kernel["accesses"] if a["kind"] == "store" and "base" in a}
+        out: list[Param] = []
+        scalars = [p for p, ty in params if ty != "ptr"]
+        if len(scalars) > 1:
+            raise SpecError(f"kernel {name}: more than one scalar parameter; write a launch spec")
+        lanes = set()
+        for pname, ty in params:
+            if ty != "ptr":
+                out.append(Param(pname, "value", "n"))
+                continue
+            strides = {(a["stride"], a["lane"]) for a in kernel["accesses"] if a.get("base") == pname}
+            if len(strides) != 1 or None in next(iter(strides)):
+                raise SpecError(f"kernel {name}: cannot tell the size of {pname} from its accesses; write a launch spec")
+            stride, lane = next(iter(strides))
+            lanes.add(lane)
+            out.append(Param(pname, "out" if pname in stores else "in", f"{stride}*n"))
+        if lanes != {"gid"}:
+            raise SpecError(f"kernel {name}: the index is not the global thread index; write a launch spec")
+        kernels[name] = KernelSpec(name, tuple(out), grid="n // block", block="gcd(n, 256)")
+    if not kernels:
+        raise SpecError("no kernel whose launch can be inferred; write a launch spec")
+    return Spec(kernels)

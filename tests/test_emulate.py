@@ -1,0 +1,166 @@
+"""The CPU emulator and the differential oracle of `coalda run --emulate`."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coalda import emulate
+from coalda.compile import CompileOptions, run_coalda
+from coalda.emulate import EmulationRefused, EmulatorExecutor
+from coalda.pipeline import Artifacts, build
+from coalda.runner import LAYOUTS, check
+from coalda.spec import KernelSpec, Param, load_spec
+from conftest import TESTCASES, run_cli
+
+NAIVE = "_Z10copy_naiveP5PixelPKS_"
+
+
+@pytest.fixture(scope="module")
+def rgb_build(tmp_path_factory: pytest.TempPathFactory) -> Artifacts:
+    art = Artifacts(tmp_path_factory.mktemp("rgb"), "rgb")
+    build(TESTCASES / "rgb.cu", CompileOptions(), art)
+    return art
+
+
+def rgb_spec() -> KernelSpec:
+    return load_spec(TESTCASES / "rgb.toml").kernels["copy_naive"]
+
+
+def test_coalda_run_emulate_passes_on_rgb() -> None:
+    proc = run_cli("run", TESTCASES / "rgb.cu", "--emulate")
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert "All 27 comparisons match byte for byte." in proc.stdout
+    assert "MISMATCH" not in proc.stdout
+
+
+def test_emulated_naive_copy_is_a_copy(rgb_build: Artifacts) -> None:
+    module = emulate.load(rgb_build.before.read_text())
+    n = 1 << 16
+    src = np.random.default_rng(7).integers(0, 256, 3 * n, dtype=np.uint8)
+    dst = np.zeros(3 * n + 16, dtype=np.uint8)
+    module.launch(NAIVE, (n // 256, 1, 1), (256, 1, 1), [dst, src])
+    assert (dst[: 3 * n] == src).all() and not dst[3 * n :].any()
+
+
+def off_by_one(after_ir: str) -> str:
+    """Inject a one-byte shift of the destination region into the rewrite."""
+    broken, count = re.subn(
+        r"(%coalda\.back = mul i64 %coalda\.tid, -3(?:, !dbg !\d+)?\n)",
+        r"\1  %coalda.back.bad = add i64 %coalda.back, 1\n",
+        after_ir,
+    )
+    assert count == 1
+    broken, count = re.subn(r"(%coalda\.dst = getelementptr i8, ptr %\w+, i64 )%coalda\.back\b", r"\1%coalda.back.bad", broken)
+    assert count == 1
+    return broken
+
+
+def test_oracle_catches_an_injected_off_by_one(rgb_build: Artifacts) -> None:
+    spec = rgb_spec()
+    original = EmulatorExecutor(rgb_build.before.read_text())
+    broken = EmulatorExecutor(off_by_one(rgb_build.after.read_text()))
+    results = check(spec, lambda _: NAIVE, original, broken, 1024, np.random.default_rng(0))
+    assert results and not any(r.match for r in results)
+    assert all("dst:" in r.detail for r in results)
+    # The last block shifts its bytes past the buffer end: the guard zone says so.
+    assert any("guard zone" in r.detail for r in results)
+
+
+def test_cli_run_from_outdir_reports_a_broken_rewrite(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_cli("optimize", TESTCASES / "rgb.cu", "-o", out).returncode == 0
+    after = out / "rgb.after.ll"
+    after.write_text(off_by_one(after.read_text()))
+    proc = run_cli("run", TESTCASES / "rgb.cu", "--emulate", "--from", out, "--sizes", "256")
+    assert proc.returncode == 1
+    assert "MISMATCH" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1].startswith("coalda: error:") and "differ" in proc.stderr
+
+
+@pytest.mark.parametrize("max_unit", [16, 4, 1])
+def test_every_emitted_version_computes_the_same_bytes(rgb_build: Artifacts, tmp_path: Path, max_unit: int) -> None:
+    """With wider units disabled, the narrower versions run under every layout."""
+    after = tmp_path / "after.ll"
+    run_coalda(rgb_build.before, after, tmp_path / "r.json", extra=[f"-coalda-max-unit={max_unit}"])
+    text = after.read_text()
+    assert ("coalda.copy16" in text) == (max_unit == 16)
+    assert ("coalda.copy4" in text) == (max_unit >= 4)
+    original, optimized = EmulatorExecutor(rgb_build.before.read_text()), EmulatorExecutor(text)
+    for n in (256, 4096):
+        results = check(rgb_spec(), lambda _: NAIVE, original, optimized, n, np.random.default_rng(n), LAYOUTS)
+        assert [r.layout for r in results] == ["aligned", "offset", "mixed"]
+        assert all(r.match for r in results), [r.detail for r in results]
+
+
+def test_overlapping_buffers_take_the_original_path(rgb_build: Artifacts) -> None:
+    """dst = src + one pixel: the run-time check must route to the original code,
+    which, run sequentially, smears pixel 0 forward exactly as before."""
+    results = []
+    for ir in (rgb_build.before, rgb_build.after):
+        module = emulate.load(ir.read_text())
+        storage = np.random.default_rng(3).integers(0, 256, 3 * 257, dtype=np.uint8)
+        module.launch(NAIVE, (1, 1, 1), (256, 1, 1), [storage[3:], storage[:-3]])
+        results.append(storage)
+    assert (results[0] == results[1]).all()
+    assert (results[0][: 3 * 257].reshape(-1, 3) == results[0][:3]).all()
+
+
+def test_emulator_refuses_barriers(tmp_path: Path) -> None:
+    src = tmp_path / "bar.cu"
+    src.write_text(
+        "__global__ void k(float *p) { __shared__ float s[64]; s[threadIdx.x] = p[threadIdx.x];\n"
+        "  __syncthreads(); p[threadIdx.x] = s[63 - threadIdx.x]; }\n"
+    )
+    art = Artifacts(tmp_path, "bar")
+    build(src, CompileOptions(), art)
+    with pytest.raises(EmulationRefused, match="shared memory|barrier"):
+        emulate.load(art.before.read_text())
+
+
+def test_emulator_refuses_barriers_without_shared_memory() -> None:
+    ir = (
+        'target triple = "nvptx64-nvidia-cuda"\n'
+        "define void @k(ptr %p) {\n  call void @llvm.nvvm.barrier0()\n  ret void\n}\n"
+        "declare void @llvm.nvvm.barrier0()\n"
+        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+    )
+    with pytest.raises(EmulationRefused, match=r"barrier \(__syncthreads\)"):
+        emulate.load(ir)
+
+
+def test_run_without_spec_infers_it_from_the_ir(tmp_path: Path) -> None:
+    src = tmp_path / "f3.cu"
+    src.write_text(
+        "__global__ void copy(float3 *dst, const float3 *src) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  dst[i].x = src[i].x; dst[i].y = src[i].y; dst[i].z = src[i].z;\n}\n"
+    )
+    proc = run_cli("run", src, "--emulate", "--sizes", "64,768")
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert "All 6 comparisons match" in proc.stdout
+
+
+def test_run_without_gpu_says_so_in_one_line() -> None:
+    if shutil.which("nvidia-smi"):
+        pytest.skip("this machine has a GPU")
+    proc = run_cli("run", TESTCASES / "rgb.cu")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "--emulate" in proc.stderr
+
+
+def test_spec_errors_are_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "rgb.toml"
+    bad.write_text('[kernels.copy_naive]\nblock = "__import__(1)"\nparams = [{ name = "dst", out = "3*n" }, { name = "src", in = "3*n" }]\n')
+    proc = run_cli("run", TESTCASES / "rgb.cu", "--emulate", "--spec", bad)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "is not allowed" in proc.stderr
+
+
+def test_param_sizes_follow_the_spec() -> None:
+    spec = KernelSpec("k", (Param("dst", "out", "3*n"), Param("n", "value", "n")), grid="cdiv(n, block)", block=128)
+    assert spec.dims(1000) == ((8, 1, 1), (128, 1, 1))
