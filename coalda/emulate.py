@@ -122,8 +122,9 @@ def host_module_text(device_ir: str, kernels: Sequence[KernelSignature]) -> str:
     return text + "\n" + globals_ + "\n" + drivers
 
 
-@functools.cache
 def _target_machine() -> llvm.TargetMachine:
+    """A new host target machine. Not shared: an MCJIT engine takes ownership
+    of its target machine and frees it with itself."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     return llvm.Target.from_default_triple().create_target_machine(opt=2)

@@ -110,6 +110,7 @@ def build(
     *,
     analyze_only: bool = False,
     pass_args: Sequence[str] = (),
+    ptx: bool = True,
 ) -> OptimizeResult:
     """Compile, run COALDA, emit PTX, diff and report into artifacts.directory."""
     compile_to_ir(source, options, artifacts.before)
@@ -120,7 +121,7 @@ def build(
             analyze_only=analyze_only, extra=pass_args,
         )
         report = build_report(raw, source, options.arch, options.opt_level)
-    if not analyze_only:
+    if ptx and not analyze_only:
         emit_ptx(artifacts.before, options.arch, artifacts.before_ptx)
         emit_ptx(artifacts.after, options.arch, artifacts.ptx)
     artifacts.diff.write_text(unified_diff(artifacts.before, artifacts.after))
