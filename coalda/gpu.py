@@ -6,7 +6,6 @@ cuda-core or without a GPU, GpuUnavailable says so in one line.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import statistics
 from collections.abc import Sequence
@@ -104,7 +103,7 @@ class GpuExecutor:
                 base = int(buf.handle)
                 _check(driver.cuMemcpyHtoD(base, arg.storage.ctypes.data, arg.storage.nbytes), "cuMemcpyHtoD")
                 buffers.append(buf)
-                values.append(ctypes.c_void_p(base + arg.offset))
+                values.append(np.uint64(base + arg.offset))  # a pointer is 8 bytes
             else:
                 values.append(_SCALARS[ty](arg))
         return DeviceArgs(buffers, values)
@@ -135,7 +134,7 @@ class GpuExecutor:
         core, _ = _modules()
         dargs = self.upload(kernel, args)
         self.launch(kernel, grid, block, dargs)
-        options = core.EventOptions(enable_timing=True)
+        options = core.EventOptions(timing_enabled=True)
         times = []
         for _ in range(repeat):
             start = self.stream.record(options=options)
