@@ -18,10 +18,11 @@ class FuzzKernel:
     members: tuple[str, ...]  # element layout: struct members (or one type for arrays)
     array: bool  # `dst[c*i+k]` on a plain array instead of struct members
     statements: tuple[tuple[int, int], ...]  # (dst member, src member) in program order
-    index: str  # gid | tid | 2d
+    index: str  # gid | tid | 2d | guard | early_return | gridstride | uniform_loop
     restrict: bool
     block: int
     blocks: int  # in x (and in y for 2d)
+    tail: int = 0  # guarded kinds: n = block*blocks - tail (a partial last block)
 
     @property
     def layout(self) -> tuple[int, int]:
@@ -49,13 +50,18 @@ class FuzzKernel:
     def source(self, name: str) -> str:
         r = "__restrict__ " if self.restrict else ""
         size, _ = self.layout
-        index = {
-            "gid": "int i = blockIdx.x * blockDim.x + threadIdx.x;",
-            "tid": "int i = threadIdx.x;",
-            "2d": "int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "  int y = blockIdx.y * blockDim.y + threadIdx.y;\n  int i = y * width + x;",
+        gid = "int i = blockIdx.x * blockDim.x + threadIdx.x;"
+        index, close = {
+            "gid": (gid, ""),
+            "tid": ("int i = threadIdx.x;", ""),
+            "2d": ("int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "  int y = blockIdx.y * blockDim.y + threadIdx.y;\n  int i = y * width + x;", ""),
+            "guard": (gid + "\n  if (i < n) {", "  }\n"),
+            "early_return": (gid + "\n  if (i >= n)\n    return;", ""),
+            "gridstride": ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {", "  }\n"),
+            "uniform_loop": ("for (int k = 0; k < n; k++) {\n  int i = k * gridDim.x * blockDim.x + blockIdx.x * blockDim.x + threadIdx.x;", "  }\n"),
         }[self.index]
-        width = ", int width" if self.index == "2d" else ""
+        width = {"2d": ", int width", "gid": "", "tid": ""}.get(self.index, ", int n")
         if self.array:
             t, c = self.members[0], len(self.members)
             head = f"__global__ void {name}({t} *{r}dst, const {t} *{r}src{width}) {{"
@@ -67,7 +73,7 @@ class FuzzKernel:
             head = f"__global__ void {name}({name}_t *{r}dst, const {name}_t *{r}src{width}) {{"
             body = [f"  dst[i].m{d} = src[i].m{s};" for d, s in self.statements]
         assert size > 0
-        return struct + head + "\n  " + index + "\n" + "\n".join(body) + "\n}\n"
+        return struct + head + "\n  " + index + "\n" + "\n".join(body) + "\n" + close + "}\n"
 
     def spec(self, name: str) -> tuple[KernelSpec, int]:
         """The launch, and the n it covers."""
@@ -79,6 +85,17 @@ class FuzzKernel:
             params.append(Param("width", "value", width))
             spec = KernelSpec(name, tuple(params), grid=[self.blocks, self.blocks], block=[self.block, 2], align=align)
             return spec, width * 2 * self.blocks
+        if self.index in ("guard", "early_return"):
+            n = self.block * self.blocks - self.tail
+            return KernelSpec(name, (*params, Param("n", "value", n)), grid=self.blocks, block=self.block, align=align), n
+        if self.index == "gridstride":
+            # fewer threads than elements: every thread runs several iterations
+            n = self.block * self.blocks * 3 - self.tail
+            return KernelSpec(name, (*params, Param("n", "value", n)), grid=self.blocks, block=self.block, align=align), n
+        if self.index == "uniform_loop":
+            rounds = 2
+            spec = KernelSpec(name, (*params, Param("n", "value", rounds)), grid=self.blocks, block=self.block, align=align)
+            return spec, self.block * self.blocks * rounds
         if self.index == "tid":
             return KernelSpec(name, tuple(params), grid=1, block=self.block, align=align), self.block
         return KernelSpec(name, tuple(params), grid=self.blocks, block=self.block, align=align), self.block * self.blocks
@@ -103,7 +120,9 @@ def fuzz_kernels(draw: st.DrawFn) -> FuzzKernel:
         if pairs:
             a, b = draw(st.sampled_from(pairs))
             statements = [(d, b if d == a else a if d == b else d) for d, _ in statements]
+    index = draw(st.sampled_from(["gid", "gid", "tid", "2d", "guard", "early_return", "gridstride", "uniform_loop"]))
+    block = draw(st.sampled_from(BLOCKS))
     return FuzzKernel(
-        members, array, tuple(statements), draw(st.sampled_from(["gid", "gid", "tid", "2d"])),
-        draw(st.booleans()), draw(st.sampled_from(BLOCKS)), draw(st.integers(1, 3)),
+        members, array, tuple(statements), index, draw(st.booleans()), block, draw(st.integers(1, 3)),
+        draw(st.integers(0, block - 1)),
     )

@@ -257,14 +257,14 @@ void CoalescingInfo::printExpr(raw_ostream &OS, const AccessExpr &A) const {
       OS << A.Stride.constantTerm() << "*";
     } else {
       OS << "(";
-      A.Stride.print(OS, Atoms);
+      A.Stride.print(OS, atoms());
       OS << ")*";
     }
     OS << A.laneName();
   }
   if (!A.Uniform.Terms.empty()) {
     OS << " + ";
-    A.Uniform.print(OS, Atoms);
+    A.Uniform.print(OS, atoms());
   }
   if (A.Offset > 0)
     OS << " + " << A.Offset;
@@ -347,12 +347,14 @@ struct Reading {
 
 constexpr size_t MaxTerms = 48;
 
+} // namespace
+
 class AddressWalker {
 public:
-  AddressWalker(const DataLayout &DL, std::vector<Atom> &Atoms)
-      : DL(DL), Atoms(Atoms) {
+  explicit AddressWalker(const DataLayout &DL) : DL(DL) {
     LaneId = atomFor({Atom::ThreadIdx, 0, nullptr});
   }
+  std::vector<Atom> Atoms;
 
   /// State P: read a pointer into base + polynomial.
   Reading readPointer(const Value *Ptr, const Value *&Base) {
@@ -403,7 +405,6 @@ public:
 
 private:
   const DataLayout &DL;
-  std::vector<Atom> &Atoms;
   unsigned LaneId;
   DenseMap<const Value *, Reading> Memo;
   /// Phis being read as inductions, bound to their own atom meanwhile.
@@ -416,6 +417,7 @@ private:
     return "non-instruction value";
   }
 
+public:
   unsigned atomFor(Atom A) {
     for (unsigned I = 0, E = Atoms.size(); I != E; ++I)
       if (Atoms[I].Kind == A.Kind && Atoms[I].Dim == A.Dim &&
@@ -425,6 +427,7 @@ private:
     return Atoms.size() - 1;
   }
 
+private:
   static std::optional<Atom> specialRegister(const Value *V) {
     const auto *II = dyn_cast<IntrinsicInst>(V);
     if (!II)
@@ -485,6 +488,7 @@ private:
     return R;
   }
 
+public:
   /// State I: read an integer into a polynomial.
   Reading readInteger(const Value *V) {
     if (auto It = OpenPhis.find(V); It != OpenPhis.end())
@@ -498,6 +502,7 @@ private:
     return R;
   }
 
+private:
   Reading uniformAtom(const Value *V) {
     return Reading{Poly::atom(atomFor({Atom::Opaque, 0, V})), {}};
   }
@@ -604,6 +609,8 @@ public:
   unsigned globalIndexAtom(Atom::KindTy K) { return atomFor({K, 0, nullptr}); }
 };
 
+namespace {
+
 MemorySpace spaceOf(const Value *Base, const Value *Ptr) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
   if (const auto *GV = dyn_cast<GlobalVariable>(Base))
@@ -623,6 +630,37 @@ MemorySpace spaceOf(const Value *Base, const Value *Ptr) {
 
 } // namespace
 
+CoalescingInfo::CoalescingInfo() = default;
+CoalescingInfo::CoalescingInfo(CoalescingInfo &&) = default;
+CoalescingInfo &CoalescingInfo::operator=(CoalescingInfo &&) = default;
+CoalescingInfo::~CoalescingInfo() = default;
+
+const std::vector<Atom> &CoalescingInfo::atoms() const {
+  static const std::vector<Atom> None;
+  return Walker ? Walker->Atoms : None;
+}
+
+std::optional<Poly> CoalescingInfo::readInteger(const Value *V) const {
+  if (!Walker)
+    return std::nullopt;
+  Reading R = Walker->readInteger(V);
+  if (!R.ok())
+    return std::nullopt;
+  return R.P;
+}
+
+unsigned CoalescingInfo::registerAtom(Atom::KindTy Kind, unsigned Dim) const {
+  return Walker->atomFor({Kind, Dim, nullptr});
+}
+
+Poly CoalescingInfo::addressPoly(const AccessExpr &A) const {
+  Poly Lane = Poly::atom(registerAtom(Atom::ThreadIdx, 0));
+  if (A.Lane == LaneKind::GlobalIdx)
+    Lane = Lane + Poly::atom(registerAtom(Atom::BlockIdx, 0)) *
+                      Poly::atom(registerAtom(Atom::BlockDim, 0));
+  return A.Stride * Lane + A.Uniform + Poly::constant(A.Offset);
+}
+
 CoalescingInfo CoalescingAnalysis::run(Function &F,
                                        FunctionAnalysisManager &) {
   CoalescingInfo Info;
@@ -630,7 +668,8 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
   if (!Info.IsKernel || F.isDeclaration())
     return Info;
   const DataLayout &DL = F.getDataLayout();
-  AddressWalker Walker(DL, Info.Atoms);
+  Info.Walker = std::make_unique<AddressWalker>(DL);
+  AddressWalker &Walker = *Info.Walker;
 
   for (Instruction &I : instructions(F)) {
     Value *Ptr = getLoadStorePointerOperand(&I);

@@ -29,6 +29,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -228,10 +229,208 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
 // Step 2: legality
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// The comparison `A < N` that holds on the edge from Br's block to Taken,
+/// if Br tests one (slt/ult, or sgt/ugt with the operands swapped).
+bool matchLessThan(const Instruction *Term, const BasicBlock *Taken, Value *&A,
+                   Value *&N, bool &Signed) {
+  const auto *Br = dyn_cast<BranchInst>(Term);
+  if (!Br || !Br->isConditional())
+    return false;
+  const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || Br->getSuccessor(0) == Br->getSuccessor(1))
+    return false;
+  CmpInst::Predicate Pred = Br->getSuccessor(0) == Taken
+                                ? Cmp->getPredicate()
+                                : Cmp->getInversePredicate();
+  if (Br->getSuccessor(0) != Taken && Br->getSuccessor(1) != Taken)
+    return false;
+  Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
+  switch (Pred) {
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_ULT:
+    A = L, N = R;
+    break;
+  case CmpInst::ICMP_SGT:
+  case CmpInst::ICMP_UGT:
+    A = R, N = L;
+    break;
+  default:
+    return false;
+  }
+  Signed = CmpInst::isSigned(Pred);
+  return true;
+}
+
+/// Decides whether a block outside loops runs in all threads of a block row
+/// or in none: every branch on the way to it tests a row-uniform condition
+/// (or it post-dominates the entry), and every loop on the way has only
+/// row-uniform exits.
+class UniformReach {
+public:
+  UniformReach(const CoalescingInfo &Info, PostDominatorTree &PDT, LoopInfo &LI)
+      : Info(Info), PDT(PDT), LI(LI),
+        Tid(Info.registerAtom(Atom::ThreadIdx, 0)) {}
+
+  bool rowUniform(const Value *V) const {
+    std::optional<Poly> P = Info.readInteger(V);
+    return P && !P->mentions(Tid);
+  }
+
+  /// The terminator of BB sends all threads of a row the same way.
+  bool uniformBranch(const BasicBlock *BB) const {
+    const auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    return Br && (!Br->isConditional() || rowUniform(Br->getCondition()));
+  }
+
+  /// All exits of L test row-uniform conditions.
+  bool uniformExits(const Loop *L) const {
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    return all_of(Exiting, [&](BasicBlock *E) { return uniformBranch(E); });
+  }
+
+  bool allOrNone(const BasicBlock *BB) {
+    if (LI.getLoopFor(BB))
+      return false;
+    if (PDT.dominates(BB, &BB->getParent()->getEntryBlock()))
+      return true;
+    auto [It, New] = Memo.try_emplace(BB, false); // false while visiting
+    if (!New)
+      return It->second;
+    bool Result = !pred_empty(BB);
+    for (const BasicBlock *P : predecessors(BB)) {
+      if (const Loop *PL = LI.getLoopFor(P)) {
+        // Leaving a loop: uniform if the loop is entered by all or none and
+        // all its exits are uniform.
+        while (PL->getParentLoop())
+          PL = PL->getParentLoop();
+        const BasicBlock *Pre = PL->getLoopPredecessor();
+        Result &= Pre && uniformExits(PL) && allOrNone(Pre) &&
+                  uniformBranch(Pre);
+      } else {
+        Result &= allOrNone(P) && uniformBranch(P);
+      }
+      if (!Result)
+        break;
+    }
+    return Memo[BB] = Result;
+  }
+
+private:
+  const CoalescingInfo &Info;
+  PostDominatorTree &PDT;
+  LoopInfo &LI;
+  unsigned Tid;
+  DenseMap<const BasicBlock *, bool> Memo;
+};
+
+} // namespace
+
+std::string CoalescingTransformPass::findActiveThreads(
+    CopyGroup &G, const CoalescingInfo &Info, PostDominatorTree &PDT,
+    DominatorTree &DT, LoopInfo &LI) {
+  BasicBlock *BB = G.first().Inst->getParent();
+  UniformReach Reach(Info, PDT, LI);
+  if (Reach.allOrNone(BB))
+    return "";
+  unsigned Tid = Info.registerAtom(Atom::ThreadIdx, 0);
+  // Index must be tid.x plus a row-uniform part, End row-uniform.
+  auto LaneIndex = [&](Value *Index, Value *End) {
+    std::optional<Poly> I = Info.readInteger(Index);
+    std::optional<Poly> N = Info.readInteger(End);
+    if (!I || !N || N->mentions(Tid))
+      return false;
+    for (const auto &[M, C] : I->Terms)
+      if (is_contained(M, Tid) && (M.size() != 1 || C != 1))
+        return false;
+    return I->Terms.count(Monomial{Tid}) == 1;
+  };
+
+  Loop *L = LI.getLoopFor(BB);
+  if (!L) {
+    // A bounds guard: `if (i < n) { copy }` in a block every thread reaches.
+    BasicBlock *Pred = BB->getSinglePredecessor();
+    Value *Index, *End;
+    bool Signed;
+    if (!Pred || !Reach.allOrNone(Pred) ||
+        !matchLessThan(Pred->getTerminator(), BB, Index, End, Signed) ||
+        !LaneIndex(Index, End))
+      return "not every thread of the block reaches the copy, and its "
+             "condition is not a bounds guard `i < n` on the lane index";
+    G.GuardIndex = Index, G.GuardEnd = End, G.GuardSigned = Signed;
+    G.GuardKind = "bounds";
+    return "";
+  }
+
+  // A grid-stride loop: `for (i = tid + u; i < n; i += step) { copy }`.
+  const std::string NotGridStride =
+      "the copy is inside a loop that is not a grid-stride loop `for (i = "
+      "lane index; i < n; i += step)` running it once per iteration";
+  BasicBlock *Header = L->getHeader(), *Latch = L->getLoopLatch();
+  BasicBlock *Exiting = L->getExitingBlock();
+  BasicBlock *Outside = L->getLoopPredecessor();
+  if (L->getParentLoop() || !Latch || !Exiting || !Outside ||
+      !DT.dominates(BB, Latch))
+    return NotGridStride;
+  auto *ExitBr = dyn_cast<BranchInst>(Exiting->getTerminator());
+  if (!ExitBr || !ExitBr->isConditional() ||
+      !isa<BranchInst>(Outside->getTerminator()))
+    return NotGridStride;
+  BasicBlock *Stay = L->contains(ExitBr->getSuccessor(0))
+                         ? ExitBr->getSuccessor(0)
+                         : ExitBr->getSuccessor(1);
+  // The guard before a rotated loop: in Outside, or in its single
+  // predecessor when Outside is a plain preheader.
+  BasicBlock *Guard = Outside, *Into = Header;
+  if (!cast<BranchInst>(Guard->getTerminator())->isConditional()) {
+    Into = Guard;
+    Guard = Guard->getSinglePredecessor();
+  }
+  // A loop whose exit test is row-uniform, entered by all threads of a row
+  // or none, runs every iteration in all of them.
+  if (Reach.uniformExits(L)) {
+    if (Reach.allOrNone(Outside) && Reach.uniformBranch(Outside))
+      return "";
+    return NotGridStride;
+  }
+  Value *Tested, *End;
+  bool Signed;
+  if (!matchLessThan(ExitBr, Stay, Tested, End, Signed))
+    return NotGridStride;
+  for (PHINode &Phi : Header->phis()) {
+    Value *Start = Phi.getIncomingValueForBlock(Outside);
+    Value *Next = Phi.getIncomingValueForBlock(Latch);
+    if (!LaneIndex(&Phi, End))
+      continue;
+    if (Tested == &Phi) {
+      // Tested on entry to every iteration: all threads must enter.
+      if (!Reach.allOrNone(Outside) || !Reach.uniformBranch(Outside))
+        continue;
+    } else if (Tested == Next) {
+      // Rotated: tested after each iteration; the first is guarded by
+      // `start < n` before the loop (in Outside or its single predecessor).
+      Value *S0, *N0;
+      bool Signed0;
+      if (!Guard || !Reach.allOrNone(Guard) ||
+          !matchLessThan(Guard->getTerminator(), Into, S0, N0, Signed0) ||
+          S0 != Start || N0 != End || Signed0 != Signed)
+        continue;
+    } else {
+      continue;
+    }
+    G.GuardIndex = &Phi, G.GuardEnd = End, G.GuardSigned = Signed;
+    G.GuardKind = "loop";
+    return "";
+  }
+  return NotGridStride;
+}
+
 void CoalescingTransformPass::checkLegality(CopyGroup &G,
                                             const CoalescingInfo &Info,
                                             PostDominatorTree &PDT,
-                                            LoopInfo &LI) {
+                                            DominatorTree &DT, LoopInfo &LI) {
   if (!G.Missed.empty())
     return;
   BasicBlock *BB = G.first().Inst->getParent();
@@ -247,14 +446,8 @@ void CoalescingTransformPass::checkLegality(CopyGroup &G,
                " bytes";
     return;
   }
-  Function &F = *BB->getParent();
-  if (LI.getLoopFor(BB)) {
-    G.Missed = "the copy is inside a loop";
-    return;
-  }
-  if (!PDT.dominates(BB, &F.getEntryBlock())) {
-    G.Missed = "not every thread of the block reaches the copy (it is under "
-               "a condition)";
+  if (std::string Why = findActiveThreads(G, Info, PDT, DT, LI); !Why.empty()) {
+    G.Missed = Why;
     return;
   }
   for (const auto *List : {&G.Loads, &G.Stores})
@@ -329,6 +522,19 @@ public:
         B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}), I64,
         "coalda.ntid");
     this->Tid = Tid;
+    if (G.GuardIndex) {
+      // The active threads are tid.x < clamp(End - (Index - tid.x), 0, ntid).
+      auto Ext = [&](Value *V) {
+        return G.GuardSigned ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
+      };
+      Value *First = B.CreateSub(Ext(G.GuardIndex), Tid, "coalda.first");
+      Value *Left = B.CreateSub(Ext(G.GuardEnd), First, "coalda.left");
+      Value *Clamped = B.CreateBinaryIntrinsic(
+          Intrinsic::smax,
+          B.CreateBinaryIntrinsic(Intrinsic::smin, Left, Ntid), B.getInt64(0));
+      Ntid = Clamped;
+      Ntid->setName("coalda.active");
+    }
     this->Ntid = Ntid;
     Value *Back = B.CreateMul(Tid, B.getInt64(-G.Stride), "coalda.back");
     DstStart = B.CreateGEP(
@@ -393,10 +599,14 @@ public:
     }
     G.Units.push_back(G.MemberWidth);
     G.Action = "rewritten: the row's " + std::to_string(G.Stride) +
-               "*ntid.x-byte region moved in " + Widths +
+               (G.GuardIndex ? "*active" : "*ntid.x") +
+               "-byte region moved in " + Widths +
                std::to_string(G.MemberWidth) + "-byte units" +
                (G.NeedsOverlapCheck ? ", behind a run-time overlap check"
-                                    : "");
+                                    : "") +
+               (G.GuardIndex ? ", by the threads that pass the " +
+                                   G.GuardKind + " guard"
+                             : "");
   }
 
 private:
@@ -436,7 +646,8 @@ private:
     Type *Ty = unitType(U);
     Align A = U > G.MemberWidth ? Align(U) : commonAlignment(memberAlign(), U);
     unsigned PerThread = (G.Stride + U - 1) / U;
-    bool Guarded = G.Stride % U != 0;
+    // With a guard the last row's region may end inside a unit's reach.
+    bool Guarded = G.Stride % U != 0 || G.GuardIndex;
     Value *Units = Guarded ? B.CreateLShr(Region, Log2_32(U), Name + ".units")
                            : nullptr;
     auto Bytes = [&](IRBuilder<> &IB, Value *Unit) {
@@ -584,11 +795,12 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
     auto &LI = FAM.getResult<LoopAnalysis>(F);
+    auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
 
     std::vector<CopyGroup> Groups = collect(Info);
     DenseMap<const Instruction *, int64_t> GroupOf;
     for (auto [Idx, G] : enumerate(Groups)) {
-      checkLegality(G, Info, PDT, LI);
+      checkLegality(G, Info, PDT, DT, LI);
       if (AnalyzeOnly && G.Missed.empty())
         G.Missed = "analysis only (-coalda-analyze-only)";
       for (const auto *List : {&G.Loads, &G.Stores})
@@ -655,6 +867,7 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
           Units.push_back((int64_t)U);
         O["units"] = std::move(Units);
         O["overlap_check"] = G.NeedsOverlapCheck;
+        O["guard"] = G.GuardKind;
       }
       const DebugLoc &DL = G.first().Inst->getDebugLoc();
       O["line"] = DL ? (int64_t)DL.getLine() : 0;

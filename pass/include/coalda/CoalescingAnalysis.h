@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -104,12 +105,27 @@ struct AccessExpr {
   std::string laneName() const;
 };
 
+class AddressWalker;
+
 /// The analysis result for one function.
 class CoalescingInfo {
 public:
-  std::vector<Atom> Atoms;
+  CoalescingInfo();
+  CoalescingInfo(CoalescingInfo &&);
+  CoalescingInfo &operator=(CoalescingInfo &&);
+  ~CoalescingInfo();
+
   std::vector<AccessExpr> Accesses;
   bool IsKernel = false;
+
+  const std::vector<Atom> &atoms() const;
+  /// Reads any integer value with the automaton (state I); nullopt when it
+  /// rejects. Shares the atom table of the accesses, so results compare.
+  std::optional<Poly> readInteger(const llvm::Value *V) const;
+  /// The atom id of a special register, e.g. (ThreadIdx, 0) for tid.x.
+  unsigned registerAtom(Atom::KindTy Kind, unsigned Dim) const;
+  /// The full byte polynomial of an access: stride*lane + uniform + offset.
+  Poly addressPoly(const AccessExpr &A) const;
 
   const AccessExpr *lookup(const llvm::Instruction *I) const;
   /// The canonical expression without kind and verdict, e.g. "%out + 3*gid + 1".
@@ -121,6 +137,8 @@ public:
 private:
   friend class CoalescingAnalysis;
   llvm::DenseMap<const llvm::Instruction *, unsigned> Index;
+  /// Owns the atom table; on the heap so that the result can move.
+  std::unique_ptr<AddressWalker> Walker;
 };
 
 /// True for functions that are CUDA kernels (nvvm.annotations "kernel" or the

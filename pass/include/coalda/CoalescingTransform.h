@@ -24,6 +24,7 @@
 #include <vector>
 
 namespace llvm {
+class DominatorTree;
 class OptimizationRemarkEmitter;
 class PostDominatorTree;
 class LoopInfo;
@@ -43,6 +44,15 @@ struct CopyGroup {
   std::string Missed;
   std::string Action; ///< what the rewrite did, for the report
   std::vector<unsigned> Units; ///< unit widths of the emitted versions
+
+  /// Which threads of a block row run the copy. Null Index: all of them.
+  /// Else the prefix tid.x < clamp(End - (Index - tid.x), 0, ntid.x), where
+  /// Index = tid.x + (row-uniform) is tested `Index < End` by a bounds guard
+  /// or a grid-stride loop.
+  llvm::Value *GuardIndex = nullptr;
+  llvm::Value *GuardEnd = nullptr;
+  bool GuardSigned = true;
+  std::string GuardKind = "none"; ///< none | bounds | loop
   bool Transformed = false;
 
   const AccessExpr &first() const { return *Stores.front(); }
@@ -59,7 +69,14 @@ private:
   std::vector<CopyGroup> collect(const CoalescingInfo &Info);
   /// Step 2: fills CopyGroup::Missed for each group that must be left alone.
   void checkLegality(CopyGroup &G, const CoalescingInfo &Info,
-                     llvm::PostDominatorTree &PDT, llvm::LoopInfo &LI);
+                     llvm::PostDominatorTree &PDT, llvm::DominatorTree &DT,
+                     llvm::LoopInfo &LI);
+  /// Part of legality: the threads of a row that reach the copy's block are
+  /// all threads, or a prefix found from a bounds guard or a grid-stride
+  /// loop. Returns why not, or "".
+  std::string findActiveThreads(CopyGroup &G, const CoalescingInfo &Info,
+                                llvm::PostDominatorTree &PDT,
+                                llvm::DominatorTree &DT, llvm::LoopInfo &LI);
   /// Step 3: emit the versioned, widened copy before the group's last store.
   void rewrite(CopyGroup &G);
   /// Step 4: delete the group's loads and stores and their dead addresses.

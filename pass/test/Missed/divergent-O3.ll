@@ -1,8 +1,8 @@
 ; RUN: %opt -passes=coalda -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: %opt -passes=coalda -S %s | FileCheck %s
 
-; A copy under `if (threadIdx.x & 1)`: not every thread of the block runs it.
-; REMARK: remark: {{.*}}left alone: not every thread of the block reaches the copy (it is under a condition)
+; A copy under `if (threadIdx.x & 1)`: not every thread of the block runs it, and the condition is no bounds guard.
+; REMARK: remark: {{.*}}left alone: not every thread of the block reaches the copy, and its condition is not a bounds guard `i < n` on the lane index
 
 ; The kernel is not rewritten.
 ; CHECK-LABEL: define
