@@ -34,7 +34,9 @@ def test_report_schema(tmp_path: Path, rgb: Path) -> None:
     report = json.loads((tmp_path / "o" / "rgb.report.json").read_text())
     assert report["source"] == str(rgb) and report["arch"] == "sm_90"
     kernels = {k["name"]: k for k in report["kernels"]}
-    assert set(kernels) == {"copy_naive", "copy_coalesced"}
+    assert set(kernels) == {"copy_naive", "copy_naive_guarded", "copy_coalesced"}
+    [guarded] = kernels["copy_naive_guarded"]["groups"]
+    assert guarded["transformed"] and guarded["guard"] == "bounds"
     naive = kernels["copy_naive"]
     assert naive["symbol"] == "_Z10copy_naiveP5PixelPKS_"
     access_keys = {"kind", "line", "column", "stride", "offset", "width", "lane", "coalesced"}
