@@ -80,6 +80,12 @@ AnalysisKey CoalescingAnalysis::Key;
 std::string baseName(const Value *Base) {
   if (!Base)
     return "?";
+  if (isa<GlobalVariable>(Base)) {
+    // `_ZZ5stagePhPKhE4tile` -> `tile`: the variable's own name.
+    std::string Demangled = llvm::demangle(Base->getName());
+    size_t Scope = Demangled.rfind("::");
+    return Scope == std::string::npos ? Demangled : Demangled.substr(Scope + 2);
+  }
   if (Base->hasName())
     return Base->getName().str();
   if (const auto *Arg = dyn_cast<llvm::Argument>(Base)) {

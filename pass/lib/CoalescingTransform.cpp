@@ -41,6 +41,9 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 #include <algorithm>
 #include <numeric>
@@ -99,14 +102,26 @@ Instruction *firstMember(const CopyGroup &G) {
   return First;
 }
 
+bool isSharedBase(const Value *V) {
+  const auto *GV = dyn_cast<GlobalVariable>(V);
+  return GV && GV->getAddressSpace() == 3;
+}
+
+/// Two base objects are proven not to overlap.
 bool provablyDisjoint(const Value *A, const Value *B) {
+  if (A == B)
+    return false;
   auto NoAlias = [](const Value *V) {
     const auto *Arg = dyn_cast<Argument>(V);
     return Arg && Arg->hasNoAliasAttr();
   };
-  if (NoAlias(A) || NoAlias(B))
-    return A != B;
-  return isa<GlobalVariable>(A) && isa<GlobalVariable>(B) && A != B;
+  auto Object = [](const Value *V) {
+    return isa<GlobalVariable>(V) || isa<AllocaInst>(V);
+  };
+  // Shared memory never overlaps global memory or another variable.
+  if (isSharedBase(A) || isSharedBase(B))
+    return true;
+  return NoAlias(A) || NoAlias(B) || (Object(A) && Object(B));
 }
 
 std::string partialCopy(int64_t From, int64_t To, int64_t Stride) {
@@ -153,10 +168,6 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
     });
     const AccessExpr &Head = G.first();
     G.MemberWidth = Head.Width;
-    if (Head.Space == MemorySpace::Shared) {
-      G.Missed = "destination is shared memory";
-      continue;
-    }
     std::optional<int64_t> S = Head.constantStride();
     if (!S) {
       G.Missed = "run-time lane stride (" + Info.exprString(Head) +
@@ -427,10 +438,72 @@ std::string CoalescingTransformPass::findActiveThreads(
   return NotGridStride;
 }
 
-void CoalescingTransformPass::checkLegality(CopyGroup &G,
-                                            const CoalescingInfo &Info,
-                                            PostDominatorTree &PDT,
-                                            DominatorTree &DT, LoopInfo &LI) {
+std::string CoalescingTransformPass::checkOtherAccesses(
+    const CopyGroup &G, DominatorTree &DT,
+    const SmallPtrSetImpl<const Instruction *> &CopyMembers) {
+  const Value *Dst = G.first().Base, *Src = G.Loads.front()->Base;
+  Instruction *Last = lastMember(G);
+  bool Shared = isSharedBase(Dst);
+
+  // A shared-memory fill is read by other threads: a __syncthreads() must
+  // follow it in its block, with no memory access in between, and must come
+  // before every other access to the tile.
+  const Instruction *Barrier = nullptr;
+  if (Shared) {
+    for (auto It = std::next(Last->getIterator()); It != Last->getParent()->end();
+         ++It) {
+      if (const auto *II = dyn_cast<IntrinsicInst>(&*It);
+          II && (II->getIntrinsicID() == Intrinsic::nvvm_barrier0 ||
+                 II->getIntrinsicID() == Intrinsic::nvvm_barrier_sync)) {
+        Barrier = II;
+        break;
+      }
+      if (It->mayReadOrWriteMemory())
+        break;
+    }
+    if (!Barrier)
+      return "no __syncthreads() directly follows the shared-memory fill";
+  }
+
+  // The rewrite has each thread move other threads' elements. Any other
+  // access to the destination, or store to the source, could now race with
+  // the copy where the original did not.
+  for (Instruction &I : instructions(*Last->getFunction())) {
+    // Other whole copies (e.g. the unrolled iterations of a loop) move
+    // other regions: the same bytes copied twice in one thread's program
+    // order would be a dead store, which is assumed not to happen.
+    if (CopyMembers.count(&I) || !I.mayReadOrWriteMemory())
+      continue;
+    if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+      if (II->getIntrinsicID() == Intrinsic::nvvm_barrier0 ||
+          II->getIntrinsicID() == Intrinsic::nvvm_barrier_sync)
+        continue;
+    const Value *Ptr = getLoadStorePointerOperand(&I);
+    if (!Ptr)
+      return "the kernel calls " + describe(&I) +
+             ", which may touch the copied memory";
+    const Value *Base = getUnderlyingObject(Ptr);
+    if (Shared && Base == Dst) {
+      if (!DT.dominates(Barrier, &I))
+        return "the shared tile is accessed (" + describe(&I) +
+               ") where the __syncthreads() after the fill does not precede "
+               "it";
+      continue;
+    }
+    if (!provablyDisjoint(Base, Dst))
+      return "the destination may also be accessed elsewhere (" +
+             describe(&I) + ")";
+    if (isa<StoreInst>(I) && !provablyDisjoint(Base, Src))
+      return "the source may also be written elsewhere (" + describe(&I) +
+             ")";
+  }
+  return "";
+}
+
+void CoalescingTransformPass::checkLegality(
+    CopyGroup &G, const CoalescingInfo &Info, PostDominatorTree &PDT,
+    DominatorTree &DT, LoopInfo &LI,
+    const SmallPtrSetImpl<const Instruction *> &CopyMembers) {
   if (!G.Missed.empty())
     return;
   BasicBlock *BB = G.first().Inst->getParent();
@@ -476,13 +549,29 @@ void CoalescingTransformPass::checkLegality(CopyGroup &G,
       return;
     }
   const AccessExpr &Dst = G.first(), &Src = *G.Loads.front();
-  if (getLoadStorePointerOperand(Dst.Inst)->getType() !=
-      getLoadStorePointerOperand(Src.Inst)->getType()) {
+  if (Src.Space != MemorySpace::Global) {
+    G.Missed = "the source is not global memory";
+    return;
+  }
+  if (Dst.Space == MemorySpace::Global &&
+      getLoadStorePointerOperand(Dst.Inst)->getType() !=
+          getLoadStorePointerOperand(Src.Inst)->getType()) {
     G.Missed = "source and destination are in different address spaces";
     return;
   }
   if (Dst.Base == Src.Base) {
     G.Missed = "source and destination are the same buffer";
+    return;
+  }
+  if (isSharedBase(Dst.Base) && (G.GuardIndex || LI.getLoopFor(BB))) {
+    // Another iteration or the threads that skip the guard could read the
+    // tile while other threads fill it.
+    G.Missed = "a shared-memory fill is rewritten only when every thread "
+               "runs it once (no guard, no loop)";
+    return;
+  }
+  if (std::string Why = checkOtherAccesses(G, DT, CopyMembers); !Why.empty()) {
+    G.Missed = Why;
     return;
   }
   G.NeedsOverlapCheck = !provablyDisjoint(Dst.Base, Src.Base);
@@ -798,9 +887,15 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
 
     std::vector<CopyGroup> Groups = collect(Info);
+    SmallPtrSet<const Instruction *, 32> CopyMembers;
+    for (const CopyGroup &G : Groups)
+      if (G.Missed.empty())
+        for (const auto *List : {&G.Loads, &G.Stores})
+          for (const AccessExpr *A : *List)
+            CopyMembers.insert(A->Inst);
     DenseMap<const Instruction *, int64_t> GroupOf;
     for (auto [Idx, G] : enumerate(Groups)) {
-      checkLegality(G, Info, PDT, DT, LI);
+      checkLegality(G, Info, PDT, DT, LI, CopyMembers);
       if (AnalyzeOnly && G.Missed.empty())
         G.Missed = "analysis only (-coalda-analyze-only)";
       for (const auto *List : {&G.Loads, &G.Stores})

@@ -18,6 +18,7 @@
 
 #include "coalda/CoalescingAnalysis.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
 
 #include <string>
@@ -70,13 +71,20 @@ private:
   /// Step 2: fills CopyGroup::Missed for each group that must be left alone.
   void checkLegality(CopyGroup &G, const CoalescingInfo &Info,
                      llvm::PostDominatorTree &PDT, llvm::DominatorTree &DT,
-                     llvm::LoopInfo &LI);
+                     llvm::LoopInfo &LI,
+                     const llvm::SmallPtrSetImpl<const llvm::Instruction *>
+                         &CopyMembers);
   /// Part of legality: the threads of a row that reach the copy's block are
   /// all threads, or a prefix found from a bounds guard or a grid-stride
   /// loop. Returns why not, or "".
   std::string findActiveThreads(CopyGroup &G, const CoalescingInfo &Info,
                                 llvm::PostDominatorTree &PDT,
                                 llvm::DominatorTree &DT, llvm::LoopInfo &LI);
+  /// Part of legality: other accesses to the copied memory (and, for a
+  /// shared-memory fill, the barrier after it). Returns why not, or "".
+  std::string checkOtherAccesses(
+      const CopyGroup &G, llvm::DominatorTree &DT,
+      const llvm::SmallPtrSetImpl<const llvm::Instruction *> &CopyMembers);
   /// Step 3: emit the versioned, widened copy before the group's last store.
   void rewrite(CopyGroup &G);
   /// Step 4: delete the group's loads and stores and their dead addresses.
