@@ -478,24 +478,34 @@ std::string CoalescingTransformPass::checkOtherAccesses(
       if (II->getIntrinsicID() == Intrinsic::nvvm_barrier0 ||
           II->getIntrinsicID() == Intrinsic::nvvm_barrier_sync)
         continue;
-    const Value *Ptr = getLoadStorePointerOperand(&I);
-    if (!Ptr)
+    // The (pointer, written?) pairs the instruction touches.
+    SmallVector<std::pair<const Value *, bool>, 2> Touched;
+    if (const Value *Ptr = getLoadStorePointerOperand(&I))
+      Touched.push_back({Ptr, isa<StoreInst>(I)});
+    else if (const auto *MT = dyn_cast<MemTransferInst>(&I))
+      Touched.append({{MT->getRawDest(), true}, {MT->getRawSource(), false}});
+    else if (const auto *MS = dyn_cast<MemSetInst>(&I))
+      Touched.push_back({MS->getRawDest(), true});
+    else if (const auto *Call = dyn_cast<CallBase>(&I);
+             !Call || !Call->onlyAccessesInaccessibleMemory())
       return "the kernel calls " + describe(&I) +
              ", which may touch the copied memory";
-    const Value *Base = getUnderlyingObject(Ptr);
-    if (Shared && Base == Dst) {
-      if (!DT.dominates(Barrier, &I))
-        return "the shared tile is accessed (" + describe(&I) +
-               ") where the __syncthreads() after the fill does not precede "
-               "it";
-      continue;
+    for (auto [Ptr, Writes] : Touched) {
+      const Value *Base = getUnderlyingObject(Ptr);
+      if (Shared && Base == Dst) {
+        if (!DT.dominates(Barrier, &I))
+          return "the shared tile is accessed (" + describe(&I) +
+                 ") where the __syncthreads() after the fill does not "
+                 "precede it";
+        continue;
+      }
+      if (!provablyDisjoint(Base, Dst))
+        return "the destination may also be accessed elsewhere (" +
+               describe(&I) + ")";
+      if (Writes && !provablyDisjoint(Base, Src))
+        return "the source may also be written elsewhere (" + describe(&I) +
+               ")";
     }
-    if (!provablyDisjoint(Base, Dst))
-      return "the destination may also be accessed elsewhere (" +
-             describe(&I) + ")";
-    if (isa<StoreInst>(I) && !provablyDisjoint(Base, Src))
-      return "the source may also be written elsewhere (" + describe(&I) +
-             ")";
   }
   return "";
 }
