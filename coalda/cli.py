@@ -155,6 +155,56 @@ def run_cmd(
     stdout.print(f"All {len(rows)} comparisons match byte for byte.")
 
 
+@main.command("bench")
+@SOURCE
+@compile_options
+@click.option("--sizes", help="Comma-separated problem sizes n (default: the spec's largest GPU size).")
+@click.option("--blocks", default="128,256,512,1024", show_default=True, help="Threads per block to run each case at.")
+@click.option("--repeat", type=click.IntRange(20, None), default=20, show_default=True, help="Timed launches per variant (after a warm-up).")
+@click.option("--kernels", help="Comma-separated kernels to bench (default: all but the references).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--spec", "spec_file", type=click.Path(dir_okay=False, path_type=Path), help="Launch spec (default: FILE.toml).")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False, path_type=Path), help="Use the IR/PTX in this `coalda optimize` OUTDIR.")
+@click.option("--variant", "variants", multiple=True, metavar="LABEL=PTX", help="Also time the kernels of this PTX file.")
+@click.option("--no-nvcc", is_flag=True, help="Do not time nvcc -O3 even if nvcc is installed.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a bar chart (PNG).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write every measurement as JSON.")
+def bench_cmd(
+    file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
+    sizes: str | None, blocks: str, repeat: int, kernels: str | None, seed: int, spec_file: Path | None,
+    from_dir: Path | None, variants: tuple[str, ...], no_nvcc: bool, plot_path: Path | None, json_path: Path | None,
+) -> None:
+    """Time FILE's kernels before and after COALDA against cudaMemcpy on the GPU."""
+    from .bench import bench_table, nvcc_ptx, plot, run_bench
+    from .differential import choose_spec, compile_or_reuse
+    from .gpu import device
+
+    size_list = _sizes(sizes)
+    block_list = _sizes(blocks) or []
+    extra = {}
+    for v in variants:
+        label, sep, path = v.partition("=")
+        if not sep or not Path(path).is_file():
+            raise click.BadParameter(f"expected LABEL=PTX with an existing file, got {v!r}", param_hint="--variant")
+        extra[label] = Path(path).read_text()
+    device()
+    compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir)
+    spec = choose_spec(file, spec_file, compiled)
+    nvcc = None if no_nvcc else nvcc_ptx(file, arch, includes, defines)
+    command = "coalda bench " + " ".join(sys.argv[2:])
+    result = run_bench(
+        compiled, spec, size_list or [max(spec.gpu_sizes)], block_list, repeat, seed, nvcc, extra,
+        kernels.split(",") if kernels else None, command,
+    )
+    stdout.print(bench_table(result))
+    if json_path:
+        json_path.write_text(result.to_json() + "\n")
+    if plot_path:
+        plot(result, plot_path)
+    if not all(r.match for r in result.rows):
+        _fail("some outputs differ from the unoptimized kernel's")
+
+
 @main.command("diff")
 @SOURCE
 @compile_options

@@ -148,3 +148,38 @@ class GpuExecutor:
 
 def median(times: Sequence[float]) -> float:
     return statistics.median(times)
+
+
+def sm_count() -> int:
+    return int(device().properties.multiprocessor_count)
+
+
+def driver_version() -> str:
+    _, driver = _modules()
+    version = _check(driver.cuDriverGetVersion(), "cuDriverGetVersion")
+    return f"{version // 1000}.{version % 1000 // 10}"
+
+
+def time_memcpy(nbytes: int, repeat: int) -> list[float]:
+    """Milliseconds of each of `repeat` device-to-device copies of nbytes."""
+    core, driver = _modules()
+    dev = device()
+    stream = dev.create_stream()
+    src = dev.allocate(nbytes, stream=stream)
+    dst = dev.allocate(nbytes, stream=stream)
+    options = core.EventOptions(timing_enabled=True)
+
+    def copy() -> None:
+        _check(driver.cuMemcpyDtoDAsync(int(dst.handle), int(src.handle), nbytes, stream.handle), "cuMemcpyDtoDAsync")
+
+    copy()
+    times = []
+    for _ in range(repeat):
+        start = stream.record(options=options)
+        copy()
+        end = stream.record(options=options)
+        end.sync()
+        times.append(end - start)
+    src.close()
+    dst.close()
+    return times

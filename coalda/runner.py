@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from .errors import CoaldaError
 from .spec import Dim3, KernelSpec, evaluate
 
 GUARD = 256
@@ -79,6 +80,21 @@ def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout
     return args
 
 
+def reference_args(spec: KernelSpec, reference: KernelSpec, args: Sequence[Arg], n: int) -> list[Arg]:
+    """The reference kernel's arguments: copies of the buffers of the same
+    name (it must name the same buffers), its own scalars."""
+    by_name = {p.name: a for p, a in zip(spec.params, args)}
+    out: list[Arg] = []
+    for p in reference.params:
+        if not p.is_buffer:
+            out.append(evaluate(p.expr, {"n": n}))
+        elif isinstance(by_name.get(p.name), HostBuffer):
+            out.append(by_name[p.name].copy())  # type: ignore[union-attr]
+        else:
+            raise CoaldaError(f"reference {reference.name} names buffer {p.name}, which {spec.name} does not have")
+    return out
+
+
 def clone(args: Sequence[Arg]) -> list[Arg]:
     return [a.copy() if isinstance(a, HostBuffer) else a for a in args]
 
@@ -133,8 +149,9 @@ def check(
         results.append(CaseResult(spec.name, n, layout.name, "original", not detail, detail))
         if reference is not None:
             ref_grid, ref_block = reference.dims(n)
-            theirs = clone(args)
+            theirs = reference_args(spec, reference, args, n)
             original.run(symbol(reference.name), ref_grid, ref_block, theirs)
-            detail = compare(spec, expected, theirs)
+            mine = {p.name: a for p, a in zip(spec.params, expected)}
+            detail = compare(reference, [mine[p.name] if p.is_buffer else 0 for p in reference.params], theirs)
             results.append(CaseResult(spec.name, n, layout.name, reference.name, not detail, detail))
     return results

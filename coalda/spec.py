@@ -10,8 +10,8 @@
     params = [{ name = "dst", out = "3*n" }, { name = "src", in = "3*n" }]
 
 A parameter is `in`, `out` or `inout` with a size in bytes, or `value` (a
-scalar expression of n). Expressions may use n, block (in grid), +-*/ //, %,
-and min, max, gcd, cdiv.
+scalar expression of n). Expressions may use n, block and sms (the GPU's SM count, in grid), + - * / //
+and %, and min, max, gcd, cdiv.
 """
 
 from __future__ import annotations
@@ -88,9 +88,10 @@ class KernelSpec:
     same_as: str | None = None
     align: int = 1  # byte alignment every pointer argument needs
 
-    def dims(self, n: int) -> tuple[Dim3, Dim3]:
-        block = _dim3(self.block, {"n": n})
-        grid = _dim3(self.grid, {"n": n, "block": block[0]})
+    def dims(self, n: int, block_override: int | None = None, sms: int = 132) -> tuple[Dim3, Dim3]:
+        """(grid, block) at size n; `coalda bench --blocks` overrides block.x."""
+        block = (block_override, 1, 1) if block_override else _dim3(self.block, {"n": n})
+        grid = _dim3(self.grid, {"n": n, "block": block[0], "sms": sms})
         return grid, block
 
 

@@ -168,3 +168,23 @@ def test_spec_errors_are_one_line(tmp_path: Path) -> None:
 def test_param_sizes_follow_the_spec() -> None:
     spec = KernelSpec("k", (Param("dst", "out", "3*n"), Param("n", "value", "n")), grid="cdiv(n, block)", block=128)
     assert spec.dims(1000) == ((8, 1, 1), (128, 1, 1))
+
+
+@pytest.mark.parametrize("n", [5000, 5003, 37])
+def test_flat_grid_stride_copy_runs_its_unrolled_loop_and_tail(tmp_path: Path, n: int) -> None:
+    """A small grid over a large n: each thread moves many 16-byte units (the
+    4-way loop, then single units), and 3*n % 16 bytes go by the byte loop;
+    `offset` layouts take the original loop instead."""
+    art = Artifacts(tmp_path, "copies")
+    build(TESTCASES / "copies.cu", CompileOptions(), art, ptx=False)
+    after = art.after.read_text()
+    assert "flat.units.many" in after and "flat.bytes.one" in after
+    spec = KernelSpec(
+        "rgb_grid_stride",
+        (Param("dst", "out", "3*n"), Param("src", "in", "3*n"), Param("n", "value", "n")),
+        grid=2, block=64,
+    )
+    symbol = "_Z15rgb_grid_strideP5PixelPKS_i"
+    results = check(spec, lambda _: symbol, EmulatorExecutor(art.before.read_text()), EmulatorExecutor(after),
+                     n, np.random.default_rng(n))
+    assert len(results) == 3 and all(r.match for r in results), [r.detail for r in results]

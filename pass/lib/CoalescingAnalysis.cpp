@@ -659,6 +659,10 @@ unsigned CoalescingInfo::registerAtom(Atom::KindTy Kind, unsigned Dim) const {
   return Walker->atomFor({Kind, Dim, nullptr});
 }
 
+unsigned CoalescingInfo::iterationAtom(const Value *Phi) const {
+  return Walker->atomFor({Atom::Iteration, 0, Phi});
+}
+
 Poly CoalescingInfo::addressPoly(const AccessExpr &A) const {
   Poly Lane = Poly::atom(registerAtom(Atom::ThreadIdx, 0));
   if (A.Lane == LaneKind::GlobalIdx)

@@ -71,6 +71,18 @@ static cl::opt<unsigned>
     MaxUnitWidth("coalda-max-unit", cl::init(16),
                  cl::desc("Widest unit (bytes) the rewrite may move: 16, 4 "
                           "or the member width"));
+static cl::opt<bool> InvariantLoads(
+    "coalda-invariant-loads", cl::init(false),
+    cl::desc("Mark the rewritten copy's loads !invariant.load, so that they "
+             "can use the read-only data path (ld.global.nc)"));
+static cl::opt<bool> FlatLoops(
+    "coalda-flat-loops", cl::init(true),
+    cl::desc("Replace a grid-stride copy loop by one flat copy by all threads "
+             "(with the loop as fallback)"));
+static cl::opt<unsigned> WideBlock(
+    "coalda-wide-block", cl::init(0),
+    cl::desc("Blocks with more threads than this keep the original code when "
+             "the members are narrower than 4 bytes (0: no limit)"));
 static cl::opt<unsigned>
     MaxStride("coalda-max-stride", cl::init(256),
               cl::desc("Largest lane stride (bytes) of a rewritten copy"));
@@ -433,6 +445,7 @@ std::string CoalescingTransformPass::findActiveThreads(
     }
     G.GuardIndex = &Phi, G.GuardEnd = End, G.GuardSigned = Signed;
     G.GuardKind = "loop";
+    G.RotatedLoop = Tested == Next;
     return "";
   }
   return NotGridStride;
@@ -469,10 +482,15 @@ std::string CoalescingTransformPass::checkOtherAccesses(
   // access to the destination, or store to the source, could now race with
   // the copy where the original did not.
   for (Instruction &I : instructions(*Last->getFunction())) {
-    // Other whole copies (e.g. the unrolled iterations of a loop) move
-    // other regions: the same bytes copied twice in one thread's program
-    // order would be a dead store, which is assumed not to happen.
-    if (CopyMembers.count(&I) || !I.mayReadOrWriteMemory())
+    if (!I.mayReadOrWriteMemory())
+      continue;
+    // Other whole copies into the same destination (e.g. the unrolled
+    // iterations of a loop) move other regions: the same bytes copied twice
+    // in one thread's program order would be a dead store, which is assumed
+    // not to happen. Their loads read other buffers or the same source.
+    if (CopyMembers.count(&I) &&
+        (isa<LoadInst>(I) ||
+         getUnderlyingObject(getLoadStorePointerOperand(&I)) == Dst))
       continue;
     if (const auto *II = dyn_cast<IntrinsicInst>(&I))
       if (II->getIntrinsicID() == Intrinsic::nvvm_barrier0 ||
@@ -510,6 +528,77 @@ std::string CoalescingTransformPass::checkOtherAccesses(
   return "";
 }
 
+void CoalescingTransformPass::findFlatLoop(CopyGroup &G,
+                                           const CoalescingInfo &Info,
+                                           PostDominatorTree &PDT,
+                                           LoopInfo &LI) {
+  auto *Phi = cast<PHINode>(G.GuardIndex);
+  Loop *L = LI.getLoopFor(Phi->getParent());
+  BasicBlock *Outside = L->getLoopPredecessor(), *Exit = L->getExitBlock();
+  if (!Exit || !isa<GlobalValue>(G.first().Base) && !isa<Argument>(G.first().Base))
+    return;
+  if (!isa<GlobalValue>(G.Loads.front()->Base) &&
+      !isa<Argument>(G.Loads.front()->Base))
+    return;
+  if (!Exit->phis().empty() || isSharedBase(G.first().Base))
+    return;
+  // The block all threads pass right before the loop: the plain jump into a
+  // header-tested loop, or the `i < n` test in front of a rotated one
+  // (Outside itself, or the block before a plain preheader).
+  BasicBlock *Entry = Outside;
+  if (G.RotatedLoop &&
+      !cast<BranchInst>(Outside->getTerminator())->isConditional())
+    Entry = Outside->getSinglePredecessor();
+  auto *Br = Entry ? dyn_cast<BranchInst>(Entry->getTerminator()) : nullptr;
+  if (!Entry || !Br || LI.getLoopFor(Entry) ||
+      !PDT.dominates(Entry, &Entry->getParent()->getEntryBlock()))
+    return;
+  if (Br->isConditional() && !is_contained(Br->successors(), Exit))
+    return;
+  // i = gid + ntid.x*nctaid.x*iter, n uniform over the grid.
+  unsigned Tid = Info.registerAtom(Atom::ThreadIdx, 0);
+  unsigned Ctaid = Info.registerAtom(Atom::BlockIdx, 0);
+  unsigned Ntid = Info.registerAtom(Atom::BlockDim, 0);
+  unsigned Nctaid = Info.registerAtom(Atom::GridDim, 0);
+  Poly Gid = Poly::atom(Tid) + Poly::atom(Ctaid) * Poly::atom(Ntid);
+  Poly Grid = Poly::atom(Ntid) * Poly::atom(Nctaid);
+  std::optional<Poly> I = Info.readInteger(Phi);
+  if (!I || *I != Gid + Grid * Poly::atom(Info.iterationAtom(Phi)))
+    return;
+  std::optional<Poly> N = Info.readInteger(G.GuardEnd);
+  if (!N)
+    return;
+  for (const auto &[M, C] : N->Terms)
+    for (unsigned Id : M)
+      if (Info.atoms()[Id].Kind != Atom::Argument &&
+          Info.atoms()[Id].Kind != Atom::GridDim &&
+          Info.atoms()[Id].Kind != Atom::BlockDim)
+        return;
+  // Addresses are base + S*i + offset on both sides.
+  for (const AccessExpr *A : {&G.first(), G.Loads.front()}) {
+    Poly Rel = Info.addressPoly(*A) + Poly::constant(-A->Offset);
+    if (Rel != I->scaled(G.Stride))
+      return;
+  }
+  // The loop does nothing but the copy, and nothing it computes is used
+  // after it.
+  SmallPtrSet<const Instruction *, 16> Members;
+  for (const auto *List : {&G.Loads, &G.Stores})
+    for (const AccessExpr *A : *List)
+      Members.insert(A->Inst);
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &Inst : *BB) {
+      if (!Members.count(&Inst) &&
+          (Inst.mayHaveSideEffects() || Inst.mayReadOrWriteMemory()))
+        return;
+      for (const User *U : Inst.users())
+        if (!L->contains(cast<Instruction>(U)->getParent()))
+          return;
+    }
+  G.FlatEntry = Entry;
+  G.FlatExit = Exit;
+}
+
 void CoalescingTransformPass::checkLegality(
     CopyGroup &G, const CoalescingInfo &Info, PostDominatorTree &PDT,
     DominatorTree &DT, LoopInfo &LI,
@@ -523,6 +612,19 @@ void CoalescingTransformPass::checkLegality(
         G.Missed = "the copy's loads and stores are in different blocks";
         return;
       }
+  // Cost rule (measured, docs/benchmarks.md): an element of power-of-two size
+  // up to 16 bytes whose first member is aligned to that size is merged by
+  // the backend into one vector access per thread (int2: ld.v2.u32), which
+  // is already coalesced; the rewrite measured 0.90-1.09x there.
+  if (isPowerOf2_64(G.Stride) && G.Stride <= 16) {
+    Align A0 = std::min(getLoadStoreAlignment(G.Stores.front()->Inst),
+                        getLoadStoreAlignment(G.Loads.front()->Inst));
+    if (A0.value() >= (uint64_t)G.Stride) {
+      G.Missed = "not profitable: the backend already moves each aligned " +
+                 std::to_string(G.Stride) + "-byte element as one vector";
+      return;
+    }
+  }
   if ((uint64_t)G.Stride > MaxStride) {
     G.Missed = "lane stride " + std::to_string(G.Stride) +
                " exceeds the rewrite's limit of " + std::to_string(MaxStride) +
@@ -585,6 +687,8 @@ void CoalescingTransformPass::checkLegality(
     return;
   }
   G.NeedsOverlapCheck = !provablyDisjoint(Dst.Base, Src.Base);
+  if (G.GuardKind == "loop" && FlatLoops)
+    findFlatLoop(G, Info, PDT, LI);
   if (G.NeedsOverlapCheck && !RuntimeChecks)
     G.Missed = "source and destination may overlap (no __restrict__) and "
                "run-time checks are disabled";
@@ -612,29 +716,46 @@ public:
     llvm::sort(Order, [](Instruction *L, Instruction *R) {
       return L->comesBefore(R);
     });
-    IRBuilder<> B(Last);
+    // Split at the last member: the rewrite goes between the halves.
+    BasicBlock *Before = Last->getParent();
+    Join = Before->splitBasicBlock(Last, "coalda.join");
+    Before->getTerminator()->eraseFromParent();
+
+    // Optional cost rule (off by default; measured in docs/benchmarks.md):
+    // with members narrower than 4 bytes, blocks wider than WideBlock
+    // threads keep the original code, decided first from ntid.x alone. At
+    // 1024 threads the rewrite gains little there, but the early branch
+    // cost the 256/512-thread shapes more than it saved.
+    BasicBlock *Head = Before;
+    if (G.MemberWidth < 4 && WideBlock > 0) {
+      IRBuilder<> PB(Before);
+      PB.SetCurrentDebugLocation(Loc);
+      Value *Width = PB.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                                        {}, {});
+      Value *Pays = PB.CreateICmpULE(Width, PB.getInt32(WideBlock),
+                                     "coalda.pays");
+      Head = BasicBlock::Create(Ctx, "coalda.rewrite", F, Join);
+      PB.CreateCondBr(Pays, Head, emitOriginal(F));
+    }
+
+    IRBuilder<> B(Head);
     B.SetCurrentDebugLocation(Loc);
-    Value *Tid = B.CreateZExt(
+    Tid = B.CreateZExt(
         B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {}), I64,
         "coalda.tid");
-    Value *Ntid = B.CreateZExt(
+    Ntid = B.CreateZExt(
         B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}), I64,
         "coalda.ntid");
-    this->Tid = Tid;
+    // With a guard, the row's first `Left` threads are active (all of them
+    // when Left >= ntid.x, the fast path's case).
+    Value *Left = nullptr;
     if (G.GuardIndex) {
-      // The active threads are tid.x < clamp(End - (Index - tid.x), 0, ntid).
       auto Ext = [&](Value *V) {
         return G.GuardSigned ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
       };
       Value *First = B.CreateSub(Ext(G.GuardIndex), Tid, "coalda.first");
-      Value *Left = B.CreateSub(Ext(G.GuardEnd), First, "coalda.left");
-      Value *Clamped = B.CreateBinaryIntrinsic(
-          Intrinsic::smax,
-          B.CreateBinaryIntrinsic(Intrinsic::smin, Left, Ntid), B.getInt64(0));
-      Ntid = Clamped;
-      Ntid->setName("coalda.active");
+      Left = B.CreateSub(Ext(G.GuardEnd), First, "coalda.left");
     }
-    this->Ntid = Ntid;
     Value *Back = B.CreateMul(Tid, B.getInt64(-G.Stride), "coalda.back");
     DstStart = B.CreateGEP(
         I8, getLoadStorePointerOperand(G.Stores.front()->Inst), Back,
@@ -642,33 +763,71 @@ public:
     SrcStart = B.CreateGEP(
         I8, getLoadStorePointerOperand(G.Loads.front()->Inst), Back,
         "coalda.src");
-    Region = B.CreateMul(Ntid, B.getInt64(G.Stride), "coalda.bytes");
+    Value *FullRegion =
+        B.CreateMul(Ntid, B.getInt64(G.Stride), "coalda.rowbytes");
     Value *DstInt = B.CreatePtrToInt(DstStart, I64);
     Value *SrcInt = B.CreatePtrToInt(SrcStart, I64);
-    Value *Bits = B.CreateOr(B.CreateOr(DstInt, SrcInt), Region);
+    auto Disjoint = [&](IRBuilder<> &IB, Value *Bytes) {
+      return IB.CreateOr(
+          IB.CreateICmpULE(IB.CreateAdd(DstInt, Bytes), SrcInt),
+          IB.CreateICmpULE(IB.CreateAdd(SrcInt, Bytes), DstInt),
+          "coalda.nooverlap");
+    };
+    auto Aligned = [&](IRBuilder<> &IB, Value *Bytes, unsigned U) {
+      Value *Bits = IB.CreateOr(IB.CreateOr(DstInt, SrcInt), Bytes);
+      return IB.CreateICmpEQ(IB.CreateAnd(Bits, U - 1), IB.getInt64(0),
+                             "coalda.aligned" + std::to_string(U));
+    };
 
-    BasicBlock *Head = Last->getParent();
-    Join = Head->splitBasicBlock(Last, "coalda.join");
-    Head->getTerminator()->eraseFromParent();
 
-    // The chain of width checks, widest first; the member width needs none.
     SmallVector<unsigned, 3> Units;
     for (unsigned U : {16u, 4u})
       if (U > G.MemberWidth && U <= MaxUnitWidth)
         Units.push_back(U);
-    // Without a possible overlap the checks continue in Head itself.
-    BasicBlock *Chain =
-        G.NeedsOverlapCheck
-            ? BasicBlock::Create(Ctx, "coalda.disjoint", F, Join)
-            : Head;
+
+    // The fast path: a full row whose regions are disjoint and aligned to the
+    // widest unit, decided by one branch. The number of blocks a GPU retires
+    // per second bounds these short kernels, so the few cycles between the
+    // thread's start and its first load are what a rewrite costs.
+    BasicBlock *Slow = Head;
+    if (!Units.empty()) {
+      IRBuilder<> HB(Head);
+      HB.SetCurrentDebugLocation(Loc);
+      Value *Fast = Aligned(HB, FullRegion, Units[0]);
+      if (G.NeedsOverlapCheck)
+        Fast = HB.CreateAnd(Fast, Disjoint(HB, FullRegion));
+      if (Left)
+        Fast = HB.CreateAnd(Fast, HB.CreateICmpSGE(Left, Ntid, "coalda.full"));
+      Fast->setName("coalda.fast");
+      BasicBlock *FastCopy = emitCopy(Units[0], F, nullptr, Ntid, FullRegion,
+                                      "coalda.fast" + std::to_string(Units[0]));
+      Slow = BasicBlock::Create(Ctx, "coalda.slow", F, Join);
+      HB.CreateCondBr(Fast, FastCopy, Slow);
+    }
+
+    // The slow path: partial rows, other alignments, possible overlap. The
+    // active threads are tid.x < clamp(End - (Index - tid.x), 0, ntid.x).
+    IRBuilder<> SB(Slow);
+    SB.SetCurrentDebugLocation(Loc);
+    Value *Active = Ntid;
+    if (Left) {
+      Active = SB.CreateBinaryIntrinsic(
+          Intrinsic::smax,
+          SB.CreateBinaryIntrinsic(Intrinsic::smin, Left, Ntid),
+          SB.getInt64(0));
+      Active->setName("coalda.active");
+    }
+    Value *Region = SB.CreateMul(Active, SB.getInt64(G.Stride), "coalda.bytes");
+    BasicBlock *Chain = Slow;
+    if (G.NeedsOverlapCheck)
+      Chain = BasicBlock::Create(Ctx, "coalda.disjoint", F, Join);
     BasicBlock *Cur = Chain;
     for (auto [I, U] : enumerate(Units)) {
       IRBuilder<> CB(Cur);
       CB.SetCurrentDebugLocation(Loc);
-      Value *Aligned =
-          CB.CreateICmpEQ(CB.CreateAnd(Bits, U - 1), CB.getInt64(0),
-                          "coalda.aligned" + std::to_string(U));
-      BasicBlock *Copy = emitCopy(U, F);
+      Value *Ok = Aligned(CB, Region, U);
+      BasicBlock *Copy = emitCopy(U, F, nullptr, Active, Region,
+                                  "coalda.copy" + std::to_string(U));
       // Next tries the next narrower unit, or is the member-width copy.
       unsigned NextUnit = I + 1 < Units.size() ? Units[I + 1] : 0;
       BasicBlock *Next = BasicBlock::Create(
@@ -676,21 +835,13 @@ public:
           NextUnit ? "coalda.try" + std::to_string(NextUnit)
                    : "coalda.copy" + std::to_string(G.MemberWidth),
           F, Join);
-      CB.CreateCondBr(Aligned, Copy, Next);
+      CB.CreateCondBr(Ok, Copy, Next);
       Cur = Next;
     }
-    emitCopy(G.MemberWidth, F, Cur);
-
-    if (G.NeedsOverlapCheck) {
-      IRBuilder<> HB(Head);
-      HB.SetCurrentDebugLocation(Loc);
-      Value *DstEnd = HB.CreateAdd(DstInt, Region);
-      Value *SrcEnd = HB.CreateAdd(SrcInt, Region);
-      Value *Disjoint =
-          HB.CreateOr(HB.CreateICmpULE(DstEnd, SrcInt),
-                      HB.CreateICmpULE(SrcEnd, DstInt), "coalda.nooverlap");
-      HB.CreateCondBr(Disjoint, Chain, emitOriginal(F));
-    }
+    emitCopy(G.MemberWidth, F, Cur, Active, Region,
+             "coalda.copy" + std::to_string(G.MemberWidth));
+    if (G.NeedsOverlapCheck)
+      SB.CreateCondBr(Disjoint(SB, Region), Chain, emitOriginal(F));
     std::string Widths;
     for (unsigned U : Units) {
       Widths += std::to_string(U) + "/";
@@ -714,8 +865,8 @@ private:
   DebugLoc Loc;
   Type *I64, *I8;
   Value *Tid = nullptr, *Ntid = nullptr, *DstStart = nullptr,
-        *SrcStart = nullptr, *Region = nullptr;
-  BasicBlock *Join = nullptr;
+        *SrcStart = nullptr;
+  BasicBlock *Join = nullptr, *Original = nullptr;
   SmallVector<Instruction *, 16> Order;
 
   Type *unitType(unsigned U) {
@@ -734,10 +885,12 @@ private:
     return A;
   }
 
-  /// Copy in U-byte units starting in Entry (a new block if null); returns
-  /// the entry block. The copy ends with a branch to Join.
-  BasicBlock *emitCopy(unsigned U, Function *F, BasicBlock *Entry = nullptr) {
-    std::string Name = "coalda.copy" + std::to_string(U);
+  /// Copy the Bytes-long region in U-byte units by the row's first Count
+  /// threads, starting in Entry (a new block if null); returns the entry
+  /// block. The copy ends with a branch to Join.
+  BasicBlock *emitCopy(unsigned U, Function *F, BasicBlock *Entry,
+                       Value *Count, Value *RegionBytes,
+                       const std::string &Name) {
     if (!Entry)
       Entry = BasicBlock::Create(Ctx, Name, F, Join);
     IRBuilder<> B(Entry);
@@ -745,10 +898,12 @@ private:
     Type *Ty = unitType(U);
     Align A = U > G.MemberWidth ? Align(U) : commonAlignment(memberAlign(), U);
     unsigned PerThread = (G.Stride + U - 1) / U;
-    // With a guard the last row's region may end inside a unit's reach.
-    bool Guarded = G.Stride % U != 0 || G.GuardIndex;
-    Value *Units = Guarded ? B.CreateLShr(Region, Log2_32(U), Name + ".units")
-                           : nullptr;
+    // Units past the region's end are skipped: when U does not divide the
+    // stride, or when a guard may have shortened the row.
+    bool Guarded = G.Stride % U != 0 || Count != Ntid;
+    Value *Units =
+        Guarded ? B.CreateLShr(RegionBytes, Log2_32(U), Name + ".units")
+                : nullptr;
     auto Bytes = [&](IRBuilder<> &IB, Value *Unit) {
       return U == 1 ? Unit : IB.CreateShl(Unit, Log2_32(U));
     };
@@ -756,13 +911,17 @@ private:
     SmallVector<Value *, 16> Index, Value_, InRange;
     for (unsigned K = 0; K < PerThread; ++K)
       Index.push_back(K == 0 ? Tid
-                             : B.CreateAdd(B.CreateMul(Ntid, B.getInt64(K)),
+                             : B.CreateAdd(B.CreateMul(Count, B.getInt64(K)),
                                            Tid, Name + ".u"));
     // All loads, then all stores: the regions do not overlap.
     for (unsigned K = 0; K < PerThread; ++K) {
       auto Load = [&](IRBuilder<> &LB) {
         Value *P = LB.CreateGEP(I8, SrcStart, Bytes(LB, Index[K]));
-        return LB.CreateAlignedLoad(Ty, P, A, Name + ".v");
+        LoadInst *V = LB.CreateAlignedLoad(Ty, P, A, Name + ".v");
+        if (InvariantLoads)
+          V->setMetadata(LLVMContext::MD_invariant_load,
+                         MDNode::get(Ctx, {}));
+        return V;
       };
       if (!Guarded) {
         Value_.push_back(Load(B));
@@ -809,7 +968,10 @@ private:
 
   /// The original per-thread copy, in program order, for overlapping regions.
   BasicBlock *emitOriginal(Function *F) {
-    BasicBlock *BB = BasicBlock::Create(Ctx, "coalda.original", F, Join);
+    if (Original) // shared by the cost rule and the overlap check
+      return Original;
+    BasicBlock *BB = Original =
+        BasicBlock::Create(Ctx, "coalda.original", F, Join);
     IRBuilder<> B(BB);
     DenseMap<Value *, Value *> Clones;
     for (Instruction *I : Order) {
@@ -827,8 +989,139 @@ private:
 
 } // namespace
 
+void CoalescingTransformPass::emitFlatCopy(CopyGroup &G) {
+  LLVMContext &Ctx = G.FlatEntry->getContext();
+  Function *F = G.FlatEntry->getParent();
+  Type *I64 = Type::getInt64Ty(Ctx), *I8 = Type::getInt8Ty(Ctx);
+  Instruction *Term = G.FlatEntry->getTerminator();
+  DebugLoc Loc = G.Stores.back()->Inst->getDebugLoc();
+  IRBuilder<> B(Term);
+  B.SetCurrentDebugLocation(Loc);
+  auto Reg = [&](Intrinsic::ID ID, const char *Name) {
+    return B.CreateZExt(B.CreateIntrinsic(ID, {}, {}), I64, Name);
+  };
+  Value *Tid = Reg(Intrinsic::nvvm_read_ptx_sreg_tid_x, "flat.tid");
+  Value *Ntid = Reg(Intrinsic::nvvm_read_ptx_sreg_ntid_x, "flat.ntid");
+  Value *Ctaid = Reg(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, "flat.ctaid");
+  Value *Nctaid = Reg(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, "flat.nctaid");
+  Value *Gid = B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid, "flat.gid");
+  Value *Threads = B.CreateMul(Ntid, Nctaid, "flat.threads");
+  Value *End = G.GuardSigned ? B.CreateSExt(G.GuardEnd, I64)
+                             : B.CreateZExt(G.GuardEnd, I64);
+  Value *Bytes = B.CreateMul(
+      B.CreateBinaryIntrinsic(Intrinsic::smax, End, B.getInt64(0)),
+      B.getInt64(G.Stride), "flat.bytes");
+  // Element 0's member 0, on both sides.
+  auto Start = [&](const AccessExpr &A, const char *Name) {
+    return B.CreateGEP(I8, const_cast<Value *>(A.Base),
+                       B.getInt64(A.Offset), Name);
+  };
+  Value *Dst = Start(G.first(), "flat.dst"), *Src = Start(*G.Loads.front(), "flat.src");
+  Value *DstInt = B.CreatePtrToInt(Dst, I64), *SrcInt = B.CreatePtrToInt(Src, I64);
+  unsigned U = G.Units.empty() ? G.MemberWidth : G.Units.front();
+  Align MemberAlign(16);
+  for (const auto *List : {&G.Loads, &G.Stores})
+    for (const AccessExpr *A : *List)
+      MemberAlign = std::min(MemberAlign, getLoadStoreAlignment(A->Inst));
+  MemberAlign = commonAlignment(MemberAlign, G.MemberWidth);
+  Value *Ok = B.CreateICmpEQ(
+      B.CreateAnd(B.CreateOr(DstInt, SrcInt), B.getInt64(U - 1)),
+      B.getInt64(0));
+  if (G.NeedsOverlapCheck)
+    Ok = B.CreateAnd(
+        Ok, B.CreateOr(B.CreateICmpULE(B.CreateAdd(DstInt, Bytes), SrcInt),
+                       B.CreateICmpULE(B.CreateAdd(SrcInt, Bytes), DstInt)));
+  Ok->setName("flat.ok");
+
+  // Entry: br flat.ok, flat, <the original jump into the loop>
+  BasicBlock *Orig = BasicBlock::Create(Ctx, "flat.orig", F);
+  Term->removeFromParent();
+  Term->insertInto(Orig, Orig->end());
+  for (BasicBlock *Succ : successors(Orig))
+    Succ->replacePhiUsesWith(G.FlatEntry, Orig);
+  BasicBlock *Head = BasicBlock::Create(Ctx, "flat.copy", F);
+  B.SetInsertPoint(G.FlatEntry);
+  B.CreateCondBr(Ok, Head, Orig);
+
+  // A grid-stride loop over `Width`-byte units: thread gid moves the units
+  // at First + (gid + k*threads)*Width below Limit, Unroll of them per
+  // iteration (all loads, then all stores), then the rest one by one.
+  auto EmitLoop = [&](BasicBlock *From, unsigned Width, unsigned Unroll,
+                      Value *First, Value *Limit, BasicBlock *Next,
+                      const std::string &Name) {
+    IRBuilder<> FB(From);
+    FB.SetCurrentDebugLocation(Loc);
+    Type *Ty = Width == 16 ? (Type *)FixedVectorType::get(FB.getInt32Ty(), 4)
+                           : FB.getIntNTy(Width * 8);
+    // Whole units are aligned by the run-time check; member-width units as
+    // the original members were.
+    Align A = Width == G.MemberWidth && Width < U ? MemberAlign : Align(Width);
+    Value *Step = FB.CreateMul(Threads, FB.getInt64(Width), Name + ".step");
+    Value *Begin = FB.CreateAdd(First, FB.CreateMul(Gid, FB.getInt64(Width)));
+    auto Move = [&](IRBuilder<> &LB, ArrayRef<Value *> At) {
+      SmallVector<Value *, 4> Vs;
+      for (Value *P : At) {
+        LoadInst *V = LB.CreateAlignedLoad(Ty, LB.CreateGEP(I8, Src, P), A);
+        if (InvariantLoads)
+          V->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+        Vs.push_back(V);
+      }
+      for (auto [P, V] : zip(At, Vs))
+        LB.CreateAlignedStore(V, LB.CreateGEP(I8, Dst, P), A);
+    };
+    BasicBlock *Many = BasicBlock::Create(Ctx, Name + ".many", F);
+    BasicBlock *SingleTest = BasicBlock::Create(Ctx, Name + ".rest", F);
+    BasicBlock *Single = BasicBlock::Create(Ctx, Name + ".one", F);
+    Value *Reach = FB.CreateMul(Step, FB.getInt64(Unroll - 1));
+    // Unroll units in flight per thread while the last of them is in range.
+    FB.CreateCondBr(FB.CreateICmpULT(FB.CreateAdd(Begin, Reach), Limit), Many,
+                    SingleTest);
+    IRBuilder<> MB(Many);
+    MB.SetCurrentDebugLocation(Loc);
+    PHINode *At = MB.CreatePHI(I64, 2, Name + ".at");
+    At->addIncoming(Begin, From);
+    SmallVector<Value *, 4> Ats{At};
+    for (unsigned K = 1; K < Unroll; ++K)
+      Ats.push_back(MB.CreateAdd(At, MB.CreateMul(Step, MB.getInt64(K))));
+    Move(MB, Ats);
+    Value *After = MB.CreateAdd(At, MB.CreateMul(Step, MB.getInt64(Unroll)));
+    At->addIncoming(After, Many);
+    MB.CreateCondBr(MB.CreateICmpULT(MB.CreateAdd(After, Reach), Limit), Many,
+                    SingleTest);
+    // The remaining units, one per iteration.
+    IRBuilder<> TB(SingleTest);
+    TB.SetCurrentDebugLocation(Loc);
+    PHINode *From1 = TB.CreatePHI(I64, 2, Name + ".from");
+    From1->addIncoming(Begin, From);
+    From1->addIncoming(After, Many);
+    TB.CreateCondBr(TB.CreateICmpULT(From1, Limit), Single, Next);
+    IRBuilder<> OB(Single);
+    OB.SetCurrentDebugLocation(Loc);
+    PHINode *One = OB.CreatePHI(I64, 2, Name + ".at1");
+    One->addIncoming(From1, SingleTest);
+    Move(OB, {One});
+    Value *Again = OB.CreateAdd(One, Step);
+    One->addIncoming(Again, Single);
+    OB.CreateCondBr(OB.CreateICmpULT(Again, Limit), Single, Next);
+  };
+  // Whole units first, then the few bytes of the last partial unit in
+  // member-width units.
+  IRBuilder<> HB(Head);
+  HB.SetCurrentDebugLocation(Loc);
+  Value *Whole = HB.CreateAnd(Bytes, HB.getInt64(~uint64_t(U - 1)), "flat.whole");
+  BasicBlock *Tail = BasicBlock::Create(Ctx, "flat.tail");
+  EmitLoop(Head, U, 4, HB.getInt64(0), Whole, Tail, "flat.units");
+  Tail->insertInto(F);
+  EmitLoop(Tail, G.MemberWidth, 1, Whole, Bytes, G.FlatExit, "flat.bytes");
+}
+
 void CoalescingTransformPass::rewrite(CopyGroup &G) {
   RegionCopyEmitter(G, lastMember(G)).emit(lastMember(G));
+  if (G.FlatEntry) {
+    emitFlatCopy(G);
+    G.Action += "; the whole grid-stride loop runs as one flat copy by all "
+                "threads when aligned and disjoint";
+  }
   G.Transformed = true;
   ++NumGroupsRewritten;
 }
@@ -973,6 +1266,7 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
         O["units"] = std::move(Units);
         O["overlap_check"] = G.NeedsOverlapCheck;
         O["guard"] = G.GuardKind;
+        O["flat"] = G.FlatEntry != nullptr;
       }
       const DebugLoc &DL = G.first().Inst->getDebugLoc();
       O["line"] = DL ? (int64_t)DL.getLine() : 0;

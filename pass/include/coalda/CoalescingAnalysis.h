@@ -124,6 +124,8 @@ public:
   std::optional<Poly> readInteger(const llvm::Value *V) const;
   /// The atom id of a special register, e.g. (ThreadIdx, 0) for tid.x.
   unsigned registerAtom(Atom::KindTy Kind, unsigned Dim) const;
+  /// The atom id of the trip count of the loop whose induction is Phi.
+  unsigned iterationAtom(const llvm::Value *Phi) const;
   /// The full byte polynomial of an access: stride*lane + uniform + offset.
   Poly addressPoly(const AccessExpr &A) const;
 

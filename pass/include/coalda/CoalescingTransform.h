@@ -54,6 +54,15 @@ struct CopyGroup {
   llvm::Value *GuardEnd = nullptr;
   bool GuardSigned = true;
   std::string GuardKind = "none"; ///< none | bounds | loop
+  bool RotatedLoop = false; ///< the loop tests `i + step < n` at its latch
+
+  /// A grid-stride loop `for (i = gid; i < n; i += ntid.x*nctaid.x)` whose
+  /// body is only this copy covers elements [0, n) over the whole grid: it
+  /// is also replaced, when aligned and disjoint, by one flat copy of the
+  /// S*n bytes by all threads. FlatEntry is the block every thread runs just
+  /// before the loop, FlatExit where the loop leaves to.
+  llvm::BasicBlock *FlatEntry = nullptr;
+  llvm::BasicBlock *FlatExit = nullptr;
   bool Transformed = false;
 
   const AccessExpr &first() const { return *Stores.front(); }
@@ -85,6 +94,11 @@ private:
   std::string checkOtherAccesses(
       const CopyGroup &G, llvm::DominatorTree &DT,
       const llvm::SmallPtrSetImpl<const llvm::Instruction *> &CopyMembers);
+  /// Part of legality: can the whole grid-stride loop become a flat copy?
+  void findFlatLoop(CopyGroup &G, const CoalescingInfo &Info,
+                    llvm::PostDominatorTree &PDT, llvm::LoopInfo &LI);
+  /// Part of step 3: the flat copy in front of the loop.
+  void emitFlatCopy(CopyGroup &G);
   /// Step 3: emit the versioned, widened copy before the group's last store.
   void rewrite(CopyGroup &G);
   /// Step 4: delete the group's loads and stores and their dead addresses.

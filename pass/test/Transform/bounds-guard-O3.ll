@@ -3,30 +3,35 @@
 
 ; Bounds guard `if (i < n) { copy }` at -O3.
 ;
-; Only the threads that pass `i < n` run the copy: a prefix of the row of
-; clamp(n - (i - tid.x), 0, ntid.x) threads, which moves exactly their elements.
+; Only the threads that pass `i < n` run the copy: the row's first
+; left = n - (i - tid.x) threads (all of them when left >= ntid.x).
 ; CHECK-LABEL: define
 ; CHECK: %coalda.ntid = zext i32 %{{.*}} to i64
 ; CHECK-NEXT: [[I:%[0-9]+]] = sext i32 %{{.*}} to i64
 ; CHECK-NEXT: %coalda.first = sub i64 [[I]], %coalda.tid
 ; CHECK-NEXT: [[N:%[0-9]+]] = sext i32 %n to i64
 ; CHECK-NEXT: %coalda.left = sub i64 [[N]], %coalda.first
+; CHECK: %coalda.back = mul i64 %coalda.tid, -3
+; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 3
+;
+; The fast path needs a full row.
+; CHECK: %coalda.full = icmp sge i64 %coalda.left, %coalda.ntid
+; CHECK: br i1 %coalda.fast, label %coalda.fast16, label %coalda.slow
+; CHECK: coalda.fast16:
+; CHECK: load <4 x i32>, ptr %{{.*}}, align 16
+;
+; A partial row moves exactly its active threads' bytes: units k*active+tid.x,
+; each checked against the region's end.
+; CHECK: coalda.slow:
 ; CHECK-NEXT: [[MIN:%[0-9]+]] = call i64 @llvm.smin.i64(i64 %coalda.left, i64 %coalda.ntid)
 ; CHECK-NEXT: %coalda.active = call i64 @llvm.smax.i64(i64 [[MIN]], i64 0)
-; CHECK: %coalda.back = mul i64 %coalda.tid, -3
-; CHECK: %coalda.bytes = mul i64 %coalda.active, 3
-;
-; 16-byte units k*active+tid.x, each checked against the region's end.
+; CHECK-NEXT: %coalda.bytes = mul i64 %coalda.active, 3
 ; CHECK: coalda.copy16:
 ; CHECK-NEXT: %coalda.copy16.units = lshr i64 %coalda.bytes, 4
 ; CHECK-NEXT: %coalda.copy16.in = icmp ult i64 %coalda.tid, %coalda.copy16.units
-;
-; 4-byte units k*active+tid.x, each checked against the region's end.
 ; CHECK: coalda.copy4:
 ; CHECK-NEXT: %coalda.copy4.units = lshr i64 %coalda.bytes, 2
 ; CHECK-NEXT: %coalda.copy4.in = icmp ult i64 %coalda.tid, %coalda.copy4.units
-;
-; The member-width units are checked too: the last row may be partial.
 ; CHECK: coalda.copy1:
 ; CHECK: %coalda.copy1.units = lshr i64 %coalda.bytes, 0
 ; CHECK: icmp ult i64 %coalda.tid, %coalda.copy1.units

@@ -3,20 +3,30 @@
 
 ; struct {int; short; short}: members of widths 4, 2, 2 tile [0, 8).
 ;
-; The region start is member 0's address minus 8*tid.x, on both sides,
-; and the row's region is 8*ntid.x bytes.
+; The region start is member 0's address minus 8*tid.x, on both sides;
+; a full row's region is 8*ntid.x bytes.
 ; CHECK-LABEL: define
 ; CHECK: %coalda.back = mul i64 %coalda.tid, -8
 ; CHECK: %coalda.dst = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
 ; CHECK: %coalda.src = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
+; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 8
+;
+; Fast path, one branch: dst, src and the row's size 16-aligned (noalias: no overlap check).
+; CHECK: %coalda.fast = icmp eq i64 %{{.*}}, 0
+; CHECK-NEXT: br i1 %coalda.fast, label %coalda.fast16, label %coalda.slow
+; CHECK: coalda.fast16:
+; 16-byte unit tid.x, for the first 8*ntid/16 threads.
+; CHECK: %coalda.fast16.in = icmp ult i64 %coalda.tid, %coalda.fast16.units
+; CHECK: [[FSRC:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
+; CHECK-NEXT: load <4 x i32>, ptr [[FSRC]], align 16
+; CHECK: [[FDST:%.*]] = getelementptr i8, ptr %coalda.dst, i64 %{{.*}}
+; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr [[FDST]], align 16
+; CHECK: br label %coalda.join
+;
+; Slow path: every unit width in turn, then the member width.
+; CHECK: coalda.slow:
 ; CHECK: %coalda.bytes = mul i64 %coalda.ntid, 8
-;
-; noalias pointers need no overlap check and no fallback copy.
-; CHECK-NOT: coalda.original
-; CHECK-NOT: coalda.nooverlap
-;
-; 16-byte units when dst, src and the region size are 16-aligned; unit k*ntid+tid, skipped past 8*ntid/16 units.
-; CHECK: %coalda.aligned16 = icmp eq i64 %{{.*}}, 0
+; CHECK: %coalda.aligned16{{[0-9]*}} = icmp eq i64 %{{.*}}, 0
 ; CHECK: coalda.copy16:
 ; CHECK: %coalda.copy16.in = icmp ult i64 %coalda.tid, %coalda.copy16.units
 ; CHECK: [[SRC16:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
@@ -24,9 +34,7 @@
 ; CHECK: [[DST16:%.*]] = getelementptr i8, ptr %coalda.dst, i64 %{{.*}}
 ; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr [[DST16]], align 16
 ; CHECK: br label %coalda.join
-;
-; 4-byte units when dst, src and the region size are 4-aligned; unit k*ntid+tid, all in range.
-; CHECK: %coalda.aligned4 = icmp eq i64 %{{.*}}, 0
+; CHECK: %coalda.aligned4{{[0-9]*}} = icmp eq i64 %{{.*}}, 0
 ; CHECK: coalda.copy4:
 ; CHECK: [[SRC4:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
 ; CHECK-NEXT: load i32, ptr [[SRC4]], align 4
@@ -34,7 +42,7 @@
 ; CHECK-NEXT: store i32 %{{.*}}, ptr [[DST4]], align 4
 ; CHECK: br label %coalda.join
 ;
-; The fallback moves 2-byte members, 4 per thread: all loads, then all stores.
+; The member-width copy moves 2-byte members, 4 per thread: all loads, then all stores.
 ; CHECK: coalda.copy2:
 ; CHECK: load i16, ptr %{{.*}}
 ; CHECK: load i16, ptr %{{.*}}
@@ -45,6 +53,7 @@
 ; CHECK: store i16 %{{.*}}, ptr %{{.*}}
 ; CHECK: store i16 %{{.*}}, ptr %{{.*}}
 ; CHECK: br label %coalda.join
+; CHECK-NOT: coalda.original
 ;
 ; The original strided members are gone after the join.
 ; CHECK: coalda.join:

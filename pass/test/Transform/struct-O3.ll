@@ -3,19 +3,33 @@
 
 ; The seed's Pixel copy at -O3 is rewritten into 16/4/1-byte units.
 ;
-; The region start is member 0's address minus 3*tid.x, on both sides,
-; and the row's region is 3*ntid.x bytes.
+; The region start is member 0's address minus 3*tid.x, on both sides;
+; a full row's region is 3*ntid.x bytes.
 ; CHECK-LABEL: define
 ; CHECK: %coalda.back = mul i64 %coalda.tid, -3
 ; CHECK: %coalda.dst = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
 ; CHECK: %coalda.src = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
-; CHECK: %coalda.bytes = mul i64 %coalda.ntid, 3
+; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 3
 ;
-; Without __restrict__ the two regions are checked for overlap at run time.
-; CHECK: br i1 %coalda.nooverlap, label %coalda.disjoint, label %coalda.original
-;
-; 16-byte units when dst, src and the region size are 16-aligned; unit k*ntid+tid, skipped past 3*ntid/16 units.
+; Fast path, one branch: dst, src and the row's size 16-aligned, regions disjoint.
 ; CHECK: %coalda.aligned16 = icmp eq i64 %{{.*}}, 0
+; CHECK: %coalda.nooverlap = or i1
+; CHECK: %coalda.fast = and i1 %coalda.aligned16, %coalda.nooverlap
+; CHECK-NEXT: br i1 %coalda.fast, label %coalda.fast16, label %coalda.slow
+; CHECK: coalda.fast16:
+; 16-byte unit tid.x, for the first 3*ntid/16 threads.
+; CHECK: %coalda.fast16.in = icmp ult i64 %coalda.tid, %coalda.fast16.units
+; CHECK: [[FSRC:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
+; CHECK-NEXT: load <4 x i32>, ptr [[FSRC]], align 16
+; CHECK: [[FDST:%.*]] = getelementptr i8, ptr %coalda.dst, i64 %{{.*}}
+; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr [[FDST]], align 16
+; CHECK: br label %coalda.join
+;
+; Slow path: every unit width in turn, then the member width.
+; CHECK: coalda.slow:
+; CHECK: %coalda.bytes = mul i64 %coalda.ntid, 3
+; CHECK: br i1 %coalda.nooverlap{{[0-9]*}}, label %coalda.disjoint, label %coalda.original
+; CHECK: %coalda.aligned16{{[0-9]*}} = icmp eq i64 %{{.*}}, 0
 ; CHECK: coalda.copy16:
 ; CHECK: %coalda.copy16.in = icmp ult i64 %coalda.tid, %coalda.copy16.units
 ; CHECK: [[SRC16:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
@@ -23,9 +37,7 @@
 ; CHECK: [[DST16:%.*]] = getelementptr i8, ptr %coalda.dst, i64 %{{.*}}
 ; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr [[DST16]], align 16
 ; CHECK: br label %coalda.join
-;
-; 4-byte units when dst, src and the region size are 4-aligned; unit k*ntid+tid, skipped past 3*ntid/4 units.
-; CHECK: %coalda.aligned4 = icmp eq i64 %{{.*}}, 0
+; CHECK: %coalda.aligned4{{[0-9]*}} = icmp eq i64 %{{.*}}, 0
 ; CHECK: coalda.copy4:
 ; CHECK: %coalda.copy4.in = icmp ult i64 %coalda.tid, %coalda.copy4.units
 ; CHECK: [[SRC4:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
@@ -34,7 +46,7 @@
 ; CHECK-NEXT: store i32 %{{.*}}, ptr [[DST4]], align 4
 ; CHECK: br label %coalda.join
 ;
-; The fallback moves 1-byte members, 3 per thread: all loads, then all stores.
+; The member-width copy moves 1-byte members, 3 per thread: all loads, then all stores.
 ; CHECK: coalda.copy1:
 ; CHECK: load i8, ptr %{{.*}}
 ; CHECK: load i8, ptr %{{.*}}

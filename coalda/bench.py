@@ -1,0 +1,201 @@
+"""`coalda bench`: time the unoptimized kernel (clang -O3, and nvcc -O3 where
+nvcc is installed), the COALDA-optimized kernel, the hand-coalesced reference
+and cudaMemcpy on the same buffers, in one run, and check every output byte.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+from rich.table import Table
+
+from .differential import Compiled, symbol_map
+from .emulate import signatures
+from .errors import CoaldaError
+from .runner import LAYOUTS, HostBuffer, clone, compare, make_args, reference_args
+from .spec import KernelSpec, Spec, evaluate
+
+CLANG, NVCC, COALDA, HAND, MEMCPY = "clang -O3", "nvcc -O3", "COALDA", "hand-coalesced", "cudaMemcpy"
+
+
+@dataclass
+class Measurement:
+    kernel: str
+    n: int
+    block: int
+    variant: str
+    median_ms: float
+    min_ms: float
+    max_ms: float
+    gbps: float
+    speedup: float | None = None  # over clang -O3
+    of_memcpy: float | None = None  # fraction of cudaMemcpy's GB/s
+    match: bool = True
+    detail: str = ""
+
+
+@dataclass
+class BenchResult:
+    gpu: str
+    driver: str
+    command: str
+    repeat: int
+    rows: list[Measurement] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps({**asdict(self), "rows": [asdict(r) for r in self.rows]}, indent=2)
+
+
+def moved_bytes(spec: KernelSpec, n: int) -> int:
+    """Bytes read plus bytes written by one launch."""
+    total = 0
+    for p in spec.params:
+        if p.is_buffer:
+            size = evaluate(p.expr, {"n": n})
+            total += 2 * size if p.kind == "inout" else size
+    return total
+
+
+def nvcc_ptx(source: Path, arch: str, includes: Sequence[Path], defines: Sequence[str]) -> str | None:
+    """PTX of SOURCE by nvcc -O3, or None when nvcc is not installed."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "k.ptx"
+        cmd = [nvcc, "-ptx", "-O3", f"-arch={arch}", "-o", str(out), str(source)]
+        cmd += [f"-I{i}" for i in includes] + [f"-D{d}" for d in defines]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CoaldaError(f"nvcc could not compile {source}: {proc.stderr.strip().splitlines()[-1:]}")
+        return out.read_text()
+
+
+def run_bench(
+    compiled: Compiled,
+    spec: Spec,
+    sizes: Sequence[int],
+    blocks: Sequence[int],
+    repeat: int,
+    seed: int,
+    nvcc: str | None,
+    variants: dict[str, str],
+    kernels: Sequence[str] | None,
+    command: str,
+) -> BenchResult:
+    from .gpu import GpuExecutor, driver_version, gpu_name, sm_count, time_memcpy
+
+    sigs = signatures(compiled.before_ir)
+    executors = {CLANG: GpuExecutor(compiled.before_ptx, sigs), COALDA: GpuExecutor(compiled.after_ptx, sigs)}
+    if nvcc is not None:
+        executors[NVCC] = GpuExecutor(nvcc, sigs)
+    for label, ptx in variants.items():
+        executors[label] = GpuExecutor(ptx, sigs)
+    symbols = symbol_map(compiled.report)
+    references = {k.same_as for k in spec.kernels.values() if k.same_as}
+    names = list(kernels) if kernels else [k for k in spec.kernels if k not in references]
+    for name in names:
+        if name not in spec.kernels or name not in symbols:
+            raise CoaldaError(f"no kernel {name} in the spec and the source")
+    sms = sm_count()
+    rng = np.random.default_rng(seed)
+    result = BenchResult(gpu_name(), driver_version(), command, repeat)
+    memcpy_cache: dict[int, list[float]] = {}
+    for n in sizes:
+        for name in names:
+            kspec = spec.kernels[name]
+            args = make_args(kspec, n, rng, LAYOUTS[0])  # one input set for all shapes
+            nbytes = moved_bytes(kspec, n)
+            for block in blocks:
+                grid, blk = kspec.dims(n, block, sms)
+                rows: list[Measurement] = []
+                baseline = None
+                for label, ex in executors.items():
+                    mine = clone(args)
+                    times = ex.time(symbols[name], grid, blk, mine, repeat)
+                    if baseline is None:
+                        baseline = mine
+                    detail = compare(kspec, baseline, mine)
+                    rows.append(_measure(name, n, block, label, times, nbytes, detail))
+                reference = spec.kernels.get(kspec.same_as) if kspec.same_as else None
+                if reference is not None:
+                    rgrid, rblk = reference.dims(n, block, sms)
+                    theirs = reference_args(kspec, reference, args, n)
+                    times = executors[CLANG].time(symbols[reference.name], rgrid, rblk, theirs, repeat)
+                    by_name = {p.name: a for p, a in zip(kspec.params, baseline or [])}
+                    detail = compare(reference, [by_name[p.name] if p.is_buffer else 0 for p in reference.params], theirs)
+                    rows.append(_measure(name, n, block, HAND, times, nbytes, detail))
+                out_bytes = sum(a.size for p, a in zip(kspec.params, args) if isinstance(a, HostBuffer) and p.kind != "in")
+                if out_bytes not in memcpy_cache:
+                    memcpy_cache[out_bytes] = time_memcpy(out_bytes, repeat)
+                rows.append(_measure(name, n, block, MEMCPY, memcpy_cache[out_bytes], 2 * out_bytes, ""))
+                clang_ms = rows[0].median_ms
+                memcpy_gbps = rows[-1].gbps
+                for r in rows:
+                    r.speedup = clang_ms / r.median_ms
+                    r.of_memcpy = r.gbps / memcpy_gbps
+                result.rows.extend(rows)
+    return result
+
+
+def _measure(kernel: str, n: int, block: int, variant: str, times: list[float], nbytes: int, detail: str) -> Measurement:
+    median = statistics.median(times)
+    return Measurement(
+        kernel, n, block, variant, median, min(times), max(times), nbytes / (median * 1e-3) / 1e9,
+        match=not detail, detail=detail,
+    )
+
+
+def bench_table(result: BenchResult) -> Table:
+    table = Table(title=f"coalda bench on {result.gpu} (driver {result.driver}), median of {result.repeat} launches")
+    for column in ("kernel", "n", "block", "variant", "ms", "min-max ms", "GB/s", "vs clang", "of memcpy", "check"):
+        table.add_column(column, justify="left" if column in ("kernel", "variant", "check") else "right", no_wrap=True)
+    previous = None
+    for r in result.rows:
+        key = (r.kernel, r.n, r.block)
+        if previous is not None and key != previous:
+            table.add_section()
+        previous = key
+        style = "bold green" if r.variant == COALDA else ""
+        table.add_row(
+            r.kernel, str(r.n), str(r.block), f"[{style}]{r.variant}[/]" if style else r.variant,
+            f"{r.median_ms:.4f}", f"{r.min_ms:.4f}-{r.max_ms:.4f}", f"{r.gbps:.0f}",
+            f"{r.speedup:.2f}x", f"{100 * r.of_memcpy:.0f}%",
+            "ok" if r.match else f"[bold red]MISMATCH[/] {r.detail}",
+        )
+    return table
+
+
+def plot(result: BenchResult, path: Path) -> None:
+    """Grouped bars of GB/s per kernel and block size; cudaMemcpy as a line."""
+    try:
+        import matplotlib  # noqa: PLC0415
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt  # noqa: PLC0415
+    except ImportError:
+        raise CoaldaError("--plot needs matplotlib: `pip install 'coalda[gpu]'`") from None
+    cases = list(dict.fromkeys((r.kernel, r.n, r.block) for r in result.rows))
+    variants = [v for v in dict.fromkeys(r.variant for r in result.rows) if v != MEMCPY]
+    gbps = {(r.kernel, r.n, r.block, r.variant): r.gbps for r in result.rows}
+    memcpy = max(r.gbps for r in result.rows if r.variant == MEMCPY)
+    width = 0.8 / len(variants)
+    fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(cases) + 2), 5))
+    for i, v in enumerate(variants):
+        xs = [c + (i - (len(variants) - 1) / 2) * width for c in range(len(cases))]
+        ax.bar(xs, [gbps.get((*case, v), 0) for case in cases], width, label=v)
+    ax.axhline(memcpy, color="black", linestyle="--", linewidth=1, label=f"cudaMemcpy ({memcpy:.0f} GB/s)")
+    ax.set_xticks(range(len(cases)), [f"{k}\n{b} thr/blk" for k, _, b in cases], rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("GB/s (bytes read + written)")
+    ax.set_title(f"COALDA on {result.gpu}, n = {', '.join(str(n) for n in sorted({c[1] for c in cases}))}")
+    ax.legend(fontsize=8, ncol=3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
