@@ -756,7 +756,12 @@ public:
       Value *First = B.CreateSub(Ext(G.GuardIndex), Tid, "coalda.first");
       Left = B.CreateSub(Ext(G.GuardEnd), First, "coalda.left");
     }
-    Value *Back = B.CreateMul(Tid, B.getInt64(-G.Stride), "coalda.back");
+    // stride*tid.x as a widening 32-bit multiply (a 64-bit multiply is
+    // several instructions on the GPU), then stepped back from member 0.
+    Value *Back = B.CreateNeg(
+        B.CreateMul(Tid, B.getInt64(G.Stride), "", /*HasNUW=*/true,
+                    /*HasNSW=*/true),
+        "coalda.back");
     DstStart = B.CreateGEP(
         I8, getLoadStorePointerOperand(G.Stores.front()->Inst), Back,
         "coalda.dst");

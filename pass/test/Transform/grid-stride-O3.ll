@@ -12,7 +12,8 @@
 ; CHECK-NEXT: %coalda.first = sub i64 [[I]], %coalda.tid
 ; CHECK-NEXT: [[N:%[0-9]+]] = sext i32 %n to i64
 ; CHECK-NEXT: %coalda.left = sub i64 [[N]], %coalda.first
-; CHECK: %coalda.back = mul i64 %coalda.tid, -3
+; CHECK: [[BACK:%[0-9]+]] = mul nuw nsw i64 %coalda.tid, 3
+; CHECK-NEXT: %coalda.back = sub i64 0, [[BACK]]
 ; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 3
 ;
 ; The fast path needs a full row.

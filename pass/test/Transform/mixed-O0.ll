@@ -6,7 +6,8 @@
 ; The region start is member 0's address minus 8*tid.x, on both sides;
 ; a full row's region is 8*ntid.x bytes.
 ; CHECK-LABEL: define
-; CHECK: %coalda.back = mul i64 %coalda.tid, -8
+; CHECK: [[BACK:%[0-9]+]] = mul nuw nsw i64 %coalda.tid, 8
+; CHECK-NEXT: %coalda.back = sub i64 0, [[BACK]]
 ; CHECK: %coalda.dst = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
 ; CHECK: %coalda.src = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
 ; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 8

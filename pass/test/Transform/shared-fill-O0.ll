@@ -7,7 +7,8 @@
 ; the shared space); the region starts at the first member's tile address.
 ; CHECK-LABEL: define
 ; CHECK: [[TILE:%.*]] = getelementptr inbounds [768 x i8], ptr addrspacecast (ptr addrspace(3) @_ZZ5stagePhPKhE4tile to ptr)
-; CHECK: %coalda.back = mul i64 %coalda.tid, -3
+; CHECK: [[BACK:%[0-9]+]] = mul nuw nsw i64 %coalda.tid, 3
+; CHECK-NEXT: %coalda.back = sub i64 0, [[BACK]]
 ; CHECK: %coalda.dst = getelementptr i8, ptr [[TILE]], i64 %coalda.back
 ; CHECK: %coalda.src = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
 ; CHECK-NOT: coalda.nooverlap

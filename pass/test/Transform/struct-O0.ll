@@ -6,7 +6,8 @@
 ; The region start is member 0's address minus 3*tid.x, on both sides;
 ; a full row's region is 3*ntid.x bytes.
 ; CHECK-LABEL: define
-; CHECK: %coalda.back = mul i64 %coalda.tid, -3
+; CHECK: [[BACK:%[0-9]+]] = mul nuw nsw i64 %coalda.tid, 3
+; CHECK-NEXT: %coalda.back = sub i64 0, [[BACK]]
 ; CHECK: %coalda.dst = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
 ; CHECK: %coalda.src = getelementptr i8, ptr %{{.*}}, i64 %coalda.back
 ; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 3
