@@ -48,6 +48,7 @@
 
 #include "coalda/CoalescingAnalysis.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -299,6 +300,23 @@ void CoalescingInfo::printAccess(raw_ostream &OS, const AccessExpr &A) const {
     OS << "uncoalesced (run-time stride)";
   else
     OS << (A.isCoalesced() ? "coalesced" : "uncoalesced");
+}
+
+DenseSet<const Function *> kernelsOf(const Module &M) {
+  DenseSet<const Function *> Kernels;
+  for (const Function &F : M)
+    if (F.getCallingConv() == CallingConv::PTX_Kernel)
+      Kernels.insert(&F);
+  if (const NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations"))
+    for (const MDNode *Node : Annotations->operands()) {
+      if (Node->getNumOperands() < 3)
+        continue;
+      auto *Fn = mdconst::dyn_extract_or_null<Function>(Node->getOperand(0));
+      auto *Tag = dyn_cast<MDString>(Node->getOperand(1));
+      if (Fn && Tag && Tag->getString() == "kernel")
+        Kernels.insert(Fn);
+    }
+  return Kernels;
 }
 
 bool isKernel(const Function &F) {
@@ -674,8 +692,8 @@ Poly CoalescingInfo::addressPoly(const AccessExpr &A) const {
 CoalescingInfo CoalescingAnalysis::run(Function &F,
                                        FunctionAnalysisManager &) {
   CoalescingInfo Info;
-  Info.IsKernel = isKernel(F);
-  if (!Info.IsKernel || F.isDeclaration())
+  // Callers decide which functions are kernels (a module-wide question).
+  if (F.isDeclaration())
     return Info;
   const DataLayout &DL = F.getDataLayout();
   Info.Walker = std::make_unique<AddressWalker>(DL);
@@ -752,9 +770,9 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
 
 PreservedAnalyses CoalescingPrinterPass::run(Function &F,
                                              FunctionAnalysisManager &FAM) {
-  const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
-  if (!Info.IsKernel)
+  if (!isKernel(F))
     return PreservedAnalyses::all();
+  const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
   OS << "COALDA accesses of kernel '" << F.getName() << "':\n";
   for (const AccessExpr &A : Info.Accesses) {
     OS << "  ";

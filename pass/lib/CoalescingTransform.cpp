@@ -1184,9 +1184,10 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   json::Array Kernels;
   bool Changed = false;
+  DenseSet<const Function *> KernelSet = kernelsOf(M);
 
   for (Function &F : M) {
-    if (F.isDeclaration() || !isKernel(F))
+    if (F.isDeclaration() || !KernelSet.contains(&F))
       continue;
     const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);

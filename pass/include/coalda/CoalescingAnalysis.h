@@ -18,6 +18,7 @@
 #define COALDA_COALESCINGANALYSIS_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
@@ -116,7 +117,6 @@ public:
   ~CoalescingInfo();
 
   std::vector<AccessExpr> Accesses;
-  bool IsKernel = false;
 
   const std::vector<Atom> &atoms() const;
   /// Reads any integer value with the automaton (state I); nullopt when it
@@ -144,8 +144,12 @@ private:
 };
 
 /// True for functions that are CUDA kernels (nvvm.annotations "kernel" or the
-/// ptx_kernel calling convention).
+/// ptx_kernel calling convention). Scans the module's annotations: for many
+/// functions use kernelsOf.
 bool isKernel(const llvm::Function &F);
+
+/// The kernels of a module, in one pass over its annotations.
+llvm::DenseSet<const llvm::Function *> kernelsOf(const llvm::Module &M);
 
 /// Source-level name of a function's symbol ("copy_naive" for
 /// "_Z10copy_naiveP5PixelPKS_").
