@@ -174,8 +174,16 @@ def bench_table(result: BenchResult) -> Table:
     return table
 
 
+def load_result(path: Path) -> BenchResult:
+    """A BenchResult from `coalda bench --json`."""
+    data = json.loads(path.read_text())
+    rows = [Measurement(**r) for r in data.pop("rows")]
+    return BenchResult(**data, rows=rows)
+
+
 def plot(result: BenchResult, path: Path) -> None:
-    """Grouped bars of GB/s per kernel and block size; cudaMemcpy as a line."""
+    """One panel per kernel: GB/s of each variant at each block size, with
+    cudaMemcpy on the same bytes as a dashed line."""
     try:
         import matplotlib  # noqa: PLC0415
 
@@ -183,19 +191,36 @@ def plot(result: BenchResult, path: Path) -> None:
         import matplotlib.pyplot as plt  # noqa: PLC0415
     except ImportError:
         raise CoaldaError("--plot needs matplotlib: `pip install 'coalda[gpu]'`") from None
-    cases = list(dict.fromkeys((r.kernel, r.n, r.block) for r in result.rows))
+    kernels = list(dict.fromkeys(r.kernel for r in result.rows))
     variants = [v for v in dict.fromkeys(r.variant for r in result.rows) if v != MEMCPY]
-    gbps = {(r.kernel, r.n, r.block, r.variant): r.gbps for r in result.rows}
-    memcpy = max(r.gbps for r in result.rows if r.variant == MEMCPY)
-    width = 0.8 / len(variants)
-    fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(cases) + 2), 5))
-    for i, v in enumerate(variants):
-        xs = [c + (i - (len(variants) - 1) / 2) * width for c in range(len(cases))]
-        ax.bar(xs, [gbps.get((*case, v), 0) for case in cases], width, label=v)
-    ax.axhline(memcpy, color="black", linestyle="--", linewidth=1, label=f"cudaMemcpy ({memcpy:.0f} GB/s)")
-    ax.set_xticks(range(len(cases)), [f"{k}\n{b} thr/blk" for k, _, b in cases], rotation=60, ha="right", fontsize=7)
-    ax.set_ylabel("GB/s (bytes read + written)")
-    ax.set_title(f"COALDA on {result.gpu}, n = {', '.join(str(n) for n in sorted({c[1] for c in cases}))}")
-    ax.legend(fontsize=8, ncol=3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    colors = dict(zip(variants, ["#9e9e9e", "#1f77b4", "#bdbdbd", "#d62728", "#2ca02c", "#ff7f0e"]))
+    colors[COALDA] = "#1f77b4"
+    cols = min(4, len(kernels))
+    rows_n = -(-len(kernels) // cols)
+    fig, axes = plt.subplots(rows_n, cols, figsize=(4.2 * cols, 3.3 * rows_n), squeeze=False, sharey=True)
+    for ax, kernel in zip(axes.flat, kernels):
+        mine = [r for r in result.rows if r.kernel == kernel]
+        blocks = sorted({r.block for r in mine})
+        width = 0.8 / len(variants)
+        for i, v in enumerate(variants):
+            ys = [next((r.gbps for r in mine if r.block == b and r.variant == v), 0) for b in blocks]
+            xs = [x + (i - (len(variants) - 1) / 2) * width for x in range(len(blocks))]
+            ax.bar(xs, ys, width, label=v, color=colors.get(v))
+        memcpy = max(r.gbps for r in mine if r.variant == MEMCPY)
+        ax.axhline(memcpy, color="black", linestyle="--", linewidth=1)
+        best = max((r for r in mine if r.variant == COALDA), key=lambda r: r.speedup or 0)
+        ax.set_title(f"{kernel}  (best {best.speedup:.2f}x)", fontsize=10)
+        ax.set_xticks(range(len(blocks)), [str(b) for b in blocks])
+        ax.set_xlabel("threads per block", fontsize=8)
+    for ax in axes.flat[len(kernels):]:
+        ax.axis("off")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("GB/s (read + written)")
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    handles.append(plt.Line2D([], [], color="black", linestyle="--"))
+    labels.append("cudaMemcpy")
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=9)
+    n = ", ".join(str(v) for v in sorted({r.n for r in result.rows}))
+    fig.suptitle(f"COALDA on {result.gpu} (driver {result.driver}), n = {n}, median of {result.repeat} launches")
+    fig.tight_layout(rect=(0, 0.05, 1, 0.97))
+    fig.savefig(path, dpi=110)

@@ -19,6 +19,14 @@ __global__ void rgb(Pixel *dst, const Pixel *src) {
   dst[i].b = src[i].b;
 }
 
+// The same with __restrict__: COALDA needs no run-time overlap check.
+__global__ void rgb_restrict(Pixel *__restrict__ dst, const Pixel *__restrict__ src) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i].r = src[i].r;
+  dst[i].g = src[i].g;
+  dst[i].b = src[i].b;
+}
+
 __global__ void rgb_guarded(Pixel *dst, const Pixel *src, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {

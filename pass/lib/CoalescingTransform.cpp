@@ -1176,6 +1176,73 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
 
 } // namespace
 
+/// Analysis remarks for every uncoalesced or unreadable access.
+static void remarkAccesses(const CoalescingInfo &Info,
+                           OptimizationRemarkEmitter &ORE) {
+  for (const AccessExpr &A : Info.Accesses) {
+    ++NumAccesses;
+    if (A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced()))
+      continue;
+    if (A.isKnown())
+      ++NumUncoalesced;
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(
+                 DEBUG_TYPE, A.isKnown() ? "Uncoalesced" : "Unanalyzable",
+                 A.Inst)
+             << (A.IsStore ? "store " : "load ") << Info.exprString(A)
+             << (A.isKnown() ? " is uncoalesced: its lane stride exceeds "
+                               "its width of " +
+                                   std::to_string(A.Width) + " bytes"
+                             : "");
+    });
+  }
+}
+
+/// One kernel of the -coalda-report JSON: every access, every group.
+static json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
+                                const std::vector<CopyGroup> &Groups) {
+  DenseMap<const Instruction *, int64_t> GroupOf;
+  for (auto [Idx, G] : enumerate(Groups))
+    for (const auto *List : {&G.Loads, &G.Stores})
+      for (const AccessExpr *A : *List)
+        GroupOf[A->Inst] = Idx;
+  json::Array Accesses;
+  for (const AccessExpr &A : Info.Accesses) {
+    json::Value J = accessJSON(A, Info);
+    if (auto It = GroupOf.find(A.Inst); It != GroupOf.end())
+      (*J.getAsObject())["group"] = It->second;
+    Accesses.push_back(std::move(J));
+  }
+  json::Array GroupsJSON;
+  for (const CopyGroup &G : Groups) {
+    json::Object O;
+    O["base"] = baseName(G.first().Base);
+    O["expr"] = Info.exprString(G.first());
+    O["stride"] = G.first().constantStride()
+                      ? json::Value(*G.first().constantStride())
+                      : json::Value(nullptr);
+    O["members"] = (int64_t)G.Stores.size();
+    O["transformed"] = G.Transformed;
+    O["reason"] = G.Transformed ? G.Action : G.Missed;
+    if (G.Transformed) {
+      json::Array Units;
+      for (unsigned U : G.Units)
+        Units.push_back((int64_t)U);
+      O["units"] = std::move(Units);
+      O["overlap_check"] = G.NeedsOverlapCheck;
+      O["guard"] = G.GuardKind;
+      O["flat"] = G.FlatEntry != nullptr;
+    }
+    const DebugLoc &DL = G.first().Inst->getDebugLoc();
+    O["line"] = DL ? (int64_t)DL.getLine() : 0;
+    GroupsJSON.push_back(std::move(O));
+  }
+  return json::Object{{"name", sourceName(F)},
+                      {"symbol", F.getName()},
+                      {"accesses", std::move(Accesses)},
+                      {"groups", std::move(GroupsJSON)}};
+}
+
 PreservedAnalyses CoalescingTransformPass::run(Module &M,
                                                ModuleAnalysisManager &MAM) {
   if (!Triple(M.getTargetTriple()).isNVPTX())
@@ -1202,45 +1269,16 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
         for (const auto *List : {&G.Loads, &G.Stores})
           for (const AccessExpr *A : *List)
             CopyMembers.insert(A->Inst);
-    DenseMap<const Instruction *, int64_t> GroupOf;
-    for (auto [Idx, G] : enumerate(Groups)) {
+    for (CopyGroup &G : Groups) {
       checkLegality(G, Info, PDT, DT, LI, CopyMembers);
       if (AnalyzeOnly && G.Missed.empty())
         G.Missed = "analysis only (-coalda-analyze-only)";
-      for (const auto *List : {&G.Loads, &G.Stores})
-        for (const AccessExpr *A : *List)
-          GroupOf[A->Inst] = Idx;
     }
-
-    json::Array Accesses;
-    for (const AccessExpr &A : Info.Accesses) {
-      ++NumAccesses;
-      json::Value J = accessJSON(A, Info);
-      if (auto It = GroupOf.find(A.Inst); It != GroupOf.end())
-        (*J.getAsObject())["group"] = It->second;
-      Accesses.push_back(std::move(J));
-      if (!A.isKnown() || (A.Lane != LaneKind::None && !A.isCoalesced())) {
-        if (A.isKnown())
-          ++NumUncoalesced;
-        ORE.emit([&] {
-          return OptimizationRemarkAnalysis(DEBUG_TYPE,
-                                            A.isKnown() ? "Uncoalesced"
-                                                        : "Unanalyzable",
-                                            A.Inst)
-                 << (A.IsStore ? "store " : "load ") << Info.exprString(A)
-                 << (A.isKnown() ? " is uncoalesced: its lane stride exceeds "
-                                   "its width of " +
-                                       std::to_string(A.Width) + " bytes"
-                                 : "");
-        });
-      }
-    }
-
-    json::Array GroupsJSON;
-    // Report before rewriting: the rewrite erases the instructions.
+    remarkAccesses(Info, ORE);
     for (CopyGroup &G : Groups) {
-      if (G.Missed.empty()) {
+      if (G.Missed.empty())
         rewrite(G);
+      if (G.Transformed)
         ORE.emit([&] {
           return OptimizationRemark(DEBUG_TYPE, "Coalesced",
                                     G.Stores.back()->Inst)
@@ -1248,36 +1286,17 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
                  << " members from " << baseName(G.Loads.front()->Base)
                  << " to " << baseName(G.first().Base) << ": " << G.Action;
         });
-      } else {
+      else
         ORE.emit([&] {
           return OptimizationRemarkMissed(DEBUG_TYPE, "NotCoalesced",
                                           G.first().Inst)
                  << "copy into " << baseName(G.first().Base)
                  << " left alone: " << G.Missed;
         });
-      }
-      json::Object O;
-      O["base"] = baseName(G.first().Base);
-      O["expr"] = Info.exprString(G.first());
-      O["stride"] = G.first().constantStride()
-                        ? json::Value(*G.first().constantStride())
-                        : json::Value(nullptr);
-      O["members"] = (int64_t)G.Stores.size();
-      O["transformed"] = G.Transformed;
-      O["reason"] = G.Transformed ? G.Action : G.Missed;
-      if (G.Transformed) {
-        json::Array Units;
-        for (unsigned U : G.Units)
-          Units.push_back((int64_t)U);
-        O["units"] = std::move(Units);
-        O["overlap_check"] = G.NeedsOverlapCheck;
-        O["guard"] = G.GuardKind;
-        O["flat"] = G.FlatEntry != nullptr;
-      }
-      const DebugLoc &DL = G.first().Inst->getDebugLoc();
-      O["line"] = DL ? (int64_t)DL.getLine() : 0;
-      GroupsJSON.push_back(std::move(O));
     }
+    // The report reads the members, so it comes before they are erased.
+    if (!ReportFile.empty())
+      Kernels.push_back(kernelReport(F, Info, Groups));
     bool FunctionChanged = false;
     for (CopyGroup &G : Groups)
       if (G.Transformed) {
@@ -1289,12 +1308,6 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
       assert(!verifyFunction(F, &errs()) && "COALDA produced invalid IR");
       FAM.invalidate(F, PreservedAnalyses::none());
     }
-    json::Object K;
-    K["name"] = sourceName(F);
-    K["symbol"] = F.getName();
-    K["accesses"] = std::move(Accesses);
-    K["groups"] = std::move(GroupsJSON);
-    Kernels.push_back(std::move(K));
   }
 
   if (!ReportFile.empty()) {
