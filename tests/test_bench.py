@@ -1,0 +1,59 @@
+"""`coalda bench` pieces that need no GPU: byte accounting, the chart, and
+the one-line refusal without a GPU. (Timings live in docs/benchmarks.md.)"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from coalda.bench import COALDA, MEMCPY, BenchResult, Measurement, bench_table, load_result, moved_bytes, plot
+from coalda.spec import load_spec
+from conftest import REPO, TESTCASES, run_cli
+
+
+def test_moved_bytes_count_reads_and_writes() -> None:
+    spec = load_spec(TESTCASES / "copies.toml")
+    assert moved_bytes(spec.kernels["rgb"], 1000) == 2 * 3 * 1000
+    assert moved_bytes(spec.kernels["float3_copy"], 10) == 2 * 12 * 10
+
+
+def test_committed_results_load_and_redraw(tmp_path: Path) -> None:
+    """docs/bench/bench.json is what docs/benchmarks.md reports: it loads,
+    every output matched, and the chart can be redrawn from it."""
+    result = load_result(REPO / "docs" / "bench" / "bench.json")
+    assert result.gpu.startswith("NVIDIA") and result.repeat >= 20
+    assert result.rows and all(r.match for r in result.rows)
+    assert {r.block for r in result.rows} == {128, 256, 512, 1024}
+    assert {r.variant for r in result.rows} >= {COALDA, MEMCPY, "clang -O3"}
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "chart.png"
+    plot(result, out)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_table_marks_mismatches() -> None:
+    rows = [
+        Measurement("k", 1, 256, "clang -O3", 1.0, 1.0, 1.0, 10.0, 1.0, 0.5),
+        Measurement("k", 1, 256, COALDA, 0.5, 0.5, 0.5, 20.0, 2.0, 1.0, match=False, detail="dst: 1 bytes differ"),
+    ]
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    console.print(bench_table(BenchResult("GPU", "13.0", "cmd", 20, rows)))
+    text = console.export_text()
+    assert "MISMATCH dst: 1 bytes differ" in text and "2.00x" in text
+
+
+def test_bench_without_gpu_says_so_in_one_line() -> None:
+    if shutil.which("nvidia-smi"):
+        pytest.skip("this machine has a GPU")
+    proc = run_cli("bench", TESTCASES / "copies.cu")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_bench_rejects_bad_variant() -> None:
+    proc = run_cli("bench", TESTCASES / "copies.cu", "--variant", "nofile")
+    assert proc.returncode == 2 and "LABEL=PTX" in proc.stderr and "Traceback" not in proc.stderr
