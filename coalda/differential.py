@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,10 +34,12 @@ def compile_or_reuse(source: Path, options: CompileOptions, from_dir: Path | Non
         missing = [p.name for p in (art.before, art.after, art.report) if not p.is_file()]
         if missing:
             raise CoaldaError(f"{from_dir} is not an OUTDIR of `coalda optimize {source.name}` (missing {', '.join(missing)})")
-        import json
+        def read(path: Path) -> str:
+            return path.read_text() if path.is_file() else ""
 
-        read = lambda p: p.read_text() if p.is_file() else ""  # noqa: E731
-        return Compiled(read(art.before), read(art.after), read(art.before_ptx), read(art.ptx), json.loads(art.report.read_text()))
+        return Compiled(
+            read(art.before), read(art.after), read(art.before_ptx), read(art.ptx), json.loads(art.report.read_text())
+        )
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         art = Artifacts(Path(scratch), source.stem)
         result = build(source, options, art)

@@ -38,8 +38,14 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]]) -> tuple[str, s
         group = groups[access["group"]]
         if group["transformed"]:
             units = "/".join(str(u) for u in group["units"])
-            check = ", overlap-checked" if group["overlap_check"] else ""
-            return f"coalesced: {units}-byte units{check}", "green"
+            notes = [f"{units}-byte units"]
+            if group["overlap_check"]:
+                notes.append("overlap-checked")
+            if group.get("guard", "none") != "none":
+                notes.append(f"{group['guard']} guard")
+            if group.get("flat"):
+                notes.append("flat grid-stride copy")
+            return "rewritten: " + ", ".join(notes), "green"
         if access["coalesced"]:
             return "already coalesced", "dim"
         return "left alone: " + group["reason"], "yellow"

@@ -547,24 +547,14 @@ private:
     case Instruction::ZExt:
     case Instruction::Trunc:
       return readInteger(I->getOperand(0));
-    case Instruction::Add:
-    case Instruction::Sub: {
-      Reading L = readInteger(I->getOperand(0));
-      if (!L.ok())
-        return L;
-      Reading R = readInteger(I->getOperand(1));
-      if (!R.ok())
-        return R;
-      if (I->getOpcode() == Instruction::Sub)
-        R.P = R.P.scaled(-1);
-      return Reading{L.P + R.P, {}};
-    }
     case Instruction::Or:
       if (!cast<PossiblyDisjointInst>(I)->isDisjoint() &&
           !haveNoCommonBitsSet(I->getOperand(0), I->getOperand(1),
                                SimplifyQuery(DL, I)))
-        break;
+        break; // overlapping bits: not an addition
       [[fallthrough]];
+    case Instruction::Add:
+    case Instruction::Sub:
     case Instruction::Mul: {
       Reading L = readInteger(I->getOperand(0));
       if (!L.ok())
@@ -572,9 +562,14 @@ private:
       Reading R = readInteger(I->getOperand(1));
       if (!R.ok())
         return R;
-      return Reading{I->getOpcode() == Instruction::Mul ? L.P * R.P
-                                                         : L.P + R.P,
-                     {}};
+      switch (I->getOpcode()) {
+      case Instruction::Mul:
+        return Reading{L.P * R.P, {}};
+      case Instruction::Sub:
+        return Reading{L.P + R.P.scaled(-1), {}};
+      default:
+        return Reading{L.P + R.P, {}};
+      }
     }
     case Instruction::Shl:
       if (const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));

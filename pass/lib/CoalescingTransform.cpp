@@ -3,23 +3,38 @@
 // For each kernel: collect copy groups, check their legality, rewrite the
 // legal ones, erase what the rewrite made dead. See CoalescingTransform.h.
 //
-// The rewrite of a group with lane stride S (bytes) and member width w, in a
-// block row of N = ntid.x threads, at the position of the group's last store:
+// The rewrite of a group with lane stride S (bytes) and member width w, at
+// the position of the group's last store. The threads of a block row that run
+// the copy are a prefix of `active` threads: all ntid.x of them, or, under a
+// bounds guard / in a grid-stride loop `i < n`, left = n - (i - tid.x).
 //
 //   dstStart = &dst[member 0] - S*tid.x      (the same value in every thread
 //   srcStart = &src[member 0] - S*tid.x       of the row: the region's start)
-//   R        = S*N                           (bytes of the row's region)
-//   if (regions overlap)        -> original per-thread code (fallback)
-//   else if ((dstStart|srcStart|R) % 16 == 0) -> copy16
-//   else if ((dstStart|srcStart|R) %  4 == 0) -> copy4     (when w < 4)
-//   else                                       -> copyW     (w-byte units)
+//   fast: (dstStart|srcStart|S*ntid) % 16 == 0, regions disjoint, left >= ntid
+//     -> copy16 over S*ntid bytes                        (one branch)
+//   slow: R = S*clamp(left, 0, ntid)
+//     regions overlap                        -> the original per-thread code
+//     else if ((dstStart|srcStart|R) % 16 == 0) -> copy16
+//     else if ((dstStart|srcStart|R) %  4 == 0) -> copy4    (when w < 4)
+//     else                                       -> copyW    (w-byte units)
 //
-// copyU moves units u = k*N + tid.x, k < ceil(S/U), of U bytes each: all loads
-// first, then all stores; a unit past R/U is skipped when U does not divide S.
-// Exactly the bytes [start, start+R) of each side are read and written, as by
-// the original code. The overlap check is left out when the pointers are
-// `noalias` (`__restrict__`) or distinct globals.
+// copyU moves units u = k*active + tid.x, k < ceil(S/U), of U bytes each: all
+// loads first, then all stores; a unit past R/U is skipped. Exactly the bytes
+// [start, start+R) of each side are read and written, as by the original
+// code. The overlap check is left out when the pointers are `noalias`
+// (`__restrict__`), distinct globals, or shared vs global memory.
 //
+// A grid-stride loop `for (i = gid; i < n; i += ntid.x*nctaid.x)` whose body
+// is only the copy covers elements [0, n) over the whole grid. In front of it
+// every thread checks that dst and src are 16-byte aligned and disjoint; then
+// the grid runs one flat copy of S*n bytes instead (16-byte units at a stride
+// of the grid, four in flight per thread, then the last bytes) and skips the
+// loop, which otherwise runs with each iteration rewritten as above.
+//
+// Cost rules, from measurements (docs/benchmarks.md): elements the backend
+// already moves as one aligned vector (power-of-two size <= 16) are left
+// alone; -coalda-wide-block=N keeps wide rows of narrow members on the
+// original code (off by default: the extra branch cost more than it saved).
 //===----------------------------------------------------------------------===//
 
 #include "coalda/CoalescingTransform.h"
