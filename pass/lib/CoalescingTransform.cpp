@@ -47,6 +47,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -822,7 +823,9 @@ public:
       BasicBlock *FastCopy = emitCopy(Units[0], F, nullptr, Ntid, FullRegion,
                                       "coalda.fast" + std::to_string(Units[0]));
       Slow = BasicBlock::Create(Ctx, "coalda.slow", F, Join);
-      HB.CreateCondBr(Fast, FastCopy, Slow);
+      // Likely: block placement makes the fast path fall through.
+      HB.CreateCondBr(Fast, FastCopy, Slow,
+                      MDBuilder(Ctx).createLikelyBranchWeights());
     }
 
     // The slow path: partial rows, other alignments, possible overlap. The
@@ -1061,7 +1064,7 @@ void CoalescingTransformPass::emitFlatCopy(CopyGroup &G) {
     Succ->replacePhiUsesWith(G.FlatEntry, Orig);
   BasicBlock *Head = BasicBlock::Create(Ctx, "flat.copy", F);
   B.SetInsertPoint(G.FlatEntry);
-  B.CreateCondBr(Ok, Head, Orig);
+  B.CreateCondBr(Ok, Head, Orig, MDBuilder(Ctx).createLikelyBranchWeights());
 
   // A grid-stride loop over `Width`-byte units: thread gid moves the units
   // at First + (gid + k*threads)*Width below Limit, Unroll of them per
