@@ -95,6 +95,10 @@ static cl::opt<bool> FlatLoops(
     "coalda-flat-loops", cl::init(true),
     cl::desc("Replace a grid-stride copy loop by one flat copy by all threads "
              "(with the loop as fallback)"));
+static cl::opt<bool> CostRules(
+    "coalda-cost-rules", cl::init(true),
+    cl::desc("Leave alone the copies the measurements found unprofitable "
+             "(elements the backend already moves as one vector)"));
 static cl::opt<unsigned> WideBlock(
     "coalda-wide-block", cl::init(0),
     cl::desc("Blocks with more threads than this keep the original code when "
@@ -632,7 +636,7 @@ void CoalescingTransformPass::checkLegality(
   // up to 16 bytes whose first member is aligned to that size is merged by
   // the backend into one vector access per thread (int2: ld.v2.u32), which
   // is already coalesced; the rewrite measured 0.90-1.09x there.
-  if (isPowerOf2_64(G.Stride) && G.Stride <= 16) {
+  if (CostRules && isPowerOf2_64(G.Stride) && G.Stride <= 16) {
     Align A0 = std::min(getLoadStoreAlignment(G.Stores.front()->Inst),
                         getLoadStoreAlignment(G.Loads.front()->Inst));
     if (A0.value() >= (uint64_t)G.Stride) {

@@ -1,0 +1,59 @@
+"""Kernels the differential fuzzer once failed on, kept as regressions.
+
+- The fuzzer expected a rewrite of a `__restrict__` copy of four chars at
+  stride 4; clang -O3 merges them into one coalesced i32 access, so "already
+  coalesced" is right and the fuzzer's expectation was fixed.
+- Emulating many batches crashed: every MCJIT engine shared one target
+  machine, which the first engine to be freed destroyed.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+
+from coalda import emulate
+from fuzz_kernels import FuzzKernel
+from test_fuzz import differential
+
+RESTRICT_CHARS = FuzzKernel(
+    members=("char",) * 4, array=True, statements=((2, 2), (1, 1), (0, 0), (3, 3)),
+    index="gid", restrict=True, block=32, blocks=2,
+)
+
+
+def test_restrict_chars_merged_at_O3_are_already_coalesced() -> None:
+    assert differential([RESTRICT_CHARS], 3, seed=1) == []
+
+
+def test_restrict_chars_at_O0_are_rewritten_and_equal() -> None:
+    assert differential([RESTRICT_CHARS], 0, seed=2) == []
+
+
+KERNEL = """
+target triple = "nvptx64-nvidia-cuda"
+define void @k{i}(ptr %p) {{
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %e = zext i32 %t to i64
+  %a = getelementptr i32, ptr %p, i64 %e
+  store i32 {i}, ptr %a
+  ret void
+}}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+!nvvm.annotations = !{{!0}}
+!0 = !{{ptr @k{i}, !"kernel", i32 1}}
+"""
+
+
+def test_modules_jitted_after_others_were_freed_still_run() -> None:
+    """With one shared target machine, freeing an engine freed it, and the
+    next module was compiled with a dangling one."""
+    for round_ in range(3):
+        modules = [emulate.EmulatedModule(KERNEL.format(i=i)) for i in range(3)]
+        del modules
+        gc.collect()
+    fresh = emulate.EmulatedModule(KERNEL.format(i=7))
+    out = np.zeros(8, dtype=np.int32)
+    fresh.launch("k7", (1, 1, 1), (8, 1, 1), [out])
+    assert (out == 7).all()
