@@ -144,7 +144,7 @@ def run_cmd(
         from .gpu import device, gpu_name
 
         device()  # fail early, in one line, when there is no GPU
-    compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir)
+    compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir, ptx=not emulate)
     spec = choose_spec(file, spec_file, compiled)
     rows = run(compiled, spec, size_list, seed, gpu=not emulate)
     where = "CPU emulator" if emulate else gpu_name()

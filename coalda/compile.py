@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import CoaldaError, ToolFailed
@@ -23,7 +23,6 @@ class CompileOptions:
     opt_level: int = 3
     includes: tuple[Path, ...] = ()
     defines: tuple[str, ...] = ()
-    extra: tuple[str, ...] = field(default=())
 
 
 def run_tool(what: str, cmd: Sequence[str | Path]) -> subprocess.CompletedProcess[str]:
@@ -56,7 +55,6 @@ def clang_command(source: Path, options: CompileOptions, output: Path) -> list[s
         cmd += ["-I", str(inc)]
     for define in options.defines:
         cmd += ["-D", define]
-    cmd += list(options.extra)
     cmd += [str(source), "-o", str(output)]
     return cmd
 

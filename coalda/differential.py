@@ -28,7 +28,9 @@ class Compiled:
     report: Report
 
 
-def compile_or_reuse(source: Path, options: CompileOptions, from_dir: Path | None) -> Compiled:
+def compile_or_reuse(source: Path, options: CompileOptions, from_dir: Path | None, ptx: bool = True) -> Compiled:
+    """The before/after IR and PTX: from an OUTDIR, or built now (PTX only
+    when a GPU will run it)."""
     if from_dir is not None:
         art = Artifacts(from_dir, source.stem)
         missing = [p.name for p in (art.before, art.after, art.report) if not p.is_file()]
@@ -42,9 +44,10 @@ def compile_or_reuse(source: Path, options: CompileOptions, from_dir: Path | Non
         )
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         art = Artifacts(Path(scratch), source.stem)
-        result = build(source, options, art)
+        result = build(source, options, art, ptx=ptx)
+        text = {p: p.read_text() if p.is_file() else "" for p in (art.before_ptx, art.ptx)}
         return Compiled(
-            art.before.read_text(), art.after.read_text(), art.before_ptx.read_text(), art.ptx.read_text(), result.report
+            art.before.read_text(), art.after.read_text(), text[art.before_ptx], text[art.ptx], result.report
         )
 
 

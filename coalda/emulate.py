@@ -49,6 +49,19 @@ class KernelSignature:
     params: tuple[tuple[str, str], ...]  # (name, IR type)
 
 
+def _unflatten(flat: str, counts: str, register: str) -> str:
+    """IR splitting the linear index %FLAT into x, y, z (extents %COUNTSx/y)
+    and storing them into the REGISTER globals."""
+    f, c, r = flat, counts, register
+    return f"""  %{f}x = urem i32 %{f}, %{c}x
+  %{f}.yz = udiv i32 %{f}, %{c}x
+  %{f}y = urem i32 %{f}.yz, %{c}y
+  %{f}z = udiv i32 %{f}.yz, %{c}y
+  store i32 %{f}x, ptr @__coalda_{r}_x
+  store i32 %{f}y, ptr @__coalda_{r}_y
+  store i32 %{f}z, ptr @__coalda_{r}_z"""
+
+
 def _driver(kernel: KernelSignature, index: int) -> str:
     """IR of `__coalda_grid_<index>(params...)`: every block, every thread."""
     formals = ", ".join(f"{ty} %a{i}" for i, (_, ty) in enumerate(kernel.params))
@@ -67,23 +80,11 @@ entry:
   br label %block
 block:
   %b = phi i32 [ 0, %entry ], [ %b.next, %block.end ]
-  %bx = urem i32 %b, %nctaidx
-  %b.yz = udiv i32 %b, %nctaidx
-  %by = urem i32 %b.yz, %nctaidy
-  %bz = udiv i32 %b.yz, %nctaidy
-  store i32 %bx, ptr @__coalda_ctaid_x
-  store i32 %by, ptr @__coalda_ctaid_y
-  store i32 %bz, ptr @__coalda_ctaid_z
+{_unflatten("b", "nctaid", "ctaid")}
   br label %thread
 thread:
   %t = phi i32 [ 0, %block ], [ %t.next, %thread ]
-  %tx = urem i32 %t, %ntidx
-  %t.yz = udiv i32 %t, %ntidx
-  %ty = urem i32 %t.yz, %ntidy
-  %tz = udiv i32 %t.yz, %ntidy
-  store i32 %tx, ptr @__coalda_tid_x
-  store i32 %ty, ptr @__coalda_tid_y
-  store i32 %tz, ptr @__coalda_tid_z
+{_unflatten("t", "ntid", "tid")}
   call void @{kernel.name}({actuals})
   %t.next = add i32 %t, 1
   %t.more = icmp ult i32 %t.next, %threads

@@ -38,10 +38,6 @@ class Toolchain:
     llc: Path
     plugin: Path
 
-    @property
-    def cuda_path(self) -> Path:
-        return cuda_path()
-
 
 def _find(tool: str, env: str, names: tuple[str, ...], install: str) -> Path:
     override = os.environ.get(env)
