@@ -188,3 +188,13 @@ def test_flat_grid_stride_copy_runs_its_unrolled_loop_and_tail(tmp_path: Path, n
     results = check(spec, lambda _: symbol, EmulatorExecutor(art.before.read_text()), EmulatorExecutor(after),
                      n, np.random.default_rng(n))
     assert len(results) == 3 and all(r.match for r in results), [r.detail for r in results]
+
+
+def test_every_benchmark_kernel_runs_equal_on_the_emulator() -> None:
+    """testcases/copies.cu: each rewritten kernel (one pixel per thread with
+    and without guard and restrict, grid-stride, float3, ushort3, ...) against
+    its original and the hand-written reference, three layouts, sizes 1000
+    (partial blocks) and 65536."""
+    proc = run_cli("run", TESTCASES / "copies.cu", "--emulate")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    assert "All 78 comparisons match byte for byte." in proc.stdout
