@@ -23,6 +23,10 @@ class FuzzKernel:
     block: int
     blocks: int  # in x (and in y for 2d)
     tail: int = 0  # guarded kinds: n = block*blocks - tail (a partial last block)
+    # arrays: the stride is the kernel argument `s` (launched as the element's
+    # count plus stride_extra, so the rewrite's run-time check takes either way)
+    runtime_stride: bool = False
+    stride_extra: int = 0
 
     @property
     def layout(self) -> tuple[int, int]:
@@ -64,6 +68,8 @@ class FuzzKernel:
         width = {"2d": ", int width", "gid": "", "tid": ""}.get(self.index, ", int n")
         if self.array:
             t, c = self.members[0], len(self.members)
+            if self.runtime_stride:
+                c, width = "s", width + ", int s"
             head = f"__global__ void {name}({t} *{r}dst, const {t} *{r}src{width}) {{"
             body = [f"  dst[{c} * i + {d}] = src[{c} * i + {s}];" for d, s in self.statements]
             struct = ""
@@ -77,6 +83,18 @@ class FuzzKernel:
 
     def spec(self, name: str) -> tuple[KernelSpec, int]:
         """The launch, and the n it covers."""
+        spec, n = self._spec(name)
+        if not self.runtime_stride:
+            return spec, n
+        # elements of `s` members: buffers sized for the launched stride
+        stride = len(self.members) + self.stride_extra
+        member = TYPES[self.members[0]]
+        params = tuple(
+            Param(p.name, p.kind, f"{stride * member}*n") if p.is_buffer else p for p in spec.params
+        ) + (Param("s", "value", stride),)
+        return KernelSpec(spec.name, params, spec.grid, spec.block, spec.same_as, spec.align), n
+
+    def _spec(self, name: str) -> tuple[KernelSpec, int]:
         size, align = self.layout
         bytes_ = f"{size}*n"
         params = [Param("dst", "out", bytes_), Param("src", "in", bytes_)]
@@ -122,7 +140,8 @@ def fuzz_kernels(draw: st.DrawFn) -> FuzzKernel:
             statements = [(d, b if d == a else a if d == b else d) for d, _ in statements]
     index = draw(st.sampled_from(["gid", "gid", "tid", "2d", "guard", "early_return", "gridstride", "uniform_loop"]))
     block = draw(st.sampled_from(BLOCKS))
+    runtime = array and index in ("gid", "guard") and draw(st.booleans())
     return FuzzKernel(
         members, array, tuple(statements), index, draw(st.booleans()), block, draw(st.integers(1, 3)),
-        draw(st.integers(0, block - 1)),
+        draw(st.integers(0, block - 1)), runtime, draw(st.integers(0, 1)) if runtime else 0,
     )

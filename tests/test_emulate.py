@@ -198,3 +198,26 @@ def test_every_benchmark_kernel_runs_equal_on_the_emulator() -> None:
     proc = run_cli("run", TESTCASES / "copies.cu", "--emulate")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     assert "All 78 comparisons match byte for byte." in proc.stdout
+
+
+@pytest.mark.parametrize("stride", [3, 4, 1])
+def test_run_time_stride_is_versioned(tmp_path: Path, stride: int) -> None:
+    """dst[s*i + k] for k < 3: rewritten for s == 3 (the members cover the
+    element), the original code for any other s; equal bytes either way."""
+    src = tmp_path / "rs.cu"
+    src.write_text(
+        "__global__ void copy(int *dst, const int *src, int s) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  dst[s * i + 0] = src[s * i + 0];\n  dst[s * i + 2] = src[s * i + 2];\n"
+        "  dst[s * i + 1] = src[s * i + 1];\n}\n"
+    )
+    art = Artifacts(tmp_path, "rs")
+    result = build(src, CompileOptions(), art, ptx=False)
+    [group] = result.report["kernels"][0]["groups"]
+    assert group["transformed"] and "run-time stride is 12 bytes" in group["reason"]
+    size = f"{4 * stride + 8}*n"
+    spec = KernelSpec("copy", (Param("dst", "out", size), Param("src", "in", size), Param("s", "value", stride)),
+                      grid=3, block=64, align=4)
+    results = check(spec, lambda _: "_Z4copyPiPKii", EmulatorExecutor(art.before.read_text()),
+                    EmulatorExecutor(art.after.read_text()), 192, np.random.default_rng(stride))
+    assert all(r.match for r in results), [r.detail for r in results]

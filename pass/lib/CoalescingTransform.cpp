@@ -202,17 +202,28 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
     G.MemberWidth = Head.Width;
     std::optional<int64_t> S = Head.constantStride();
     if (!S) {
-      G.Missed = "run-time lane stride (" + Info.exprString(Head) +
-                 "): the members cannot be proven to cover each element";
-      continue;
+      // A run-time stride (a[n*tid + k]): the copy can be versioned on the
+      // stride being the bytes its members cover, if it can be computed.
+      bool Computable = all_of(Head.Stride.Terms, [&](const auto &T) {
+        return none_of(T.first, [&](unsigned Id) {
+          return Info.atoms()[Id].Kind == Atom::Iteration;
+        });
+      });
+      if (!Computable) {
+        G.Missed = "run-time lane stride (" + Info.exprString(Head) +
+                   ") that depends on a loop iteration";
+        continue;
+      }
+      G.RuntimeStride = Head.Stride;
+    } else {
+      G.Stride = *S;
     }
-    G.Stride = *S;
-    if ((uint64_t)std::abs(*S) <= Head.Width) {
+    if (S && (uint64_t)std::abs(*S) <= Head.Width) {
       G.Missed = "already coalesced (lane stride " + std::to_string(*S) +
                  " bytes, access width " + std::to_string(Head.Width) + ")";
       continue;
     }
-    if (*S < 0) {
+    if (S && *S < 0) {
       G.Missed = "negative lane stride";
       continue;
     }
@@ -234,7 +245,7 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
     if (!G.Missed.empty())
       continue;
     const AccessExpr &Src = *G.Loads.front();
-    if (Src.constantStride() != S) {
+    if (Src.Stride != Head.Stride) {
       G.Missed = "source lane stride differs from the destination's";
       continue;
     }
@@ -258,12 +269,21 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
         G.Missed = "members overlap (offset " + std::to_string(DstRel) +
                    " is stored twice)";
       else if (DstRel > Covered)
-        G.Missed = partialCopy(Covered, DstRel, *S);
+        G.Missed = S ? partialCopy(Covered, DstRel, *S)
+                     : "the members leave a gap at byte " +
+                           std::to_string(Covered);
       Covered = DstRel + St.Width;
     }
-    if (G.Missed.empty() && Covered != *S)
+    if (!S && G.Missed.empty()) {
+      // Versioned at run time on stride == Covered (see the rewrite).
+      G.Stride = Covered;
+      if (Covered <= (int64_t)G.MemberWidth)
+        G.Missed = "run-time lane stride over a single member: coalesced "
+                   "when the stride equals the member width";
+    } else if (G.Missed.empty() && Covered != *S) {
       G.Missed = Covered < *S ? partialCopy(Covered, *S, *S)
                               : "members reach past the lane stride";
+    }
   }
   return Groups;
 }
@@ -723,9 +743,11 @@ namespace {
 /// Emits the widened copies of one group; see the file banner.
 class RegionCopyEmitter {
 public:
-  RegionCopyEmitter(CopyGroup &G, Instruction *Last)
-      : G(G), Ctx(Last->getContext()), Loc(Last->getDebugLoc()),
-        I64(Type::getInt64Ty(Ctx)), I8(Type::getInt8Ty(Ctx)) {}
+  RegionCopyEmitter(CopyGroup &G, Instruction *Last,
+                    const std::vector<Atom> &Atoms)
+      : G(G), Atoms(Atoms), Ctx(Last->getContext()),
+        Loc(Last->getDebugLoc()), I64(Type::getInt64Ty(Ctx)),
+        I8(Type::getInt8Ty(Ctx)) {}
 
   void emit(Instruction *Last) {
     Function *F = Last->getFunction();
@@ -747,15 +769,26 @@ public:
     // 1024 threads the rewrite gains little there, but the early branch
     // cost the 256/512-thread shapes more than it saved.
     BasicBlock *Head = Before;
+    IRBuilder<> PB(Before);
+    PB.SetCurrentDebugLocation(Loc);
+    SmallVector<Value *, 2> Preconditions;
     if (G.MemberWidth < 4 && WideBlock > 0) {
-      IRBuilder<> PB(Before);
-      PB.SetCurrentDebugLocation(Loc);
       Value *Width = PB.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x,
                                         {}, {});
-      Value *Pays = PB.CreateICmpULE(Width, PB.getInt32(WideBlock),
-                                     "coalda.pays");
+      Preconditions.push_back(
+          PB.CreateICmpULE(Width, PB.getInt32(WideBlock), "coalda.pays"));
+    }
+    // A run-time stride: the rewrite holds when it is the members' bytes.
+    if (G.RuntimeStride)
+      Preconditions.push_back(PB.CreateICmpEQ(
+          materialize(PB, *G.RuntimeStride), PB.getInt64(G.Stride),
+          "coalda.stride.ok"));
+    if (!Preconditions.empty()) {
+      Value *Go = Preconditions.front();
+      for (Value *P : drop_begin(Preconditions))
+        Go = PB.CreateAnd(Go, P);
       Head = BasicBlock::Create(Ctx, "coalda.rewrite", F, Join);
-      PB.CreateCondBr(Pays, Head, emitOriginal(F));
+      PB.CreateCondBr(Go, Head, emitOriginal(F));
     }
 
     IRBuilder<> B(Head);
@@ -869,6 +902,9 @@ public:
              "coalda.copy" + std::to_string(G.MemberWidth));
     if (G.NeedsOverlapCheck)
       SB.CreateCondBr(Disjoint(SB, Region), Chain, emitOriginal(F));
+    // Lay the fallback out last, where a reader looks for it.
+    if (Original)
+      Original->moveBefore(Join);
     std::string Widths;
     for (unsigned U : Units) {
       Widths += std::to_string(U) + "/";
@@ -881,6 +917,9 @@ public:
                std::to_string(G.MemberWidth) + "-byte units" +
                (G.NeedsOverlapCheck ? ", behind a run-time overlap check"
                                     : "") +
+               (G.RuntimeStride ? ", when the run-time stride is " +
+                                      std::to_string(G.Stride) + " bytes"
+                                : "") +
                (G.GuardIndex ? ", by the threads that pass the " +
                                    G.GuardKind + " guard"
                              : "");
@@ -888,6 +927,7 @@ public:
 
 private:
   CopyGroup &G;
+  const std::vector<Atom> &Atoms;
   LLVMContext &Ctx;
   DebugLoc Loc;
   Type *I64, *I8;
@@ -895,6 +935,40 @@ private:
         *SrcStart = nullptr;
   BasicBlock *Join = nullptr, *Original = nullptr;
   SmallVector<Instruction *, 16> Order;
+
+  /// IR computing a polynomial (in i64) at B. Its atoms are special
+  /// registers, kernel arguments or values the members' addresses use, so
+  /// they are available where the group's last member is.
+  Value *materialize(IRBuilder<> &B, const Poly &P) {
+    static const Intrinsic::ID Registers[4][3] = {
+        {Intrinsic::nvvm_read_ptx_sreg_tid_x, Intrinsic::nvvm_read_ptx_sreg_tid_y,
+         Intrinsic::nvvm_read_ptx_sreg_tid_z},
+        {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+         Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+         Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+        {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+         Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+         Intrinsic::nvvm_read_ptx_sreg_ntid_z},
+        {Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+         Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+         Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
+    Value *Sum = B.getInt64(0);
+    for (const auto &[M, C] : P.Terms) {
+      Value *Term = B.getInt64(C);
+      for (unsigned Id : M) {
+        const Atom &A = Atoms[Id];
+        Value *V;
+        if (A.Kind <= Atom::GridDim)
+          V = B.CreateZExt(
+              B.CreateIntrinsic(Registers[A.Kind][A.Dim], {}, {}), I64);
+        else // kernel argument or opaque row-uniform value (Iteration: never)
+          V = B.CreateSExtOrTrunc(const_cast<Value *>(A.V), I64);
+        Term = B.CreateMul(Term, V);
+      }
+      Sum = B.CreateAdd(Sum, Term);
+    }
+    return Sum;
+  }
 
   Type *unitType(unsigned U) {
     if (U == 16)
@@ -1142,8 +1216,9 @@ void CoalescingTransformPass::emitFlatCopy(CopyGroup &G) {
   EmitLoop(Tail, G.MemberWidth, 1, Whole, Bytes, G.FlatExit, "flat.bytes");
 }
 
-void CoalescingTransformPass::rewrite(CopyGroup &G) {
-  RegionCopyEmitter(G, lastMember(G)).emit(lastMember(G));
+void CoalescingTransformPass::rewrite(CopyGroup &G,
+                                      const CoalescingInfo &Info) {
+  RegionCopyEmitter(G, lastMember(G), Info.atoms()).emit(lastMember(G));
   if (G.FlatEntry) {
     emitFlatCopy(G);
     G.Action += "; the whole grid-stride loop runs as one flat copy by all "
@@ -1299,7 +1374,7 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     remarkAccesses(Info, ORE);
     for (CopyGroup &G : Groups) {
       if (G.Missed.empty())
-        rewrite(G);
+        rewrite(G, Info);
       if (G.Transformed)
         ORE.emit([&] {
           return OptimizationRemark(DEBUG_TYPE, "Coalesced",

@@ -21,6 +21,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct CopyGroup {
   std::vector<const AccessExpr *> Stores; ///< sorted by offset
   std::vector<const AccessExpr *> Loads;  ///< Loads[k] feeds Stores[k]
   int64_t Stride = 0;
+  /// A lane stride known only at run time (bytes, e.g. 4*n): the rewrite is
+  /// versioned on it being equal to Stride, the bytes the members cover.
+  std::optional<Poly> RuntimeStride;
   uint64_t MemberWidth = 0;
   bool NeedsOverlapCheck = true;
   /// Empty while the group is a legal candidate; else why it is left alone.
@@ -100,7 +104,7 @@ private:
   /// Part of step 3: the flat copy in front of the loop.
   void emitFlatCopy(CopyGroup &G);
   /// Step 3: emit the versioned, widened copy before the group's last store.
-  void rewrite(CopyGroup &G);
+  void rewrite(CopyGroup &G, const CoalescingInfo &Info);
   /// Step 4: delete the group's loads and stores and their dead addresses.
   void erase(CopyGroup &G);
 };
