@@ -46,8 +46,15 @@ class FuzzKernel:
     def expect_rewrite(self) -> bool:
         """A whole, in-place copy of a padding-free element wider than a member."""
         size, _ = self.layout
-        whole = sorted(d for d, _ in self.statements) == list(range(len(self.members)))
+        copied = sorted(d for d, _ in self.statements)
         pure = all(d == s for d, s in self.statements)
+        if self.runtime_stride:
+            # The stride is unknown statically: contiguous members are a
+            # candidate element, rewritten behind a check that the stride is
+            # their size (the launch decides which path runs).
+            contiguous = copied == list(range(copied[0], copied[0] + len(copied)))
+            return contiguous and pure and len(copied) > 1
+        whole = copied == list(range(len(self.members)))
         padded = sum(TYPES[t] for t in self.members) != size
         return whole and pure and not padded and len(self.members) > 1
 

@@ -3,6 +3,8 @@
 - The fuzzer expected a rewrite of a `__restrict__` copy of four chars at
   stride 4; clang -O3 merges them into one coalesced i32 access, so "already
   coalesced" is right and the fuzzer's expectation was fixed.
+- With a run-time stride, clang -O3 merged two `__restrict__` chars into
+  one 2-byte member: coalesced when the stride is 2, so left alone.
 - Emulating many batches crashed: every MCJIT engine shared one target
   machine, which the first engine to be freed destroyed.
 """
@@ -29,6 +31,18 @@ def test_restrict_chars_merged_at_O3_are_already_coalesced() -> None:
 
 def test_restrict_chars_at_O0_are_rewritten_and_equal() -> None:
     assert differential([RESTRICT_CHARS], 0, seed=2) == []
+
+
+RUNTIME_STRIDE_CHARS = [
+    FuzzKernel(members=("char",) * 2, array=True, statements=((0, 0), (1, 1)), index="gid", restrict=True,
+               block=32, blocks=1, runtime_stride=True, stride_extra=extra)
+    for extra in (0, 1)
+]
+
+
+def test_merged_members_with_a_run_time_stride_are_left_alone_and_equal() -> None:
+    assert differential(RUNTIME_STRIDE_CHARS, 3, seed=3) == []
+    assert differential(RUNTIME_STRIDE_CHARS, 0, seed=4) == []
 
 
 KERNEL = """
