@@ -136,14 +136,7 @@ class EmulatedModule:
 
     def __init__(self, device_ir: str) -> None:
         self.device_ir = device_ir
-        parsed = _parse(device_ir)
-        self.signatures: dict[str, KernelSignature] = {}
-        for fn in parsed.functions:
-            if fn.is_declaration or fn.name.startswith("llvm."):
-                continue
-            self.signatures[fn.name] = KernelSignature(
-                fn.name, tuple((a.name, str(a.type)) for a in fn.arguments)
-            )
+        self.signatures = {name: KernelSignature(name, params) for name, params in signatures(device_ir).items()}
         self.kernels = [s for name, s in self.signatures.items() if _is_kernel(device_ir, name)]
         host = _parse(host_module_text(device_ir, self.kernels))
         host.verify()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,19 +131,26 @@ class GpuExecutor:
 
     def time(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], repeat: int = 20) -> list[float]:
         """Milliseconds of each of `repeat` launches after one warm-up, by CUDA events."""
-        core, _ = _modules()
         dargs = self.upload(kernel, args)
-        self.launch(kernel, grid, block, dargs)
-        options = core.EventOptions(timing_enabled=True)
-        times = []
-        for _ in range(repeat):
-            start = self.stream.record(options=options)
-            self.launch(kernel, grid, block, dargs)
-            end = self.stream.record(options=options)
-            end.sync()
-            times.append(end - start)
+        times = _event_times(self.stream, lambda: self.launch(kernel, grid, block, dargs), repeat)
         self.download(dargs, args)
         return times
+
+
+def _event_times(stream: Any, action: Callable[[], None], repeat: int) -> list[float]:
+    """Milliseconds of each of `repeat` runs of action on stream, by CUDA
+    events, after one warm-up run."""
+    core, _ = _modules()
+    options = core.EventOptions(timing_enabled=True)
+    action()
+    times = []
+    for _ in range(repeat):
+        start = stream.record(options=options)
+        action()
+        end = stream.record(options=options)
+        end.sync()
+        times.append(end - start)
+    return times
 
 
 def median(times: Sequence[float]) -> float:
@@ -162,24 +169,16 @@ def driver_version() -> str:
 
 def time_memcpy(nbytes: int, repeat: int) -> list[float]:
     """Milliseconds of each of `repeat` device-to-device copies of nbytes."""
-    core, driver = _modules()
+    _, driver = _modules()
     dev = device()
     stream = dev.create_stream()
     src = dev.allocate(nbytes, stream=stream)
     dst = dev.allocate(nbytes, stream=stream)
-    options = core.EventOptions(timing_enabled=True)
 
     def copy() -> None:
         _check(driver.cuMemcpyDtoDAsync(int(dst.handle), int(src.handle), nbytes, stream.handle), "cuMemcpyDtoDAsync")
 
-    copy()
-    times = []
-    for _ in range(repeat):
-        start = stream.record(options=options)
-        copy()
-        end = stream.record(options=options)
-        end.sync()
-        times.append(end - start)
+    times = _event_times(stream, copy, repeat)
     src.close()
     dst.close()
     return times

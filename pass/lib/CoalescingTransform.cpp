@@ -125,6 +125,15 @@ Instruction *lastMember(const CopyGroup &G) {
   return Last;
 }
 
+/// The least alignment the original members declare.
+Align memberAlignment(const CopyGroup &G) {
+  Align A(16);
+  for (const auto *List : {&G.Loads, &G.Stores})
+    for (const AccessExpr *M : *List)
+      A = std::min(A, getLoadStoreAlignment(M->Inst));
+  return A;
+}
+
 Instruction *firstMember(const CopyGroup &G) {
   Instruction *First = G.Loads.front()->Inst;
   for (const auto *List : {&G.Loads, &G.Stores})
@@ -575,10 +584,11 @@ void CoalescingTransformPass::findFlatLoop(CopyGroup &G,
   auto *Phi = cast<PHINode>(G.GuardIndex);
   Loop *L = LI.getLoopFor(Phi->getParent());
   BasicBlock *Outside = L->getLoopPredecessor(), *Exit = L->getExitBlock();
-  if (!Exit || !isa<GlobalValue>(G.first().Base) && !isa<Argument>(G.first().Base))
-    return;
-  if (!isa<GlobalValue>(G.Loads.front()->Base) &&
-      !isa<Argument>(G.Loads.front()->Base))
+  // The flat copy starts at the bases themselves: arguments or globals.
+  auto Available = [](const Value *Base) {
+    return isa<GlobalValue>(Base) || isa<Argument>(Base);
+  };
+  if (!Exit || !Available(G.first().Base) || !Available(G.Loads.front()->Base))
     return;
   if (!Exit->phis().empty() || isSharedBase(G.first().Base))
     return;
@@ -978,14 +988,6 @@ private:
 
   /// Alignment of the original members: the region's start is the address of
   /// member 0 in thread 0, so it is at least this aligned.
-  Align memberAlign() {
-    Align A(16);
-    for (const auto *List : {&G.Loads, &G.Stores})
-      for (const AccessExpr *M : *List)
-        A = std::min(A, getLoadStoreAlignment(M->Inst));
-    return A;
-  }
-
   /// Copy the Bytes-long region in U-byte units by the row's first Count
   /// threads, starting in Entry (a new block if null); returns the entry
   /// block. The copy ends with a branch to Join.
@@ -997,7 +999,7 @@ private:
     IRBuilder<> B(Entry);
     B.SetCurrentDebugLocation(Loc);
     Type *Ty = unitType(U);
-    Align A = U > G.MemberWidth ? Align(U) : commonAlignment(memberAlign(), U);
+    Align A = U > G.MemberWidth ? Align(U) : commonAlignment(memberAlignment(G), U);
     unsigned PerThread = (G.Stride + U - 1) / U;
     // Units past the region's end are skipped: when U does not divide the
     // stride, or when a guard may have shortened the row.
@@ -1120,11 +1122,7 @@ void CoalescingTransformPass::emitFlatCopy(CopyGroup &G) {
   Value *Dst = Start(G.first(), "flat.dst"), *Src = Start(*G.Loads.front(), "flat.src");
   Value *DstInt = B.CreatePtrToInt(Dst, I64), *SrcInt = B.CreatePtrToInt(Src, I64);
   unsigned U = G.Units.empty() ? G.MemberWidth : G.Units.front();
-  Align MemberAlign(16);
-  for (const auto *List : {&G.Loads, &G.Stores})
-    for (const AccessExpr *A : *List)
-      MemberAlign = std::min(MemberAlign, getLoadStoreAlignment(A->Inst));
-  MemberAlign = commonAlignment(MemberAlign, G.MemberWidth);
+  Align MemberAlign = commonAlignment(memberAlignment(G), G.MemberWidth);
   Value *Ok = B.CreateICmpEQ(
       B.CreateAnd(B.CreateOr(DstInt, SrcInt), B.getInt64(U - 1)),
       B.getInt64(0));
@@ -1218,7 +1216,8 @@ void CoalescingTransformPass::emitFlatCopy(CopyGroup &G) {
 
 void CoalescingTransformPass::rewrite(CopyGroup &G,
                                       const CoalescingInfo &Info) {
-  RegionCopyEmitter(G, lastMember(G), Info.atoms()).emit(lastMember(G));
+  Instruction *Last = lastMember(G);
+  RegionCopyEmitter(G, Last, Info.atoms()).emit(Last);
   if (G.FlatEntry) {
     emitFlatCopy(G);
     G.Action += "; the whole grid-stride loop runs as one flat copy by all "
