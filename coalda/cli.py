@@ -71,12 +71,12 @@ def _options(arch: str, opt_level: int, includes: tuple[Path, ...], defines: tup
 
 @click.group(cls=CoaldaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="coalda")
-def main() -> None:
+def cli() -> None:
     """COALDA finds uncoalesced global-memory accesses in CUDA kernels and
     rewrites strided copies into coalesced, wide form."""
 
 
-@main.command("optimize")
+@cli.command("optimize")
 @SOURCE
 @click.option(
     "-o", "--outdir", type=click.Path(path_type=Path), default=Path("coalda-out"), show_default=True,
@@ -95,7 +95,7 @@ def optimize_cmd(
     stdout.print(f"Wrote {result.artifacts.directory}/{result.artifacts.stem}.{{before.ll,after.ll,diff,after.ptx,report.json}}")
 
 
-@main.command("analyze")
+@cli.command("analyze")
 @SOURCE
 @compile_options
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -122,7 +122,7 @@ def _sizes(value: str | None) -> list[int] | None:
     return sizes
 
 
-@main.command("run")
+@cli.command("run")
 @SOURCE
 @compile_options
 @click.option("--emulate", is_flag=True, help="Run on the CPU emulator instead of the GPU.")
@@ -155,7 +155,7 @@ def run_cmd(
     stdout.print(f"All {len(rows)} comparisons match byte for byte.")
 
 
-@main.command("bench")
+@cli.command("bench")
 @SOURCE
 @compile_options
 @click.option("--sizes", help="Comma-separated problem sizes n (default: the spec's largest GPU size).")
@@ -205,7 +205,7 @@ def bench_cmd(
         _fail("some outputs differ from the unoptimized kernel's")
 
 
-@main.command("diff")
+@cli.command("diff")
 @SOURCE
 @compile_options
 def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...]) -> None:
@@ -217,6 +217,22 @@ def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], 
         stdout.print("COALDA changed nothing.")
         return
     stdout.print(Syntax(text, "diff", theme="ansi_dark", background_color="default"))
+
+
+def main() -> None:
+    """Entry point: click's usage errors (unknown flag, bad value, missing
+    file) become the same one-line `coalda: error:` as every other failure,
+    with click's exit code 2."""
+    try:
+        code = cli.main(standalone_mode=False)
+    except click.UsageError as exc:
+        hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx else ""
+        _fail(exc.format_message() + hint, code=exc.exit_code)
+    except click.ClickException as exc:
+        _fail(exc.format_message(), code=exc.exit_code)
+    except click.Abort:
+        _fail("interrupted", code=130)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

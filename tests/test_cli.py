@@ -113,6 +113,7 @@ def assert_clean_failure(proc, *needles: str, code: int | None = None) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     proc = run_cli("optimize", tmp_path / "nope.cu", "-o", tmp_path / "out")
     assert_clean_failure(proc, "nope.cu", "does not exist", code=2)
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("coalda: error:")
     assert not (tmp_path / "out").exists()
 
 
@@ -130,11 +131,14 @@ def test_syntax_error_shows_clang_then_one_line(tmp_path: Path) -> None:
 def test_unknown_arch(tmp_path: Path, rgb: Path) -> None:
     proc = run_cli("optimize", rgb, "--arch", "sm_999", "-o", tmp_path / "out")
     assert_clean_failure(proc, "sm_999", code=2)
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("coalda: error:")
     assert not (tmp_path / "out").exists()
 
 
 def test_unknown_flag(rgb: Path) -> None:
-    assert_clean_failure(run_cli("optimize", rgb, "--frobnicate"), "No such option", code=2)
+    proc = run_cli("optimize", rgb, "--frobnicate")
+    assert_clean_failure(proc, "No such option", code=2)
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("coalda: error:")
 
 
 def test_missing_toolchain(tmp_path: Path, rgb: Path) -> None:
