@@ -33,8 +33,10 @@
 //   I      phi = [s, entry], [phi + d, latch]
 //            with d row-uniform            I(s) + I(d) * iter(phi)  (uniform
 //                                           iteration atom: an induction)
-//   I      phi / select / udiv / ... whose  ACCEPT row-uniform opaque atom
-//          operands are all row-uniform
+//   I      phi / select / udiv / ... that   ACCEPT row-uniform opaque atom
+//          RowUniformity proves row-uniform
+//          (uniform operands, no phi joining
+//          paths of a divergent branch)
 //   I      load                             REJECT "data-dependent index"
 //   I      other thread-dependent node      REJECT "non-linear ..."
 //
@@ -47,15 +49,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "coalda/CoalescingAnalysis.h"
+#include "RowUniformity.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InstIterator.h"
@@ -375,7 +380,8 @@ constexpr size_t MaxTerms = 48;
 
 class AddressWalker {
 public:
-  explicit AddressWalker(const DataLayout &DL) : DL(DL) {
+  AddressWalker(const DataLayout &DL, const RowUniformity &Uniformity)
+      : DL(DL), Uniformity(Uniformity) {
     LaneId = atomFor({Atom::ThreadIdx, 0, nullptr});
   }
   std::vector<Atom> Atoms;
@@ -429,11 +435,11 @@ public:
 
 private:
   const DataLayout &DL;
+  const RowUniformity &Uniformity;
   unsigned LaneId;
   DenseMap<const Value *, Reading> Memo;
   /// Phis being read as inductions, bound to their own atom meanwhile.
   DenseMap<const Value *, unsigned> OpenPhis;
-  DenseMap<const Value *, bool> UniformMemo;
 
   static std::string opcodeName(const Value *V) {
     if (const auto *I = dyn_cast<Instruction>(V))
@@ -484,26 +490,6 @@ private:
     default:
       return std::nullopt;
     }
-  }
-
-  /// True when V is equal for all threads of a row (same tid.y, tid.z) of a
-  /// block: it depends on no tid.x and no memory contents.
-  bool isRowUniform(const Value *V) {
-    if (isa<Constant>(V) || isa<llvm::Argument>(V))
-      return true;
-    if (std::optional<Atom> A = specialRegister(V))
-      return !A->isLane();
-    const auto *I = dyn_cast<Instruction>(V);
-    if (!I || I->mayReadOrWriteMemory() || isa<CallBase>(I) ||
-        isa<AllocaInst>(I))
-      return false;
-    auto [It, Inserted] = UniformMemo.try_emplace(V, true);
-    if (!Inserted)
-      return It->second; // a cycle through a phi: optimistic
-    bool Uniform = all_of(I->operands(),
-                          [&](const Use &U) { return isRowUniform(U.get()); });
-    UniformMemo[V] = Uniform;
-    return Uniform;
   }
 
   Reading limit(Reading R) {
@@ -587,7 +573,7 @@ private:
     default:
       break;
     }
-    if (isRowUniform(I))
+    if (Uniformity.isUniform(I))
       return uniformAtom(I);
     return Reading::fail(std::string("non-linear ") + I->getOpcodeName() +
                          " of a thread-dependent value");
@@ -618,9 +604,11 @@ private:
         return Reading{S.P + Step * Poly::atom(Self), {}};
       }
     }
-    if (isRowUniform(Phi))
+    if (Uniformity.isUniform(Phi))
       return uniformAtom(Phi);
-    return Reading::fail("loop-carried value that is not an induction");
+    return Reading::fail("phi that threads may reach from different paths "
+                         "(a branch on a thread-dependent value, or a "
+                         "loop-carried value that is not an induction)");
   }
 
 public:
@@ -647,12 +635,36 @@ MemorySpace spaceOf(const Value *Base, const Value *Ptr) {
   }
 }
 
+/// An induction read as start + step*iter(phi) holds inside its loop, where
+/// the threads of a row run the same iteration. After a loop that threads
+/// leave in different iterations its value differs per thread: an access
+/// outside the loop using iter(phi) is not read.
+Reading insideLoops(Reading R, const Instruction &Access,
+                    const std::vector<Atom> &Atoms, const CycleInfo &Cycles) {
+  for (const auto &[M, C] : R.P.Terms)
+    for (unsigned Id : M) {
+      if (Atoms[Id].Kind != Atom::Iteration)
+        continue;
+      const auto *Phi = cast<PHINode>(Atoms[Id].V);
+      const Cycle *Loop = Cycles.getCycle(Phi->getParent());
+      if (!Loop || !Loop->contains(Access.getParent()))
+        return Reading::fail("uses the induction " + baseName(Phi) +
+                             " of a loop after the loop");
+    }
+  return R;
+}
+
 } // namespace
 
 CoalescingInfo::CoalescingInfo() = default;
 CoalescingInfo::CoalescingInfo(CoalescingInfo &&) = default;
 CoalescingInfo &CoalescingInfo::operator=(CoalescingInfo &&) = default;
 CoalescingInfo::~CoalescingInfo() = default;
+
+const RowUniformity &CoalescingInfo::uniformity() const {
+  assert(Uniformity && "no uniformity for a declaration");
+  return *Uniformity;
+}
 
 const std::vector<Atom> &CoalescingInfo::atoms() const {
   static const std::vector<Atom> None;
@@ -685,13 +697,16 @@ Poly CoalescingInfo::addressPoly(const AccessExpr &A) const {
 }
 
 CoalescingInfo CoalescingAnalysis::run(Function &F,
-                                       FunctionAnalysisManager &) {
+                                       FunctionAnalysisManager &FAM) {
   CoalescingInfo Info;
-  // Callers decide which functions are kernels (a module-wide question).
+  // Callers decide which functions are kernels (a module-wide question);
+  // uniformity of parameters needs the answer for this one.
   if (F.isDeclaration())
     return Info;
   const DataLayout &DL = F.getDataLayout();
-  Info.Walker = std::make_unique<AddressWalker>(DL);
+  const CycleInfo &Cycles = FAM.getResult<CycleAnalysis>(F);
+  Info.Uniformity = std::make_unique<RowUniformity>(F, isKernel(F));
+  Info.Walker = std::make_unique<AddressWalker>(DL, *Info.Uniformity);
   AddressWalker &Walker = *Info.Walker;
 
   for (Instruction &I : instructions(F)) {
@@ -706,6 +721,8 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
 
     const Value *Base = nullptr;
     Reading R = Walker.readPointer(Ptr, Base);
+    if (R.ok())
+      R = insideLoops(std::move(R), I, Walker.Atoms, Cycles);
     if (R.ok()) {
       A.Base = Base;
       A.Space = spaceOf(Base, Ptr);

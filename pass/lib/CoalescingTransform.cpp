@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "coalda/CoalescingTransform.h"
+#include "RowUniformity.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Support/MathExtras.h"
@@ -56,7 +57,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -72,6 +75,8 @@ STATISTIC(NumAccesses, "Global/shared accesses analysed");
 STATISTIC(NumUncoalesced, "Uncoalesced accesses found");
 STATISTIC(NumGroups, "Copy groups collected");
 STATISTIC(NumGroupsRewritten, "Copy groups rewritten coalesced");
+STATISTIC(NumRolledBack,
+          "Kernels whose rewrite failed the IR verifier and was undone");
 
 static cl::opt<std::string>
     ReportFile("coalda-report", cl::init(""),
@@ -103,6 +108,10 @@ static cl::opt<unsigned> WideBlock(
     "coalda-wide-block", cl::init(0),
     cl::desc("Blocks with more threads than this keep the original code when "
              "the members are narrower than 4 bytes (0: no limit)"));
+static cl::opt<bool> BreakForTesting(
+    "coalda-test-break-ir", cl::init(false), cl::Hidden,
+    cl::desc("Testing only: corrupt every rewritten kernel, so that the "
+             "verifier's rollback to the original code can be tested"));
 static cl::opt<unsigned>
     MaxStride("coalda-max-stride", cl::init(256),
               cl::desc("Largest lane stride (bytes) of a rewritten copy"));
@@ -165,6 +174,17 @@ bool provablyDisjoint(const Value *A, const Value *B) {
   return NoAlias(A) || NoAlias(B) || (Object(A) && Object(B));
 }
 
+/// P >= 0 in every launch: non-negative coefficients over atoms that are
+/// never negative (special registers, loop iteration counts).
+bool provablyNonNegative(const Poly &P, const std::vector<Atom> &Atoms) {
+  return all_of(P.Terms, [&](const auto &T) {
+    return T.second >= 0 && all_of(T.first, [&](unsigned Id) {
+             return Atoms[Id].Kind <= Atom::GridDim ||
+                    Atoms[Id].Kind == Atom::Iteration;
+           });
+  });
+}
+
 std::string partialCopy(int64_t From, int64_t To, int64_t Stride) {
   return "partial copy: bytes [" + std::to_string(From) + ", " +
          std::to_string(To) + ") of each " + std::to_string(Stride) +
@@ -177,6 +197,64 @@ std::string describe(const Instruction *I) {
   I->print(OS);
   StringRef Trimmed = StringRef(S).trim();
   return Trimmed.split(", !").first.str();
+}
+
+/// Whether V can be used at At: it is a constant or argument, it dominates
+/// At, or it is a pure, speculatable computation of values that can be.
+/// The instructions to repeat in front of At (operands first) are appended
+/// to Copies.
+bool availableAt(Value *V, const Instruction *At, const DominatorTree &DT,
+                 SmallVectorImpl<Instruction *> &Copies, unsigned Depth = 0) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  if (DT.dominates(I, At))
+    return true;
+  if (Depth > 8 || isa<PHINode>(I) || I->mayReadOrWriteMemory() ||
+      !isSafeToSpeculativelyExecute(I))
+    return false;
+  for (Value *Op : I->operands())
+    if (!availableAt(Op, At, DT, Copies, Depth + 1))
+      return false;
+  if (!is_contained(Copies, I))
+    Copies.push_back(I);
+  return true;
+}
+
+/// V at Before: V itself, or the last of Copies (see availableAt) repeated
+/// in front of Before.
+Value *copyBefore(ArrayRef<Instruction *> Copies, Value *V,
+                  Instruction *Before) {
+  DenseMap<Value *, Value *> Clones;
+  for (Instruction *I : Copies) {
+    Instruction *C = I->clone();
+    for (Use &U : C->operands())
+      if (Value *Mapped = Clones.lookup(U.get()))
+        U.set(Mapped);
+    C->insertBefore(Before);
+    C->setName(I->getName() + ".coalda");
+    Clones[I] = C;
+  }
+  if (Value *Mapped = Clones.lookup(V))
+    return Mapped;
+  return V;
+}
+
+/// A and B copy from the same source buffer into the same destination buffer
+/// with the same distance between the byte each member stores and the byte
+/// it loads, in every thread (collect made that distance equal within each
+/// group).
+bool sameDisplacement(const CopyGroup &A, const CopyGroup &B,
+                      const CoalescingInfo &Info) {
+  auto Displacement = [&](const CopyGroup &G) {
+    return Info.addressPoly(G.first()) +
+           Info.addressPoly(*G.Loads.front()).scaled(-1);
+  };
+  return A.first().Base == B.first().Base &&
+         A.Loads.front()->Base == B.Loads.front()->Base &&
+         Displacement(A) == Displacement(B);
 }
 
 } // namespace
@@ -253,6 +331,10 @@ CoalescingTransformPass::collect(const CoalescingInfo &Info) {
     }
     if (!G.Missed.empty())
       continue;
+    // The fallback unit must be a power of two (units are indexed by shifts
+    // and must be naturally aligned): the largest one dividing every member
+    // width, e.g. 2 for two 6-byte <3 x i16> members.
+    G.MemberWidth &= -G.MemberWidth;
     const AccessExpr &Src = *G.Loads.front();
     if (Src.Stride != Head.Stride) {
       G.Missed = "source lane stride differs from the destination's";
@@ -342,18 +424,11 @@ bool matchLessThan(const Instruction *Term, const BasicBlock *Taken, Value *&A,
 class UniformReach {
 public:
   UniformReach(const CoalescingInfo &Info, PostDominatorTree &PDT, LoopInfo &LI)
-      : Info(Info), PDT(PDT), LI(LI),
-        Tid(Info.registerAtom(Atom::ThreadIdx, 0)) {}
-
-  bool rowUniform(const Value *V) const {
-    std::optional<Poly> P = Info.readInteger(V);
-    return P && !P->mentions(Tid);
-  }
+      : Uniformity(Info.uniformity()), PDT(PDT), LI(LI) {}
 
   /// The terminator of BB sends all threads of a row the same way.
   bool uniformBranch(const BasicBlock *BB) const {
-    const auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
-    return Br && (!Br->isConditional() || rowUniform(Br->getCondition()));
+    return Uniformity.isUniformBranch(*BB);
   }
 
   /// All exits of L test row-uniform conditions.
@@ -391,10 +466,9 @@ public:
   }
 
 private:
-  const CoalescingInfo &Info;
+  const RowUniformity &Uniformity;
   PostDominatorTree &PDT;
   LoopInfo &LI;
-  unsigned Tid;
   DenseMap<const BasicBlock *, bool> Memo;
 };
 
@@ -408,16 +482,34 @@ std::string CoalescingTransformPass::findActiveThreads(
   if (Reach.allOrNone(BB))
     return "";
   unsigned Tid = Info.registerAtom(Atom::ThreadIdx, 0);
-  // Index must be tid.x plus a row-uniform part, End row-uniform.
-  auto LaneIndex = [&](Value *Index, Value *End) {
+  // `Index < End` holds for a prefix of the row's threads when Index is
+  // tid.x plus a row-uniform First and End is row-uniform: signed, it holds
+  // for tid.x < End - First. Unsigned, an Index below zero wraps to a large
+  // value and fails the test, so the active threads are a prefix only when
+  // First cannot be negative (else, e.g. for gid - 5, a suffix of block 0).
+  std::string NotPrefix;
+  auto LaneIndex = [&](Value *Index, Value *End, bool Signed) {
     std::optional<Poly> I = Info.readInteger(Index);
     std::optional<Poly> N = Info.readInteger(End);
-    if (!I || !N || N->mentions(Tid))
+    if (!I || !N || N->mentions(Tid) ||
+        !Info.uniformity().isUniform(End))
       return false;
     for (const auto &[M, C] : I->Terms)
       if (is_contained(M, Tid) && (M.size() != 1 || C != 1))
         return false;
-    return I->Terms.count(Monomial{Tid}) == 1;
+    if (I->Terms.count(Monomial{Tid}) != 1)
+      return false;
+    Poly First = *I + Poly::atom(Tid).scaled(-1);
+    if (!Signed && !provablyNonNegative(First, Info.atoms())) {
+      std::string S;
+      raw_string_ostream OS(S);
+      First.print(OS, Info.atoms());
+      NotPrefix = "the guard compares the index unsigned and the row's "
+                  "first index (" + S + ") may be negative: the threads "
+                  "that pass it need not be a prefix of the row";
+      return false;
+    }
+    return true;
   };
 
   Loop *L = LI.getLoopFor(BB);
@@ -428,9 +520,11 @@ std::string CoalescingTransformPass::findActiveThreads(
     bool Signed;
     if (!Pred || !Reach.allOrNone(Pred) ||
         !matchLessThan(Pred->getTerminator(), BB, Index, End, Signed) ||
-        !LaneIndex(Index, End))
-      return "not every thread of the block reaches the copy, and its "
-             "condition is not a bounds guard `i < n` on the lane index";
+        !LaneIndex(Index, End, Signed))
+      return !NotPrefix.empty()
+                 ? NotPrefix
+                 : "not every thread of the block reaches the copy, and its "
+                   "condition is not a bounds guard `i < n` on the lane index";
     G.GuardIndex = Index, G.GuardEnd = End, G.GuardSigned = Signed;
     G.GuardKind = "bounds";
     return "";
@@ -474,7 +568,7 @@ std::string CoalescingTransformPass::findActiveThreads(
   for (PHINode &Phi : Header->phis()) {
     Value *Start = Phi.getIncomingValueForBlock(Outside);
     Value *Next = Phi.getIncomingValueForBlock(Latch);
-    if (!LaneIndex(&Phi, End))
+    if (!LaneIndex(&Phi, End, Signed))
       continue;
     if (Tested == &Phi) {
       // Tested on entry to every iteration: all threads must enter.
@@ -497,12 +591,12 @@ std::string CoalescingTransformPass::findActiveThreads(
     G.RotatedLoop = Tested == Next;
     return "";
   }
-  return NotGridStride;
+  return !NotPrefix.empty() ? NotPrefix : NotGridStride;
 }
 
 std::string CoalescingTransformPass::checkOtherAccesses(
-    const CopyGroup &G, DominatorTree &DT,
-    const SmallPtrSetImpl<const Instruction *> &CopyMembers) {
+    const CopyGroup &G, const CoalescingInfo &Info, DominatorTree &DT,
+    const DenseMap<const Instruction *, const CopyGroup *> &CopyOf) {
   const Value *Dst = G.first().Base, *Src = G.Loads.front()->Base;
   Instruction *Last = lastMember(G);
   bool Shared = isSharedBase(Dst);
@@ -533,14 +627,18 @@ std::string CoalescingTransformPass::checkOtherAccesses(
   for (Instruction &I : instructions(*Last->getFunction())) {
     if (!I.mayReadOrWriteMemory())
       continue;
-    // Other whole copies into the same destination (e.g. the unrolled
-    // iterations of a loop) move other regions: the same bytes copied twice
-    // in one thread's program order would be a dead store, which is assumed
-    // not to happen. Their loads read other buffers or the same source.
-    if (CopyMembers.count(&I) &&
-        (isa<LoadInst>(I) ||
-         getUnderlyingObject(getLoadStorePointerOperand(&I)) == Dst))
+    if (is_contained(G.Stores, Info.lookup(&I)) ||
+        is_contained(G.Loads, Info.lookup(&I)))
       continue;
+    // A store of another copy from the same source at the same displacement
+    // (e.g. an unrolled iteration of the loop) writes any byte it shares
+    // with this copy with the same source byte, which nothing writes: in
+    // whatever order the two land, the result is the same. Its loads are
+    // not exempt: reading the destination races with the rewrite (another
+    // thread now writes the bytes), and so does any other access.
+    const CopyGroup *Other = CopyOf.lookup(&I);
+    bool SameBytesSameValues = Other && isa<StoreInst>(I) &&
+                               sameDisplacement(G, *Other, Info);
     if (const auto *II = dyn_cast<IntrinsicInst>(&I))
       if (II->getIntrinsicID() == Intrinsic::nvvm_barrier0 ||
           II->getIntrinsicID() == Intrinsic::nvvm_barrier_sync)
@@ -566,8 +664,9 @@ std::string CoalescingTransformPass::checkOtherAccesses(
                  "precede it";
         continue;
       }
-      if (!provablyDisjoint(Base, Dst))
-        return "the destination may also be accessed elsewhere (" +
+      if (!SameBytesSameValues && !provablyDisjoint(Base, Dst))
+        return "the destination may also be " +
+               std::string(Writes ? "written" : "read") + " elsewhere (" +
                describe(&I) + ")";
       if (Writes && !provablyDisjoint(Base, Src))
         return "the source may also be written elsewhere (" + describe(&I) +
@@ -580,7 +679,7 @@ std::string CoalescingTransformPass::checkOtherAccesses(
 void CoalescingTransformPass::findFlatLoop(CopyGroup &G,
                                            const CoalescingInfo &Info,
                                            PostDominatorTree &PDT,
-                                           LoopInfo &LI) {
+                                           DominatorTree &DT, LoopInfo &LI) {
   auto *Phi = cast<PHINode>(G.GuardIndex);
   Loop *L = LI.getLoopFor(Phi->getParent());
   BasicBlock *Outside = L->getLoopPredecessor(), *Exit = L->getExitBlock();
@@ -645,6 +744,16 @@ void CoalescingTransformPass::findFlatLoop(CopyGroup &G,
         if (!L->contains(cast<Instruction>(U)->getParent()))
           return;
     }
+  // The bound is used in front of the loop: it must be available there, or
+  // be a pure computation of values that are (at -O0 `n - 1` is computed in
+  // the loop header), which the flat copy then repeats.
+  SmallVector<Instruction *, 4> Copies;
+  if (!availableAt(G.GuardEnd, Entry->getTerminator(), DT, Copies)) {
+    LLVM_DEBUG(dbgs() << "coalda: no flat copy: the loop bound "
+                      << *G.GuardEnd << " is not available before the loop\n");
+    return;
+  }
+  G.FlatEndCopies.assign(Copies.begin(), Copies.end());
   G.FlatEntry = Entry;
   G.FlatExit = Exit;
 }
@@ -652,7 +761,7 @@ void CoalescingTransformPass::findFlatLoop(CopyGroup &G,
 void CoalescingTransformPass::checkLegality(
     CopyGroup &G, const CoalescingInfo &Info, PostDominatorTree &PDT,
     DominatorTree &DT, LoopInfo &LI,
-    const SmallPtrSetImpl<const Instruction *> &CopyMembers) {
+    const DenseMap<const Instruction *, const CopyGroup *> &CopyOf) {
   if (!G.Missed.empty())
     return;
   BasicBlock *BB = G.first().Inst->getParent();
@@ -685,6 +794,15 @@ void CoalescingTransformPass::checkLegality(
     G.Missed = Why;
     return;
   }
+  // The region copy computes the active threads from the guard's index and
+  // bound where the last member is: they must be available there.
+  for (Value *V : {G.GuardIndex, G.GuardEnd})
+    if (auto *I = dyn_cast_or_null<Instruction>(V);
+        I && !DT.dominates(I, lastMember(G))) {
+      G.Missed = "the guard's value " + describe(I) +
+                 " is not available where the copy is";
+      return;
+    }
   for (const auto *List : {&G.Loads, &G.Stores})
     for (const AccessExpr *A : *List) {
       bool Simple = isa<LoadInst>(A->Inst) ? cast<LoadInst>(A->Inst)->isSimple()
@@ -732,13 +850,14 @@ void CoalescingTransformPass::checkLegality(
                "runs it once (no guard, no loop)";
     return;
   }
-  if (std::string Why = checkOtherAccesses(G, DT, CopyMembers); !Why.empty()) {
+  if (std::string Why = checkOtherAccesses(G, Info, DT, CopyOf);
+      !Why.empty()) {
     G.Missed = Why;
     return;
   }
   G.NeedsOverlapCheck = !provablyDisjoint(Dst.Base, Src.Base);
   if (G.GuardKind == "loop" && FlatLoops)
-    findFlatLoop(G, Info, PDT, LI);
+    findFlatLoop(G, Info, PDT, DT, LI);
   if (G.NeedsOverlapCheck && !RuntimeChecks)
     G.Missed = "source and destination may overlap (no __restrict__) and "
                "run-time checks are disabled";
@@ -1109,8 +1228,9 @@ void CoalescingTransformPass::emitFlatCopy(CopyGroup &G) {
   Value *Nctaid = Reg(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, "flat.nctaid");
   Value *Gid = B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid, "flat.gid");
   Value *Threads = B.CreateMul(Ntid, Nctaid, "flat.threads");
-  Value *End = G.GuardSigned ? B.CreateSExt(G.GuardEnd, I64)
-                             : B.CreateZExt(G.GuardEnd, I64);
+  Value *Bound = copyBefore(G.FlatEndCopies, G.GuardEnd, Term);
+  Value *End = G.GuardSigned ? B.CreateSExt(Bound, I64)
+                             : B.CreateZExt(Bound, I64);
   Value *Bytes = B.CreateMul(
       B.CreateBinaryIntrinsic(Intrinsic::smax, End, B.getInt64(0)),
       B.getInt64(G.Stride), "flat.bytes");
@@ -1339,6 +1459,119 @@ static json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
                       {"groups", std::move(GroupsJSON)}};
 }
 
+namespace {
+
+/// A copy of F's body to go back to if the rewrite turns out invalid.
+Function *cloneForRollback(Function &F) {
+  ValueToValueMapTy VMap;
+  return CloneFunction(&F, VMap);
+}
+
+/// Puts Backup's body back into F and deletes Backup.
+void rollback(Function &F, Function *Backup) {
+  for (BasicBlock &BB : F)
+    BB.dropAllReferences();
+  while (!F.empty())
+    F.begin()->eraseFromParent();
+  F.splice(F.end(), Backup);
+  for (auto [Mine, Theirs] : zip(F.args(), Backup->args()))
+    Theirs.replaceAllUsesWith(&Mine);
+  Backup->eraseFromParent();
+}
+
+/// For testing the rollback: makes F invalid (a use before its definition).
+void breakForTesting(Function &F) {
+  for (BasicBlock &BB : drop_begin(F))
+    for (Instruction &I : BB)
+      if (I.getType()->isIntegerTy()) {
+        auto *Bad = BinaryOperator::CreateAdd(&I, &I, "coalda.broken");
+        Bad->insertBefore(F.getEntryBlock().getFirstNonPHI());
+        return;
+      }
+}
+
+/// Where a group's remarks point: its first and last stores, saved before
+/// the rewrite erases them.
+struct GroupLocations {
+  DebugLoc First, Last;
+};
+
+const char *const RolledBack =
+    "COALDA's rewrite did not pass the IR verifier (a COALDA bug, please "
+    "report it): the original code is kept";
+
+void remarkGroup(const CopyGroup &G, const GroupLocations &Loc,
+                 const Function &F, OptimizationRemarkEmitter &ORE) {
+  const BasicBlock *Region = &F.getEntryBlock();
+  if (G.Transformed)
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Coalesced", Loc.Last, Region)
+             << "coalesced copy of " << std::to_string(G.Stores.size())
+             << " members from " << baseName(G.Loads.front()->Base) << " to "
+             << baseName(G.first().Base) << ": " << G.Action;
+    });
+  else
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NotCoalesced", Loc.First,
+                                      Region)
+             << "copy into " << baseName(G.first().Base)
+             << " left alone: " << G.Missed;
+    });
+}
+
+} // namespace
+
+/// Rewrites the legal groups of F, then verifies F; an invalid result is
+/// replaced by the original body and its groups are reported as missed.
+/// Returns whether F changed.
+bool CoalescingTransformPass::transformFunction(Function &F,
+                                                std::vector<CopyGroup> &Groups,
+                                                const CoalescingInfo &Info,
+                                                json::Array *Report) {
+  bool Any = any_of(Groups, [](const CopyGroup &G) { return G.Missed.empty(); });
+  Function *Backup = Any ? cloneForRollback(F) : nullptr;
+  for (CopyGroup &G : Groups)
+    if (G.Missed.empty())
+      rewrite(G, Info);
+  // The report reads the members, so it comes before they are erased.
+  std::optional<json::Value> Kernel;
+  if (Report)
+    Kernel = kernelReport(F, Info, Groups);
+  for (CopyGroup &G : Groups)
+    if (G.Transformed)
+      erase(G);
+  if (Any && BreakForTesting)
+    breakForTesting(F);
+  std::string Problems;
+  raw_string_ostream OS(Problems);
+  if (Backup && verifyFunction(F, &OS)) {
+    LLVM_DEBUG(dbgs() << "coalda: invalid IR after rewriting " << F.getName()
+                      << ", rolled back:\n"
+                      << Problems);
+    rollback(F, Backup);
+    ++NumRolledBack;
+    for (CopyGroup &G : Groups)
+      if (G.Transformed) {
+        G.Transformed = false;
+        G.Missed = RolledBack;
+        --NumGroupsRewritten;
+      }
+    if (Kernel)
+      for (json::Value &J : *Kernel->getAsObject()->getArray("groups"))
+        if (json::Object *O = J.getAsObject(); O && *O->getBoolean("transformed")) {
+          (*O)["transformed"] = false;
+          (*O)["reason"] = RolledBack;
+          for (StringRef Key : {"units", "overlap_check", "guard", "flat"})
+            O->erase(Key);
+        }
+  } else if (Backup) {
+    Backup->eraseFromParent();
+  }
+  if (Kernel)
+    Report->push_back(std::move(*Kernel));
+  return Backup != nullptr;
+}
+
 PreservedAnalyses CoalescingTransformPass::run(Module &M,
                                                ModuleAnalysisManager &MAM) {
   if (!Triple(M.getTargetTriple()).isNVPTX())
@@ -1348,10 +1581,14 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
   json::Array Kernels;
   bool Changed = false;
   DenseSet<const Function *> KernelSet = kernelsOf(M);
+  // Rollback clones are added to M while it is walked: collect first.
+  SmallVector<Function *, 8> Work;
+  for (Function &F : M)
+    if (!F.isDeclaration() && KernelSet.contains(&F))
+      Work.push_back(&F);
 
-  for (Function &F : M) {
-    if (F.isDeclaration() || !KernelSet.contains(&F))
-      continue;
+  for (Function *FP : Work) {
+    Function &F = *FP;
     const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
@@ -1359,51 +1596,34 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
 
     std::vector<CopyGroup> Groups = collect(Info);
-    SmallPtrSet<const Instruction *, 32> CopyMembers;
+    // The members of every pure copy collect found, for legality's
+    // question which other accesses may touch a copy's bytes.
+    DenseMap<const Instruction *, const CopyGroup *> CopyOf;
     for (const CopyGroup &G : Groups)
       if (G.Missed.empty())
         for (const auto *List : {&G.Loads, &G.Stores})
           for (const AccessExpr *A : *List)
-            CopyMembers.insert(A->Inst);
+            CopyOf[A->Inst] = &G;
     for (CopyGroup &G : Groups) {
-      checkLegality(G, Info, PDT, DT, LI, CopyMembers);
+      checkLegality(G, Info, PDT, DT, LI, CopyOf);
       if (AnalyzeOnly && G.Missed.empty())
         G.Missed = "analysis only (-coalda-analyze-only)";
+      LLVM_DEBUG(if (!G.Missed.empty()) dbgs()
+                 << "coalda: group " << Info.exprString(G.first())
+                 << " left alone: " << G.Missed << "\n");
     }
     remarkAccesses(Info, ORE);
-    for (CopyGroup &G : Groups) {
-      if (G.Missed.empty())
-        rewrite(G, Info);
-      if (G.Transformed)
-        ORE.emit([&] {
-          return OptimizationRemark(DEBUG_TYPE, "Coalesced",
-                                    G.Stores.back()->Inst)
-                 << "coalesced copy of " << std::to_string(G.Stores.size())
-                 << " members from " << baseName(G.Loads.front()->Base)
-                 << " to " << baseName(G.first().Base) << ": " << G.Action;
-        });
-      else
-        ORE.emit([&] {
-          return OptimizationRemarkMissed(DEBUG_TYPE, "NotCoalesced",
-                                          G.first().Inst)
-                 << "copy into " << baseName(G.first().Base)
-                 << " left alone: " << G.Missed;
-        });
-    }
-    // The report reads the members, so it comes before they are erased.
-    if (!ReportFile.empty())
-      Kernels.push_back(kernelReport(F, Info, Groups));
-    bool FunctionChanged = false;
-    for (CopyGroup &G : Groups)
-      if (G.Transformed) {
-        erase(G);
-        FunctionChanged = true;
-      }
-    if (FunctionChanged) {
+    std::vector<GroupLocations> Locations;
+    for (const CopyGroup &G : Groups)
+      Locations.push_back({G.first().Inst->getDebugLoc(),
+                           G.Stores.back()->Inst->getDebugLoc()});
+    if (transformFunction(F, Groups, Info,
+                          ReportFile.empty() ? nullptr : &Kernels)) {
       Changed = true;
-      assert(!verifyFunction(F, &errs()) && "COALDA produced invalid IR");
       FAM.invalidate(F, PreservedAnalyses::none());
     }
+    for (auto [G, Loc] : zip(Groups, Locations))
+      remarkGroup(G, Loc, F, ORE);
   }
 
   if (!ReportFile.empty()) {

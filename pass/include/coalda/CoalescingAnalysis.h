@@ -107,6 +107,7 @@ struct AccessExpr {
 };
 
 class AddressWalker;
+class RowUniformity;
 
 /// The analysis result for one function.
 class CoalescingInfo {
@@ -119,6 +120,8 @@ public:
   std::vector<AccessExpr> Accesses;
 
   const std::vector<Atom> &atoms() const;
+  /// Which values and branches are equal for all threads of a block row.
+  const RowUniformity &uniformity() const;
   /// Reads any integer value with the automaton (state I); nullopt when it
   /// rejects. Shares the atom table of the accesses, so results compare.
   std::optional<Poly> readInteger(const llvm::Value *V) const;
@@ -139,6 +142,8 @@ public:
 private:
   friend class CoalescingAnalysis;
   llvm::DenseMap<const llvm::Instruction *, unsigned> Index;
+  /// Row uniformity, which the walker consults.
+  std::unique_ptr<RowUniformity> Uniformity;
   /// Owns the atom table; on the heap so that the result can move.
   std::unique_ptr<AddressWalker> Walker;
 };

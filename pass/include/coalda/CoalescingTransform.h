@@ -18,8 +18,10 @@
 
 #include "coalda/CoalescingAnalysis.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <string>
@@ -67,6 +69,9 @@ struct CopyGroup {
   /// before the loop, FlatExit where the loop leaves to.
   llvm::BasicBlock *FlatEntry = nullptr;
   llvm::BasicBlock *FlatExit = nullptr;
+  /// The pure computation of GuardEnd to repeat in front of the loop, when
+  /// it is computed inside (operands first; empty when it is available).
+  llvm::SmallVector<llvm::Instruction *, 4> FlatEndCopies;
   bool Transformed = false;
 
   const AccessExpr &first() const { return *Stores.front(); }
@@ -85,8 +90,8 @@ private:
   void checkLegality(CopyGroup &G, const CoalescingInfo &Info,
                      llvm::PostDominatorTree &PDT, llvm::DominatorTree &DT,
                      llvm::LoopInfo &LI,
-                     const llvm::SmallPtrSetImpl<const llvm::Instruction *>
-                         &CopyMembers);
+                     const llvm::DenseMap<const llvm::Instruction *,
+                                          const CopyGroup *> &CopyOf);
   /// Part of legality: the threads of a row that reach the copy's block are
   /// all threads, or a prefix found from a bounds guard or a grid-stride
   /// loop. Returns why not, or "".
@@ -96,17 +101,22 @@ private:
   /// Part of legality: other accesses to the copied memory (and, for a
   /// shared-memory fill, the barrier after it). Returns why not, or "".
   std::string checkOtherAccesses(
-      const CopyGroup &G, llvm::DominatorTree &DT,
-      const llvm::SmallPtrSetImpl<const llvm::Instruction *> &CopyMembers);
+      const CopyGroup &G, const CoalescingInfo &Info, llvm::DominatorTree &DT,
+      const llvm::DenseMap<const llvm::Instruction *, const CopyGroup *>
+          &CopyOf);
   /// Part of legality: can the whole grid-stride loop become a flat copy?
   void findFlatLoop(CopyGroup &G, const CoalescingInfo &Info,
-                    llvm::PostDominatorTree &PDT, llvm::LoopInfo &LI);
+                    llvm::PostDominatorTree &PDT, llvm::DominatorTree &DT,
+                    llvm::LoopInfo &LI);
   /// Part of step 3: the flat copy in front of the loop.
   void emitFlatCopy(CopyGroup &G);
   /// Step 3: emit the versioned, widened copy before the group's last store.
   void rewrite(CopyGroup &G, const CoalescingInfo &Info);
   /// Step 4: delete the group's loads and stores and their dead addresses.
   void erase(CopyGroup &G);
+  /// Steps 3 and 4 for one kernel, verified; see the definition.
+  bool transformFunction(llvm::Function &F, std::vector<CopyGroup> &Groups,
+                         const CoalescingInfo &Info, llvm::json::Array *Report);
 };
 
 } // namespace coalda

@@ -1,0 +1,144 @@
+//===- RowUniformity.cpp - Values equal for every thread of a block row ---===//
+//
+// See RowUniformity.h. LLVM's UniformityAnalysis asks TargetTransformInfo
+// which values are sources of divergence; the NVPTX answer counts
+// threadIdx.y/z as divergent (right for a warp, too strict for a row) and
+// global loads as uniform. RowDivergence gives our answer instead:
+//
+//   source                                         row-uniform?
+//   ---------------------------------------------  ---------------------
+//   threadIdx.x, laneid, warpid, clock, other      no (per thread)
+//     special registers not listed below
+//   threadIdx.y/z, blockIdx, blockDim, gridDim     yes
+//   kernel parameter                               yes
+//   parameter of a non-kernel function             no (unknown caller)
+//   load, atomic, alloca                           no (memory may differ
+//                                                  per thread)
+//   call (not a pure intrinsic)                    no
+//   anything else                                  if its operands are,
+//                                                  and it is not a phi
+//                                                  joining divergent paths
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowUniformity.h"
+
+#include "llvm/Analysis/CycleAnalysis.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Analysis/TargetTransformInfoImpl.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/IR/CycleInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
+
+using namespace llvm;
+
+namespace coalda {
+
+namespace {
+
+/// Special registers whose value is the same in every thread of a row.
+bool isRowUniformRegister(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isDivergenceSource(const Value *V, bool IsKernel) {
+  if (isa<Argument>(V))
+    return !IsKernel;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  if (isa<LoadInst>(I) || isa<AllocaInst>(I) || I->isAtomic())
+    return true;
+  const auto *Call = dyn_cast<CallBase>(I);
+  if (!Call)
+    return false;
+  const auto *II = dyn_cast<IntrinsicInst>(Call);
+  if (!II)
+    return true;
+  if (isRowUniformRegister(II->getIntrinsicID()))
+    return false;
+  // Every other special register (tid.x, laneid, clock, ...) differs per
+  // thread; other intrinsics are pure functions of their operands unless
+  // they touch memory or have side effects.
+  if (II->getCalledFunction()->getName().starts_with("llvm.nvvm.read.ptx."))
+    return true;
+  return II->mayReadOrWriteMemory() || II->mayHaveSideEffects();
+}
+
+/// The divergence sources of a block row, in TargetTransformInfo's shape so
+/// that LLVM's UniformityAnalysis can use them.
+class RowDivergence : public TargetTransformInfoImplCRTPBase<RowDivergence> {
+public:
+  RowDivergence(const DataLayout &DL, bool IsKernel)
+      : TargetTransformInfoImplCRTPBase(DL), IsKernel(IsKernel) {}
+  bool hasBranchDivergence(const Function *) const { return true; }
+  bool isSourceOfDivergence(const Value *V) const {
+    return isDivergenceSource(V, IsKernel);
+  }
+  bool isAlwaysUniform(const Value *) const { return false; }
+
+private:
+  bool IsKernel;
+};
+
+} // namespace
+
+RowUniformity::RowUniformity(Function &F, bool IsKernel)
+    : FAM(std::make_unique<FunctionAnalysisManager>()) {
+  FAM->registerPass([&] { return PassInstrumentationAnalysis(); });
+  FAM->registerPass([&] { return DominatorTreeAnalysis(); });
+  FAM->registerPass([&] { return CycleAnalysis(); });
+  FAM->registerPass([&] { return UniformityInfoAnalysis(); });
+  FAM->registerPass([&] {
+    return TargetIRAnalysis([IsKernel](const Function &Fn) {
+      return TargetTransformInfo(RowDivergence(Fn.getDataLayout(), IsKernel));
+    });
+  });
+  UI = &FAM->getResult<UniformityInfoAnalysis>(F);
+}
+
+RowUniformity::~RowUniformity() = default;
+
+bool RowUniformity::isUniform(const Value *V) const {
+  if (isa<Constant>(V))
+    return true;
+  if (UI->isDivergent(V))
+    return false;
+  // Temporal divergence: a value computed in a loop that threads leave in
+  // different iterations differs per thread where it is used after the loop.
+  // Without the use at hand, any such use makes the value non-uniform.
+  for (const Use &U : V->uses())
+    if (isa<Instruction>(U.getUser()) && UI->isDivergentUse(U))
+      return false;
+  return true;
+}
+
+bool RowUniformity::isUniformBranch(const BasicBlock &BB) const {
+  const Instruction *Term = BB.getTerminator();
+  if (isa<ReturnInst>(Term))
+    return true;
+  const auto *Br = dyn_cast<BranchInst>(Term);
+  return Br && (!Br->isConditional() || isUniform(Br->getCondition()));
+}
+
+} // namespace coalda
