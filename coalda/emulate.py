@@ -1,13 +1,26 @@
-"""Run a kernel's device IR on the CPU with llvmlite.
+"""Run a kernel's device IR on the CPU with llvmlite, under a chosen schedule.
 
-The NVVM special-register reads (`llvm.nvvm.read.ptx.sreg.*`) become calls to
-small functions that load host globals; a generated driver walks every
-(block, thread) of the grid in sequence, setting those globals and calling the
-kernel. The module is retargeted to the host and JIT-compiled once.
+The device module is rewritten so the host can run it, then JIT-compiled once:
 
-Sequential execution is a valid schedule of a CUDA grid only when threads do
-not wait on each other: kernels with barriers, shared memory or other NVVM
-intrinsics are refused with a clear message.
+- the NVVM special-register reads (`llvm.nvvm.read.ptx.sreg.*`) become loads
+  of host globals that the emulator sets for the running thread;
+- `__shared__` arrays stay `addrspace(3)` globals (the x86 backend treats the
+  address space as plain memory); `extern __shared__` arrays become aliases of
+  one 48 KiB buffer, as all dynamic shared memory of a block is one region.
+  Blocks run one at a time, so one copy serves every block; it is filled with
+  POISON bytes before each block, so reading a tile byte no thread wrote
+  shows up as a difference, and the bytes past the launch's dynamic size must
+  still be POISON after it (else: a write past the end);
+- the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
+  `__syncwarp`) become calls, through a host global holding a ctypes
+  callback, into `threads.BlockRun`; `__threadfence*` are no-ops (one thread
+  runs at a time). Other NVVM intrinsics are refused with a clear message.
+
+A kernel that reaches no barrier runs in a native loop over the (block,
+thread) pairs in the order the schedule gives (an array of linear thread
+indices). A kernel with barriers runs each block's threads as host threads,
+one at a time, switching at barriers in the schedule's order
+(see coalda/threads.py and coalda/schedule.py).
 """
 
 from __future__ import annotations
@@ -15,6 +28,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import hashlib
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,30 +37,55 @@ import llvmlite.binding as llvm
 import numpy as np
 
 from .errors import CoaldaError
+from .schedule import FORWARD, Schedule
+from .threads import KIND_OF, POOL, BlockRun, EmulationFault, Site
+
+__all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefused", "EmulatorExecutor", "load", "signatures"]
 
 DIMS = ("x", "y", "z")
 REGISTERS = ("tid", "ctaid", "ntid", "nctaid")
+DYNAMIC_SHARED = 48 * 1024  # bytes of `extern __shared__` memory a launch may ask for
+SHARED_POISON = 0xA5
 _SREG = re.compile(r"@llvm\.nvvm\.read\.ptx\.sreg\.(tid|ctaid|ntid|nctaid)\.([xyz])\b")
 _DECLARE_SREG = re.compile(r"^declare [^@\n]*@__coalda_sreg_(\w+)_([xyz])\(\)[^\n]*$", re.M)
+_BARRIER = re.compile(
+    r"@llvm\.nvvm\.(barrier0\.popc|barrier0\.and|barrier0\.or|barrier0|barrier\.sync|bar\.sync|bar\.warp\.sync)\((\))?"
+)
+_MEMBAR = re.compile(r"@llvm\.nvvm\.membar\.(?:cta|gl|sys)\(")
 _OTHER_NVVM = re.compile(r"@(llvm\.nvvm\.[\w.]+)")
 _TARGET_ATTRS = re.compile(r'"target-(cpu|features)"="[^"]*"')
 _BUILTIN_VARS = re.compile(r"^@(threadIdx|blockIdx|blockDim|gridDim) = [^\n]*$", re.M)
+_SHARED_GLOBAL = re.compile(r"^@(\S+) = ([^\n]*?)addrspace\(3\) global ([^\n]*)$", re.M)
+_DEFINE = re.compile(r"^define [^\n]*?@([^\s(]+)\(.*?^\}", re.M | re.S)
+_LOCATION = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)[^\n]*?(?:inlinedAt: !(\d+))?\)$", re.M)
+_FAULT_OVERRUN, _FAULT_STRAY_BARRIER = 1, 2
 
 # ctypes for the IR types a kernel parameter may have.
 _CTYPES = {
     "ptr": ctypes.c_void_p, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
     "i64": ctypes.c_int64, "float": ctypes.c_float, "double": ctypes.c_double,
 }
+_HOOK = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32)
 
 
 class EmulationRefused(CoaldaError):
-    """The kernel cannot be run sequentially on the CPU."""
+    """The kernel uses something the CPU emulator cannot run."""
 
 
 @dataclass(frozen=True)
 class KernelSignature:
     name: str
     params: tuple[tuple[str, str], ...]  # (name, IR type)
+
+
+@dataclass(frozen=True)
+class HostModule:
+    """The host-runnable text, and what the launcher must know about it."""
+
+    text: str
+    sites: tuple[Site, ...]
+    threaded: frozenset[str]  # kernels that reach a barrier
+    dynamic_shared: bool
 
 
 def _unflatten(flat: str, counts: str, register: str) -> str:
@@ -63,53 +102,199 @@ def _unflatten(flat: str, counts: str, register: str) -> str:
 
 
 def _driver(kernel: KernelSignature, index: int) -> str:
-    """IR of `__coalda_grid_<index>(params...)`: every block, every thread."""
-    formals = ", ".join(f"{ty} %a{i}" for i, (_, ty) in enumerate(kernel.params))
+    """IR of `__coalda_grid_<index>(params..., order, count, dyn)`: the
+    threads whose linear global index order[0..count) lists, in that order;
+    shared memory is checked and poisoned whenever the block changes."""
+    formals = "".join(f"{ty} %a{i}, " for i, (_, ty) in enumerate(kernel.params))
     actuals = ", ".join(f"{ty} %a{i}" for i, (_, ty) in enumerate(kernel.params))
-    load = "\n".join(
-        f"  %{r}{d} = load i32, ptr @__coalda_{r}_{d}" for r in ("ntid", "nctaid") for d in DIMS
-    )
+    load = "\n".join(f"  %{r}{d} = load i32, ptr @__coalda_{r}_{d}" for r in ("ntid", "nctaid") for d in DIMS)
     return f"""
-define void @__coalda_grid_{index}({formals}) {{
+define void @__coalda_grid_{index}({formals}ptr %order, i64 %count, i64 %dyn) {{
 entry:
 {load}
-  %bxy = mul i32 %nctaidx, %nctaidy
-  %blocks = mul i32 %bxy, %nctaidz
   %txy = mul i32 %ntidx, %ntidy
   %threads = mul i32 %txy, %ntidz
-  br label %block
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %thread ]
+  %prev = phi i32 [ -1, %entry ], [ %b, %thread ]
+  %slot = getelementptr i32, ptr %order, i64 %i
+  %g = load i32, ptr %slot
+  %b = udiv i32 %g, %threads
+  %t = urem i32 %g, %threads
+  %same = icmp eq i32 %b, %prev
+  br i1 %same, label %thread, label %block
 block:
-  %b = phi i32 [ 0, %entry ], [ %b.next, %block.end ]
+  %first = icmp eq i64 %i, 0
+  br i1 %first, label %fresh, label %check
+check:
+  call void @__coalda_shared_check(i64 %dyn)
+  br label %fresh
+fresh:
+  call void @__coalda_shared_poison()
 {_unflatten("b", "nctaid", "ctaid")}
   br label %thread
 thread:
-  %t = phi i32 [ 0, %block ], [ %t.next, %thread ]
 {_unflatten("t", "ntid", "tid")}
   call void @{kernel.name}({actuals})
-  %t.next = add i32 %t, 1
-  %t.more = icmp ult i32 %t.next, %threads
-  br i1 %t.more, label %thread, label %block.end
-block.end:
-  %b.next = add i32 %b, 1
-  %b.more = icmp ult i32 %b.next, %blocks
-  br i1 %b.more, label %block, label %done
+  %i.next = add i64 %i, 1
+  %more = icmp ult i64 %i.next, %count
+  br i1 %more, label %loop, label %end
+end:
+  call void @__coalda_shared_check(i64 %dyn)
+  br label %done
 done:
   ret void
 }}
 """
 
 
-def host_module_text(device_ir: str, kernels: Sequence[KernelSignature]) -> str:
-    """Device IR rewritten so the host can run it; refuses what it cannot run."""
-    if "addrspace(3)" in device_ir:
-        raise EmulationRefused("kernel uses shared memory; the CPU emulator runs threads one after another and cannot")
+def _source_lines(text: str) -> dict[str, int]:
+    """Debug location id -> the source line it stands for; for code inlined
+    from a header (`__syncwarp`), the line of the outermost call."""
+    raw = {m[1]: (int(m[2]), m[3]) for m in _LOCATION.finditer(text)}
+
+    def outer(key: str, depth: int = 0) -> int:
+        line, parent = raw[key]
+        return outer(parent, depth + 1) if parent in raw and depth < 64 else line
+
+    return {key: outer(key) for key in raw}
+
+
+def _lower_barriers(text: str) -> tuple[str, list[Site]]:
+    """Barrier calls -> calls of `__coalda_<intrinsic>(i32 site, args...)`;
+    memory fences -> a no-op. Their declarations go."""
+    lines = _source_lines(text)
+    sites: list[Site] = []
+    out: list[str] = []
+    function = ""
+    for line in text.split("\n"):
+        if line.startswith("declare ") and (_BARRIER.search(line) or _MEMBAR.search(line)):
+            continue
+        if line.startswith("define "):
+            match = re.search(r"@([^\s(]+)\(", line)
+            function = match[1] if match else ""
+        if "@llvm.nvvm.ba" in line:
+            dbg = re.search(r"!dbg !(\d+)", line)
+
+            def site(m: re.Match[str], dbg: re.Match[str] | None = dbg, function: str = function) -> str:
+                sites.append(Site(len(sites), function, m[1], lines.get(dbg[1]) if dbg else None))
+                return f"@__coalda_{m[1].replace('.', '_')}(i32 {len(sites) - 1}" + (")" if m[2] else ", ")
+
+            line = _BARRIER.sub(site, line)
+        out.append(_MEMBAR.sub("@__coalda_membar(", line))
+    return "\n".join(out), sites
+
+
+def _barrier_wrappers() -> str:
+    """The functions lowered barrier calls call: each passes (kind, site,
+    argument) to the hook the emulator installs."""
+    out = [
+        "@__coalda_barrier_hook = global ptr null",
+        "define internal void @__coalda_membar() {\n  ret void\n}",
+        "define internal i32 @__coalda_barrier(i32 %kind, i32 %site, i32 %arg) {\n"
+        "  %hook = load ptr, ptr @__coalda_barrier_hook\n"
+        "  %r = call i32 %hook(i32 %kind, i32 %site, i32 %arg)\n  ret i32 %r\n}",
+    ]
+    for intrinsic, kind in KIND_OF.items():
+        name = "__coalda_" + intrinsic.replace(".", "_")
+        if intrinsic == "barrier0":
+            out.append(f"define internal void @{name}(i32 %site) {{\n"
+                       f"  %r = call i32 @__coalda_barrier(i32 {kind}, i32 %site, i32 0)\n  ret void\n}}")
+        elif intrinsic.startswith("barrier0."):
+            out.append(f"define internal i32 @{name}(i32 %site, i32 %p) {{\n"
+                       f"  %r = call i32 @__coalda_barrier(i32 {kind}, i32 %site, i32 %p)\n  ret i32 %r\n}}")
+        else:
+            out.append(f"define internal void @{name}(i32 %site, i32 %a) {{\n"
+                       f"  %r = call i32 @__coalda_barrier(i32 {kind}, i32 %site, i32 %a)\n  ret void\n}}")
+    return "\n".join(out)
+
+
+def _lower_shared(text: str) -> tuple[str, list[str], bool]:
+    """Static shared arrays get a zero initializer (the emulator poisons them
+    per block); `extern __shared__` arrays become aliases of the dynamic
+    buffer. Returns the text, the static arrays, whether any is dynamic."""
+    static: list[str] = []
+    dynamic = False
+
+    def lower(m: re.Match[str]) -> str:
+        nonlocal dynamic
+        name, prefix, rest = m[1], m[2], m[3]
+        if "external" in prefix.split():
+            dynamic = True
+            return f"@{name} = alias [0 x i8], ptr addrspace(3) @__coalda_dynamic_shared"
+        static.append(name)
+        return f"@{name} = {prefix}addrspace(3) global " + re.sub(r"\b(undef|poison)\b", "zeroinitializer", rest, count=1)
+
+    return _SHARED_GLOBAL.sub(lower, text), static, dynamic
+
+
+def _shared_functions(static: list[str], sizes: dict[str, int], dynamic: bool, text: str) -> str:
+    """`__coalda_shared_poison()` fills all shared memory with POISON;
+    `__coalda_shared_check(dyn)` sets the fault flag when a byte of the
+    dynamic buffer at or past `dyn` is not POISON any more."""
+    poison = SHARED_POISON - 256
+    arrays = [(f"@{name}", str(sizes[name.strip('"')])) for name in static]
+    if dynamic:
+        arrays.append(("@__coalda_dynamic_shared", str(DYNAMIC_SHARED)))
+    fills = "".join(f"  call void @llvm.memset.p3.i64(ptr addrspace(3) {g}, i8 {poison}, i64 {size}, i1 false)\n"
+                    for g, size in arrays)
+    out = [f"@__coalda_fault = global i32 0\ndefine void @__coalda_shared_poison() {{\n{fills}  ret void\n}}"]
+    if arrays and not re.search(r"^declare [^\n]*@llvm\.memset\.p3\.i64\(", text, re.M):
+        out.append("declare void @llvm.memset.p3.i64(ptr addrspace(3), i8, i64, i1 immarg)")
+    if dynamic:
+        out.append(f"""@__coalda_dynamic_shared = addrspace(3) global [{DYNAMIC_SHARED} x i8] zeroinitializer, align 16
+define void @__coalda_shared_check(i64 %dyn) {{
+entry:
+  %full = icmp uge i64 %dyn, {DYNAMIC_SHARED}
+  br i1 %full, label %ok, label %loop
+loop:
+  %i = phi i64 [ %dyn, %entry ], [ %i.next, %next ]
+  %p = getelementptr i8, ptr addrspace(3) @__coalda_dynamic_shared, i64 %i
+  %v = load i8, ptr addrspace(3) %p
+  %bad = icmp ne i8 %v, {poison}
+  br i1 %bad, label %fail, label %next
+next:
+  %i.next = add i64 %i, 1
+  %more = icmp ult i64 %i.next, {DYNAMIC_SHARED}
+  br i1 %more, label %loop, label %ok
+fail:
+  store i32 {_FAULT_OVERRUN}, ptr @__coalda_fault
+  br label %ok
+ok:
+  ret void
+}}""")
+    else:
+        out.append("define void @__coalda_shared_check(i64 %dyn) {\n  ret void\n}")
+    return "\n".join(out)
+
+
+def _threaded(text: str, kernels: Sequence[KernelSignature], sites: Sequence[Site]) -> frozenset[str]:
+    """The kernels from which a barrier call site is reachable (direct calls)."""
+    bodies = {m[1]: m[0] for m in _DEFINE.finditer(text)}
+    reach = {s.function for s in sites}
+    grown = True
+    while grown:
+        grown = False
+        for name, body in bodies.items():
+            if name not in reach and any(f"@{callee}(" in body for callee in reach):
+                reach.add(name)
+                grown = True
+    return frozenset(k.name for k in kernels if k.name in reach)
+
+
+def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict[str, int]) -> HostModule:
+    """Device IR rewritten so the host can run it; refuses what it cannot run.
+    `shared_sizes` maps each static addrspace(3) global to its size in bytes."""
     text = _BUILTIN_VARS.sub("", device_ir)
     text = _SREG.sub(lambda m: f"@__coalda_sreg_{m[1]}_{m[2]}", text)
+    text, sites = _lower_barriers(text)
     others = sorted(set(_OTHER_NVVM.findall(text)))
     if others:
-        barrier = [o for o in others if "barrier" in o or "bar." in o]
-        what = "a barrier (__syncthreads)" if barrier else ", ".join(others)
-        raise EmulationRefused(f"kernel uses {what}; the CPU emulator cannot run it")
+        raise EmulationRefused(f"kernel uses {', '.join(others)}; the CPU emulator cannot run it")
+    text, static, dynamic = _lower_shared(text)
+    threaded = _threaded(text, kernels, sites)
     text = _DECLARE_SREG.sub(
         lambda m: f"define internal i32 @__coalda_sreg_{m[1]}_{m[2]}() {{\n"
         f"  %v = load i32, ptr @__coalda_{m[1]}_{m[2]}\n  ret i32 %v\n}}",
@@ -118,9 +303,14 @@ def host_module_text(device_ir: str, kernels: Sequence[KernelSignature]) -> str:
     text = re.sub(r"^target datalayout = .*$", "", text, flags=re.M)
     text = re.sub(r"^target triple = .*$", f'target triple = "{llvm.get_process_triple()}"', text, flags=re.M)
     text = _TARGET_ATTRS.sub("", text)
-    globals_ = "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS)
-    drivers = "".join(_driver(k, i) for i, k in enumerate(kernels))
-    return text + "\n" + globals_ + "\n" + drivers
+    parts = [
+        text,
+        "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS),
+        _barrier_wrappers(),
+        _shared_functions(static, shared_sizes, dynamic, text),
+        *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
+    ]
+    return HostModule("\n".join(parts), tuple(sites), threaded, dynamic)
 
 
 def _target_machine() -> llvm.TargetMachine:
@@ -131,14 +321,33 @@ def _target_machine() -> llvm.TargetMachine:
     return llvm.Target.from_default_triple().create_target_machine(opt=2)
 
 
+def _coords(index: int, extent: tuple[int, int, int]) -> tuple[int, int, int]:
+    return (index % extent[0], index // extent[0] % extent[1], index // (extent[0] * extent[1]))
+
+
 class EmulatedModule:
     """A device module JIT-compiled for the host; launch its kernels by name."""
 
     def __init__(self, device_ir: str) -> None:
         self.device_ir = device_ir
-        self.signatures = {name: KernelSignature(name, params) for name, params in signatures(device_ir).items()}
+        parsed = _parse(device_ir)
+        self.signatures = {
+            fn.name: KernelSignature(fn.name, tuple((a.name, str(a.type)) for a in fn.arguments))
+            for fn in parsed.functions if not fn.is_declaration
+        }
         self.kernels = [s for name, s in self.signatures.items() if _is_kernel(device_ir, name)]
-        host = _parse(host_module_text(device_ir, self.kernels))
+        layout = _target_machine().target_data
+        shared_sizes = {
+            g.name: layout.get_abi_size(g.global_value_type)
+            for g in parsed.global_variables if str(g.type) == "ptr addrspace(3)"
+        }
+        lowered = lower(device_ir, self.kernels, shared_sizes)
+        self.sites, self.threaded, self.dynamic_shared = lowered.sites, lowered.threaded, lowered.dynamic_shared
+        for k in self.kernels:
+            for _, ty in k.params:
+                if ty not in _CTYPES:
+                    raise EmulationRefused(f"kernel {k.name} has a parameter of type {ty}, which the emulator cannot pass")
+        host = _parse(lowered.text)
         host.verify()
         tm = _target_machine()
         host.triple = tm.triple
@@ -149,13 +358,22 @@ class EmulatedModule:
             (r, d): ctypes.c_int32.from_address(self._engine.get_global_value_address(f"__coalda_{r}_{d}"))
             for r in REGISTERS for d in DIMS
         }
+        self._fault = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_fault"))
+        self._poison = ctypes.CFUNCTYPE(None)(self._engine.get_function_address("__coalda_shared_poison"))
+        self._check = ctypes.CFUNCTYPE(None, ctypes.c_int64)(self._engine.get_function_address("__coalda_shared_check"))
+        self._hook = _HOOK(self._arrive)  # keep a reference: the JIT code calls it
+        hook = ctypes.c_void_p.from_address(self._engine.get_global_value_address("__coalda_barrier_hook"))
+        hook.value = ctypes.cast(self._hook, ctypes.c_void_p).value
+        self._active: BlockRun | None = None
         self._drivers = {}
+        self._entries = {}
         for i, k in enumerate(self.kernels):
-            for _, ty in k.params:
-                if ty not in _CTYPES:
-                    raise EmulationRefused(f"kernel {k.name} has a parameter of type {ty}, which the emulator cannot pass")
-            proto = ctypes.CFUNCTYPE(None, *(_CTYPES[ty] for _, ty in k.params))
-            self._drivers[k.name] = proto(self._engine.get_function_address(f"__coalda_grid_{i}"))
+            types = [_CTYPES[ty] for _, ty in k.params]
+            if k.name in self.threaded:
+                self._entries[k.name] = ctypes.CFUNCTYPE(None, *types)(self._engine.get_function_address(k.name))
+            else:
+                proto = ctypes.CFUNCTYPE(None, *types, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
+                self._drivers[k.name] = proto(self._engine.get_function_address(f"__coalda_grid_{i}"))
 
     def launch(
         self,
@@ -163,15 +381,23 @@ class EmulatedModule:
         grid: tuple[int, int, int],
         block: tuple[int, int, int],
         args: Sequence[np.ndarray | int | float],
+        schedule: Schedule = FORWARD,
+        shared_bytes: int = 0,
     ) -> None:
-        """Run every thread of the grid; array arguments are passed by address."""
-        if kernel not in self._drivers:
-            raise CoaldaError(f"no kernel {kernel!r} in the module (kernels: {', '.join(self._drivers) or 'none'})")
+        """Run every thread of the grid in the schedule's order; array
+        arguments are passed by address. `shared_bytes` is the launch's
+        dynamic shared memory. Raises EmulationFault on barrier divergence,
+        a deadlock or a write past the dynamic shared memory."""
+        if kernel not in self._drivers and kernel not in self._entries:
+            names = ", ".join([*self._drivers, *self._entries]) or "none"
+            raise CoaldaError(f"no kernel {kernel!r} in the module (kernels: {names})")
         signature = self.signatures[kernel]
         if len(args) != len(signature.params):
             raise CoaldaError(f"kernel {kernel} takes {len(signature.params)} arguments, got {len(args)}")
         if min(grid) < 1 or min(block) < 1:
             raise CoaldaError(f"empty launch: grid {grid}, block {block}")
+        if not 0 <= shared_bytes <= DYNAMIC_SHARED:
+            raise CoaldaError(f"dynamic shared memory of {shared_bytes} bytes: the emulator has 0 to {DYNAMIC_SHARED}")
         for d, (g, b) in enumerate(zip(grid, block)):
             self._globals[("nctaid", DIMS[d])].value = g
             self._globals[("ntid", DIMS[d])].value = b
@@ -183,7 +409,55 @@ class EmulatedModule:
                 values.append(arg.ctypes.data)
             else:
                 values.append(arg)
-        self._drivers[kernel](*values)
+        self._fault.value = 0
+        if kernel in self._entries:
+            self._launch_threads(kernel, grid, block, values, schedule, shared_bytes)
+        else:
+            order = schedule.grid_order(math.prod(grid), math.prod(block))
+            self._drivers[kernel](*values, order.ctypes.data, order.size, shared_bytes)
+        fault, self._fault.value = self._fault.value, 0
+        if fault == _FAULT_OVERRUN:
+            raise EmulationFault(f"kernel {kernel}: a block wrote past its {shared_bytes} bytes of dynamic shared memory")
+        if fault == _FAULT_STRAY_BARRIER:
+            raise EmulationFault(f"kernel {kernel}: reached a barrier through a call the emulator cannot follow")
+
+    def _launch_threads(
+        self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int],
+        values: list[object], schedule: Schedule, shared_bytes: int,
+    ) -> None:
+        """Each block as host threads that switch at barriers (threads.py)."""
+        entry = functools.partial(self._entries[kernel], *values)
+        coords = [_coords(t, block) for t in range(math.prod(block))]
+        workers = POOL.take(len(coords))
+        for b in schedule.block_order(math.prod(grid)):
+            where = _coords(int(b), grid)
+            self._set("ctaid", where)
+            self._poison()
+            run = BlockRun(int(b), f"kernel {kernel} block {where}", coords, schedule, self.sites, workers, entry,
+                           functools.partial(self._set, "tid"))
+            self._active = run
+            try:
+                run.run()
+            except EmulationFault:  # threads parked at barriers stay parked: their workers are dropped
+                stuck = run.stuck()
+                POOL.give([w for w in workers if w not in stuck])
+                raise
+            finally:
+                self._active = None
+            self._check(shared_bytes)
+        POOL.give(workers)
+
+    def _set(self, register: str, value: tuple[int, int, int]) -> None:
+        for d, v in zip(DIMS, value):
+            self._globals[(register, d)].value = v
+
+    def _arrive(self, kind: int, site: int, arg: int) -> int:
+        """The barrier hook, called by JIT code in the running host thread."""
+        run = self._active
+        if run is None:  # a barrier reached from the native loop: cannot wait
+            self._fault.value = _FAULT_STRAY_BARRIER
+            return 0
+        return run.arrive(kind, site, arg)
 
 
 def _parse(text: str) -> llvm.ModuleRef:
@@ -220,14 +494,27 @@ def signatures(device_ir: str) -> dict[str, tuple[tuple[str, str], ...]]:
     }
 
 
+def noalias_params(device_ir: str) -> dict[str, frozenset[int]]:
+    """Positions of the `__restrict__` (noalias) parameters of each defined function."""
+    parsed = _parse(device_ir)
+    return {
+        fn.name: frozenset(i for i, a in enumerate(fn.arguments) if b"noalias" in set(a.attributes))
+        for fn in parsed.functions
+        if not fn.is_declaration
+    }
+
+
 class EmulatorExecutor:
     """runner.Executor on the CPU emulator."""
 
     def __init__(self, device_ir: str) -> None:
         self.module = load(device_ir)
 
-    def run(self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[object]) -> None:
+    def run(
+        self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[object],
+        schedule: Schedule | None = None, shared_bytes: int = 0,
+    ) -> None:
         from .runner import HostBuffer
 
         values = [a.storage[a.offset :] if isinstance(a, HostBuffer) else a for a in args]
-        self.module.launch(kernel, grid, block, values)  # type: ignore[arg-type]
+        self.module.launch(kernel, grid, block, values, schedule or FORWARD, shared_bytes)  # type: ignore[arg-type]

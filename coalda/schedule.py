@@ -1,0 +1,86 @@
+"""Schedules: the orders in which the CPU emulator runs a grid's threads.
+
+A CUDA grid promises no order between blocks, nor between the threads of a
+block except at barriers. A kernel whose result depends on that order has a
+race. The emulator runs one thread at a time, so each run follows one order;
+running the same launch under several orders and comparing the bytes finds
+races that any single order hides:
+
+- `forward`: blocks and threads in increasing linear index (the order of the
+  old sequential emulator);
+- `reverse`: both in decreasing index, so a thread that reads what a later
+  thread writes (or the other way round) sees the other outcome;
+- `shuffled`: a seeded random permutation of the blocks, and of each block's
+  threads, drawn anew for every interval between two barriers.
+
+Blocks always run one after another (shared memory is per block; one copy of
+it serves every block in turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import CoaldaError
+
+KINDS = ("forward", "reverse", "shuffled")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """One order of execution: `name` is forward, reverse or shuffled; `seed`
+    only matters for shuffled."""
+
+    name: str
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.name not in KINDS:
+            raise CoaldaError(f"unknown schedule {self.name!r} (known: {', '.join(KINDS)})")
+
+    def __str__(self) -> str:
+        return f"shuffled({self.seed})" if self.name == "shuffled" else self.name
+
+    def _rng(self, *key: int) -> np.random.Generator:
+        return np.random.default_rng([self.seed, *key])
+
+    def block_order(self, blocks: int) -> np.ndarray:
+        """Linear block indices in the order the blocks run."""
+        order = np.arange(blocks, dtype=np.uint32)
+        if self.name == "reverse":
+            return order[::-1].copy()
+        if self.name == "shuffled":
+            return self._rng(0).permutation(order)
+        return order
+
+    def thread_order(self, block: int, threads: int, interval: int) -> np.ndarray:
+        """Linear thread indices of one block in the order they run in one
+        interval between barriers (interval 0 starts at the kernel entry)."""
+        order = np.arange(threads, dtype=np.uint32)
+        if self.name == "reverse":
+            return order[::-1].copy()
+        if self.name == "shuffled":
+            return self._rng(1, block, interval).permutation(order)
+        return order
+
+    def grid_order(self, blocks: int, threads: int) -> np.ndarray:
+        """Linear global thread indices (block * threads + thread) of a whole
+        barrier-free launch, block after block, each block's threads in the
+        order of its interval 0."""
+        if blocks * threads >= 1 << 32:
+            raise CoaldaError(f"launch of {blocks} blocks of {threads} threads is too large for the emulator")
+        order = self.block_order(blocks)
+        if self.name == "shuffled":
+            tile = np.broadcast_to(np.arange(threads, dtype=np.uint32), (blocks, threads))
+            within = self._rng(2).permuted(tile, axis=1)
+        else:
+            within = np.broadcast_to(self.thread_order(0, threads, 0), (blocks, threads))
+        return (order[:, None] * np.uint32(threads) + within).ravel()
+
+
+FORWARD = Schedule("forward")
+REVERSE = Schedule("reverse")
+SHUFFLED = Schedule("shuffled", 1)
+SCHEDULES: tuple[Schedule, ...] = (FORWARD, REVERSE, SHUFFLED)
