@@ -16,6 +16,7 @@ import numpy as np
 
 from .errors import CoaldaError
 from .runner import Arg, HostBuffer
+from .schedule import Schedule
 from .spec import Dim3
 
 _SCALARS = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "float": np.float32, "double": np.float64}
@@ -67,7 +68,8 @@ def gpu_name() -> str:
 
 @dataclass
 class DeviceArgs:
-    buffers: list[Any]
+    buffers: list[Any]  # one device allocation per distinct host storage
+    storages: list[np.ndarray]  # the host storage of each
     values: list[Any]
 
 
@@ -94,46 +96,59 @@ class GpuExecutor:
         return self._kernels[name]
 
     def upload(self, kernel: str, args: Sequence[Arg]) -> DeviceArgs:
+        """Each distinct host allocation once (buffers of an overlap layout
+        share one), and the kernel's argument values."""
         _, driver = _modules()
-        buffers, values = [], []
+        dargs = DeviceArgs([], [], [])
+        bases: dict[int, int] = {}
         types = [ty for _, ty in self.signatures[kernel]]
         for ty, arg in zip(types, args):
             if isinstance(arg, HostBuffer):
-                buf = self.dev.allocate(arg.storage.nbytes, stream=self.stream)
-                base = int(buf.handle)
-                _check(driver.cuMemcpyHtoD(base, arg.storage.ctypes.data, arg.storage.nbytes), "cuMemcpyHtoD")
-                buffers.append(buf)
-                values.append(np.uint64(base + arg.offset))  # a pointer is 8 bytes
+                if id(arg.storage) not in bases:
+                    buf = self.dev.allocate(arg.storage.nbytes, stream=self.stream)
+                    bases[id(arg.storage)] = int(buf.handle)
+                    _check(driver.cuMemcpyHtoD(int(buf.handle), arg.storage.ctypes.data, arg.storage.nbytes), "cuMemcpyHtoD")
+                    dargs.buffers.append(buf)
+                    dargs.storages.append(arg.storage)
+                dargs.values.append(np.uint64(bases[id(arg.storage)] + arg.offset))  # a pointer is 8 bytes
             else:
-                values.append(_SCALARS[ty](arg))
-        return DeviceArgs(buffers, values)
+                dargs.values.append(_SCALARS[ty](arg))
+        return dargs
 
-    def download(self, dargs: DeviceArgs, args: Sequence[Arg]) -> None:
+    def download(self, dargs: DeviceArgs) -> None:
         _, driver = _modules()
         self.stream.sync()
-        host = [a for a in args if isinstance(a, HostBuffer)]
-        for buf, arg in zip(dargs.buffers, host):
-            _check(driver.cuMemcpyDtoH(arg.storage.ctypes.data, int(buf.handle), arg.storage.nbytes), "cuMemcpyDtoH")
+        for buf, storage in zip(dargs.buffers, dargs.storages):
+            _check(driver.cuMemcpyDtoH(storage.ctypes.data, int(buf.handle), storage.nbytes), "cuMemcpyDtoH")
         for buf in dargs.buffers:
             buf.close()
 
-    def launch(self, kernel: str, grid: Dim3, block: Dim3, dargs: DeviceArgs) -> None:
+    def launch(self, kernel: str, grid: Dim3, block: Dim3, dargs: DeviceArgs, shared_bytes: int = 0) -> None:
         core, _ = _modules()
         try:
-            core.launch(self.stream, core.LaunchConfig(grid=grid, block=block), self.kernel(kernel), *dargs.values)
+            config = core.LaunchConfig(grid=grid, block=block, shmem_size=shared_bytes)
+            core.launch(self.stream, config, self.kernel(kernel), *dargs.values)
         except Exception as exc:
             raise CudaError(f"launch of {kernel} failed: {str(exc).strip().splitlines()[0]}") from None
 
-    def run(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg]) -> None:
+    def run(
+        self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg],
+        schedule: Schedule | None = None, shared_bytes: int = 0,
+    ) -> None:
+        """One launch; `schedule` is the emulator's business and ignored here
+        (the GPU picks its own)."""
+        del schedule
         dargs = self.upload(kernel, args)
-        self.launch(kernel, grid, block, dargs)
-        self.download(dargs, args)
+        self.launch(kernel, grid, block, dargs, shared_bytes)
+        self.download(dargs)
 
-    def time(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], repeat: int = 20) -> list[float]:
+    def time(
+        self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], repeat: int = 20, shared_bytes: int = 0,
+    ) -> list[float]:
         """Milliseconds of each of `repeat` launches after one warm-up, by CUDA events."""
         dargs = self.upload(kernel, args)
-        times = _event_times(self.stream, lambda: self.launch(kernel, grid, block, dargs), repeat)
-        self.download(dargs, args)
+        times = _event_times(self.stream, lambda: self.launch(kernel, grid, block, dargs, shared_bytes), repeat)
+        self.download(dargs)
         return times
 
 

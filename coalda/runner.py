@@ -1,16 +1,52 @@
 """Differential runs: the original and the optimized kernel (and a hand-written
-reference) on the same fresh random inputs, compared byte for byte.
+reference) on the same fresh random inputs, compared byte for byte, under
+several buffer layouts and several schedules.
 
-Every pointer argument gets its own allocation: random contents (outputs too,
-so that bytes a kernel must not touch are checked), followed by a guard zone of
-POISON bytes. The whole allocation, guard included, must be identical after
-the original and the optimized kernel, and the guard must still be POISON.
-Each case runs under several layouts (buffer start offsets), so that every
-version the rewrite emits (16-, 4-byte units, member width) is exercised.
+Buffers are laid out as users have them. Every pointer argument gets its own
+allocation `[GUARD + m bytes of POISON][the buffer: random bytes][GUARD bytes
+of POISON]` (outputs are random too, so that bytes a kernel must not touch
+are checked), where the allocation starts 64-byte aligned and `m` is the
+layout's misalignment of that buffer:
+
+- `aligned`: m = 0 for every buffer (the rewrite's 16-byte fast path);
+- `offset`: every buffer misaligned by the same smallest step (+1 byte, or
+  +align where the spec says the pointers are `align`-byte aligned);
+- `offset-max`: every buffer misaligned by the largest such step below 16
+  (+15, +14, +12 or +8);
+- `mixed`: even-numbered parameters aligned, odd-numbered ones at +4*align
+  (or the largest step), so that the regions are misaligned relative to each
+  other (the 4-byte and member-width paths).
+
+A spec whose align is 16 or more has no misaligned starts: its misaligned
+layouts are aligned. Sizes that are not a multiple of the block are the
+spec's business (`grid = "cdiv(n, block)"` with a bounds guard).
+
+The whole allocation, both guard zones included, must be identical after the
+original and the optimized kernel, and both guards must still be POISON (a
+write before `dst[0]` is caught like one past its end).
+
+The overlap layouts (`OVERLAP_LAYOUTS`, added by `check(..., overlap=True)`)
+place all buffers of the kernel in ONE allocation, each `align` bytes (1 by
+default) from the next (`overlap`: each parameter after the next one, so
+dst = src + 1; `overlap-back`: before it, dst = src - 1), guarded around the
+whole span, and launch one block of one thread: the original then has no race
+whatever it does, and a rewrite must keep its result (its run-time overlap
+check must send it to the original code). Only meaningful for kernels whose
+pointers are not `__restrict__`; no reference comparison there.
+
+Each layout runs under every schedule (coalda/schedule.py). The original
+must compute the same bytes under all of them, else the test kernel itself
+is racy (verdict RACY_ORIGINAL, no further comparison). Then the optimized
+kernel runs under each schedule and is compared with the original: a
+difference under some schedules only is a race the rewrite introduced
+(RACE), one under all of them a plain MISMATCH; an emulator fault of the
+rewritten kernel (barrier divergence, deadlock) is a FAULT.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -18,7 +54,14 @@ from typing import Protocol
 import numpy as np
 
 from .errors import CoaldaError
+from .schedule import SCHEDULES, Schedule
 from .spec import Dim3, KernelSpec, evaluate
+from .threads import EmulationFault
+
+__all__ = [
+    "GUARD", "LAYOUTS", "OVERLAP_LAYOUTS", "POISON", "SCHEDULES", "Arg", "CaseResult", "Executor", "HostBuffer",
+    "Layout", "Schedule", "Verdict", "check", "clone", "compare", "make_args", "reference_args",
+]
 
 GUARD = 256
 POISON = 0xA5
@@ -26,58 +69,120 @@ POISON = 0xA5
 
 @dataclass
 class HostBuffer:
-    """A pointer argument: `storage[offset:offset+size]` plus a poisoned guard."""
+    """A pointer argument: `storage[offset:offset+size]`. The allocation's
+    usable span is `storage[lo:hi]` (the buffer itself, or in an overlap
+    layout the union of all buffers); everything outside it is guard."""
 
     storage: np.ndarray
     offset: int
     size: int
+    lo: int = -1
+    hi: int = -1
+
+    def __post_init__(self) -> None:
+        if self.lo < 0:
+            self.lo = self.offset
+        if self.hi < 0:
+            self.hi = self.offset + self.size
 
     def copy(self) -> HostBuffer:
-        return HostBuffer(self.storage.copy(), self.offset, self.size)
+        return dataclasses.replace(self, storage=self.storage.copy())
+
+    def guard_before_intact(self) -> bool:
+        return bool((self.storage[: self.lo] == POISON).all())
+
+    def guard_after_intact(self) -> bool:
+        return bool((self.storage[self.hi :] == POISON).all())
 
     def guard_intact(self) -> bool:
-        end = self.offset + self.size
-        return bool((self.storage[end : end + GUARD] == POISON).all())
+        return self.guard_before_intact() and self.guard_after_intact()
 
 
 Arg = HostBuffer | int
 
 
 class Executor(Protocol):
-    """Runs one kernel of one module on host buffers, in place."""
+    """Runs one kernel of one module on host buffers, in place. The emulator
+    follows `schedule`; the GPU ignores it."""
 
-    def run(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg]) -> None: ...
+    def run(
+        self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], schedule: Schedule | None = None,
+    ) -> None: ...
 
 
-@dataclass
+@dataclass(frozen=True)
 class Layout:
+    """Where each buffer starts: `offsets(param index, align)` is its
+    misalignment (bytes past a 64-byte boundary); in an overlap layout, its
+    position in the one shared allocation (shifted so the lowest is 0)."""
+
     name: str
-    offsets: Callable[[int, int], int]  # (param index, align) -> start offset
+    offsets: Callable[[int, int], int]
+    overlap: bool = False
 
 
-LAYOUTS = (
+def _steps(align: int) -> list[int]:
+    """Misalignments that keep `align`: its multiples in 1..15 ([0] if none)."""
+    return list(range(align, 16, align)) or [0]
+
+
+def _mixed(index: int, align: int) -> int:
+    if index % 2 == 0:
+        return 0
+    return 4 * align if 4 * align < 16 else _steps(align)[-1]
+
+
+LAYOUTS: tuple[Layout, ...] = (
     Layout("aligned", lambda i, a: 0),
-    Layout("offset", lambda i, a: a),
-    Layout("mixed", lambda i, a: 0 if i % 2 == 0 else 4 * a),
+    Layout("offset", lambda i, a: _steps(a)[0]),
+    Layout("offset-max", lambda i, a: _steps(a)[-1]),
+    Layout("mixed", _mixed),
+)
+OVERLAP_LAYOUTS: tuple[Layout, ...] = (
+    Layout("overlap", lambda i, a: -i * a, overlap=True),
+    Layout("overlap-back", lambda i, a: i * a, overlap=True),
 )
 
 
+def _allocation(nbytes: int) -> np.ndarray:
+    """nbytes of POISON whose first byte is 64-byte aligned."""
+    raw = np.empty(nbytes + 64, dtype=np.uint8)
+    start = (-raw.ctypes.data) % 64
+    storage = raw[start : start + nbytes]
+    storage[:] = POISON
+    return storage
+
+
 def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout) -> list[Arg]:
+    """The kernel's arguments at size n: buffers laid out as `layout` says."""
+    values = [evaluate(p.expr, {"n": n}) for p in spec.params]
+    if layout.overlap:
+        return _overlapping_args(spec, values, rng, layout)
     args: list[Arg] = []
-    for index, param in enumerate(spec.params):
-        value = evaluate(param.expr, {"n": n})
+    for index, (param, value) in enumerate(zip(spec.params, values)):
         if not param.is_buffer:
             args.append(value)
             continue
-        offset = layout.offsets(index, spec.align)
-        # Over-allocate so that storage[0] is 64-byte aligned: offsets are exact.
-        raw = np.empty(offset + value + GUARD + 64, dtype=np.uint8)
-        start = (-raw.ctypes.data) % 64
-        storage = raw[start : start + offset + value + GUARD]
-        storage[: offset + value] = rng.integers(0, 256, offset + value, dtype=np.uint8)
-        storage[offset + value :] = POISON
+        offset = GUARD + layout.offsets(index, spec.align)
+        storage = _allocation(offset + value + GUARD)
+        storage[offset : offset + value] = rng.integers(0, 256, value, dtype=np.uint8)
         args.append(HostBuffer(storage, offset, value))
     return args
+
+
+def _overlapping_args(spec: KernelSpec, values: list[int], rng: np.random.Generator, layout: Layout) -> list[Arg]:
+    buffers = [i for i, p in enumerate(spec.params) if p.is_buffer]
+    if not buffers:
+        return list(values)
+    position = {i: layout.offsets(i, spec.align) for i in buffers}
+    low = min(position.values())
+    span = max(position[i] - low + values[i] for i in buffers)
+    storage = _allocation(GUARD + span + GUARD)
+    storage[GUARD : GUARD + span] = rng.integers(0, 256, span, dtype=np.uint8)
+    return [
+        HostBuffer(storage, GUARD + position[i] - low, values[i], GUARD, GUARD + span) if p.is_buffer else values[i]
+        for i, p in enumerate(spec.params)
+    ]
 
 
 def reference_args(spec: KernelSpec, reference: KernelSpec, args: Sequence[Arg], n: int) -> list[Arg]:
@@ -96,7 +201,26 @@ def reference_args(spec: KernelSpec, reference: KernelSpec, args: Sequence[Arg],
 
 
 def clone(args: Sequence[Arg]) -> list[Arg]:
-    return [a.copy() if isinstance(a, HostBuffer) else a for a in args]
+    """Fresh copies of the buffers; buffers that share an allocation (the
+    overlap layouts) share the copy."""
+    copies: dict[int, np.ndarray] = {}
+    out: list[Arg] = []
+    for a in args:
+        if isinstance(a, HostBuffer):
+            if id(a.storage) not in copies:
+                copies[id(a.storage)] = a.storage.copy()
+            out.append(dataclasses.replace(a, storage=copies[id(a.storage)]))
+        else:
+            out.append(a)
+    return out
+
+
+class Verdict(enum.Enum):
+    MATCH = "match"
+    MISMATCH = "mismatch"  # differs from the original under every schedule
+    RACE = "race"  # the rewritten kernel differs under some schedules only
+    RACY_ORIGINAL = "racy original"  # the original itself depends on the schedule
+    FAULT = "fault"  # the rewritten kernel faulted in the emulator (barrier divergence, deadlock)
 
 
 @dataclass
@@ -107,6 +231,12 @@ class CaseResult:
     against: str  # "original" or the reference kernel
     match: bool
     detail: str = ""
+    schedule: str = "forward"
+    verdict: Verdict = Verdict.MATCH
+
+    def __post_init__(self) -> None:
+        if not self.match and self.verdict is Verdict.MATCH:
+            self.verdict = Verdict.MISMATCH
 
 
 def compare(spec: KernelSpec, expected: Sequence[Arg], actual: Sequence[Arg]) -> str:
@@ -115,15 +245,34 @@ def compare(spec: KernelSpec, expected: Sequence[Arg], actual: Sequence[Arg]) ->
         if not isinstance(a, HostBuffer):
             continue
         assert isinstance(b, HostBuffer)
-        if not a.guard_intact():
+        if not a.guard_before_intact():
+            return f"{param.name}: the original kernel writes before the buffer"
+        if not a.guard_after_intact():
             return f"{param.name}: the original kernel writes past the buffer"
-        if not b.guard_intact():
+        if not b.guard_before_intact():
+            return f"{param.name}: written before its start (guard zone before it changed)"
+        if not b.guard_after_intact():
             return f"{param.name}: written past its end (guard zone changed)"
         diff = np.flatnonzero(a.storage != b.storage)
         if diff.size:
             first = int(diff[0]) - a.offset
             return f"{param.name}: {diff.size} bytes differ, first at byte {first}"
     return ""
+
+
+@dataclass(frozen=True)
+class _Launch:
+    kernel: str
+    grid: Dim3
+    block: Dim3
+    shared_bytes: int
+
+    def run(self, executor: Executor, args: Sequence[Arg], schedule: Schedule) -> list[Arg]:
+        """A copy of args after one launch under schedule."""
+        out = clone(args)
+        extra = {"shared_bytes": self.shared_bytes} if self.shared_bytes else {}
+        executor.run(self.kernel, self.grid, self.block, out, schedule=schedule, **extra)  # type: ignore[call-arg]
+        return out
 
 
 def check(
@@ -135,23 +284,70 @@ def check(
     rng: np.random.Generator,
     layouts: Sequence[Layout] = LAYOUTS,
     reference: KernelSpec | None = None,
+    schedules: Sequence[Schedule] = SCHEDULES,
+    overlap: bool = False,
 ) -> list[CaseResult]:
-    """Run original vs optimized (and the reference vs original) for one n."""
+    """Run original vs optimized (and the reference vs original) for one n:
+    one result per layout and schedule (one per layout when the original is
+    racy or the layout is an overlap layout)."""
+    if not schedules:
+        raise CoaldaError("check needs at least one schedule")
+    results: list[CaseResult] = []
+    for layout in [*layouts, *(OVERLAP_LAYOUTS if overlap else ())]:
+        results += _check_layout(spec, symbol, original, optimized, n, rng, layout, reference, schedules)
+    return results
+
+
+def _check_layout(
+    spec: KernelSpec, symbol: Callable[[str], str], original: Executor, optimized: Executor, n: int,
+    rng: np.random.Generator, layout: Layout, reference: KernelSpec | None, schedules: Sequence[Schedule],
+) -> list[CaseResult]:
     grid, block = spec.dims(n)
+    shared = spec.shared_bytes(n)
+    if layout.overlap:  # one thread: the original is race-free on any overlap
+        grid, block, schedules = (1, 1, 1), (1, 1, 1), schedules[:1]
+    launch = _Launch(symbol(spec.name), grid, block, shared)
+    args = make_args(spec, n, rng, layout)
+
+    def result(against: str, detail: str, schedule: Schedule, verdict: Verdict) -> CaseResult:
+        return CaseResult(spec.name, n, layout.name, against, verdict is Verdict.MATCH, detail, str(schedule), verdict)
+
+    outputs = []
+    for schedule in schedules:
+        try:
+            outputs.append(launch.run(original, args, schedule))
+        except EmulationFault as fault:
+            raise EmulationFault(f"the original kernel {spec.name} (n={n}, {layout.name}, {schedule}): {fault}") from None
+    expected = outputs[0]
+    for schedule, output in zip(schedules[1:], outputs[1:]):
+        detail = compare(spec, expected, output)
+        if detail:
+            return [result("original", f"racy original: the test kernel itself depends on the schedule "
+                           f"({schedules[0]} vs {schedule}: {detail})", schedule, Verdict.RACY_ORIGINAL)]
+    details: list[tuple[str, bool]] = []
+    for schedule in schedules:
+        try:
+            details.append((compare(spec, expected, launch.run(optimized, args, schedule)), False))
+        except EmulationFault as fault:
+            details.append((f"the rewritten kernel faults: {fault}", True))
+    failing = sum(1 for detail, _ in details if detail)
     results = []
-    for layout in layouts:
-        args = make_args(spec, n, rng, layout)
-        expected = clone(args)
-        original.run(symbol(spec.name), grid, block, expected)
-        actual = clone(args)
-        optimized.run(symbol(spec.name), grid, block, actual)
-        detail = compare(spec, expected, actual)
-        results.append(CaseResult(spec.name, n, layout.name, "original", not detail, detail))
-        if reference is not None:
-            ref_grid, ref_block = reference.dims(n)
-            theirs = reference_args(spec, reference, args, n)
-            original.run(symbol(reference.name), ref_grid, ref_block, theirs)
-            mine = {p.name: a for p, a in zip(spec.params, expected)}
-            detail = compare(reference, [mine[p.name] if p.is_buffer else 0 for p in reference.params], theirs)
-            results.append(CaseResult(spec.name, n, layout.name, reference.name, not detail, detail))
+    for schedule, (detail, fault) in zip(schedules, details):
+        if not detail:
+            results.append(result("original", "", schedule, Verdict.MATCH))
+        elif fault:
+            results.append(result("original", detail, schedule, Verdict.FAULT))
+        elif failing < len(schedules):
+            results.append(result("original", f"race in the rewritten kernel (schedule {schedule}): {detail}",
+                                  schedule, Verdict.RACE))
+        else:
+            results.append(result("original", detail, schedule, Verdict.MISMATCH))
+    if reference is not None and not layout.overlap:
+        ref_grid, ref_block = reference.dims(n)
+        theirs = reference_args(spec, reference, args, n)
+        extra = {"shared_bytes": reference.shared_bytes(n)} if reference.shared_bytes(n) else {}
+        original.run(symbol(reference.name), ref_grid, ref_block, theirs, schedule=schedules[0], **extra)  # type: ignore[call-arg]
+        mine = {p.name: a for p, a in zip(spec.params, expected)}
+        detail = compare(reference, [mine[p.name] if p.is_buffer else 0 for p in reference.params], theirs)
+        results.append(result(reference.name, detail, schedules[0], Verdict.MISMATCH if detail else Verdict.MATCH))
     return results

@@ -10,7 +10,9 @@
     params = [{ name = "dst", out = "3*n" }, { name = "src", in = "3*n" }]
 
 A parameter is `in`, `out` or `inout` with a size in bytes, or `value` (a
-scalar expression of n). Expressions may use n, block and sms (the GPU's SM count, in grid), + - * / //
+scalar expression of n). `shared` (default 0) is the launch's dynamic shared
+memory in bytes (`extern __shared__`), an expression of n and block; `align`
+(default 1) the alignment every pointer argument needs. Expressions may use n, block and sms (the GPU's SM count, in grid), + - * / //
 and %, and min, max, gcd, cdiv.
 """
 
@@ -87,12 +89,17 @@ class KernelSpec:
     block: Any = 256
     same_as: str | None = None
     align: int = 1  # byte alignment every pointer argument needs
+    shared: Any = 0  # bytes of dynamic shared memory per block, an expression of n and block
 
     def dims(self, n: int, block_override: int | None = None, sms: int = 132) -> tuple[Dim3, Dim3]:
         """(grid, block) at size n; `coalda bench --blocks` overrides block.x."""
         block = (block_override, 1, 1) if block_override else _dim3(self.block, {"n": n})
         grid = _dim3(self.grid, {"n": n, "block": block[0], "sms": sms})
         return grid, block
+
+    def shared_bytes(self, n: int) -> int:
+        """Dynamic shared memory per block at size n."""
+        return evaluate(self.shared, {"n": n, "block": _dim3(self.block, {"n": n})[0]})
 
 
 @dataclass
@@ -126,12 +133,12 @@ def load_spec(path: Path) -> Spec:
     for name, raw in data.get("kernels", {}).items():
         where = f"{path}: kernel {name}"
         params = tuple(_param(p, where) for p in raw.get("params", []))
-        unknown = set(raw) - {"params", "grid", "block", "same_as", "align"}
+        unknown = set(raw) - {"params", "grid", "block", "same_as", "align", "shared"}
         if unknown:
             raise SpecError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
         kernels[name] = KernelSpec(
             name, params, raw.get("grid", "n // block"), raw.get("block", 256),
-            raw.get("same_as"), int(raw.get("align", 1)),
+            raw.get("same_as"), int(raw.get("align", 1)), raw.get("shared", 0),
         )
     spec = Spec(kernels)
     if "sizes" in data:
