@@ -1,4 +1,10 @@
-"""`coalda run`: compile (or reuse an OUTDIR), then run original vs optimized."""
+"""`coalda run`: compile (or reuse an OUTDIR), then run original vs optimized.
+
+On the emulator every case runs under every schedule (coalda/schedule.py);
+kernels with at least two buffers and no `__restrict__` pointer also run the
+overlap layouts (one thread, all buffers in one allocation), where the
+rewrite must keep the original's result. The GPU picks its own schedule, so
+it runs each case once."""
 
 from __future__ import annotations
 
@@ -11,12 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from .compile import CompileOptions
-from .emulate import EmulatorExecutor, signatures
+from .emulate import EmulatorExecutor, noalias_params, signatures
 from .errors import CoaldaError
 from .pipeline import Artifacts, build
 from .report import Report
-from .runner import LAYOUTS, CaseResult, Executor, check, make_args
-from .spec import Spec, infer_spec, load_spec, spec_path
+from .runner import LAYOUTS, SCHEDULES, CaseResult, Executor, check, make_args
+from .spec import KernelSpec, Spec, infer_spec, load_spec, spec_path
 
 
 @dataclass
@@ -76,6 +82,13 @@ def symbol_map(report: Report) -> dict[str, str]:
     return symbols
 
 
+def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
+    """Whether the kernel must stay correct when its buffers overlap: two
+    or more of them, none `__restrict__`."""
+    buffers = [i for i, p in enumerate(kspec.params) if p.is_buffer]
+    return len(buffers) >= 2 and not noalias.intersection(buffers)
+
+
 def run(
     compiled: Compiled, spec: Spec, sizes: Sequence[int] | None, seed: int, gpu: bool, repeat: int = 10
 ) -> list[Row]:
@@ -95,6 +108,8 @@ def run(
         original, optimized = GpuExecutor(compiled.before_ptx, sigs), GpuExecutor(compiled.after_ptx, sigs)
     else:
         original, optimized = EmulatorExecutor(compiled.before_ir), EmulatorExecutor(compiled.after_ir)
+    noalias = noalias_params(compiled.before_ir)
+    schedules = SCHEDULES[:1] if gpu else SCHEDULES
     rng = np.random.default_rng(seed)
     rows: list[Row] = []
     for n in sizes or (spec.gpu_sizes if gpu else spec.sizes):
@@ -105,12 +120,14 @@ def run(
             grid, block = kspec.dims(n)
             if min(grid) < 1 or min(block) < 1:
                 raise CoaldaError(f"kernel {kspec.name} at n={n}: empty launch (grid {grid}, block {block})")
-            results = check(kspec, symbol, original, optimized, n, rng, LAYOUTS, reference)
+            overlap = may_overlap(kspec, noalias.get(symbol(kspec.name), frozenset()))
+            results = check(kspec, symbol, original, optimized, n, rng, LAYOUTS, reference, schedules, overlap)
             for r in results:
                 rows.append(Row(r))
             if gpu:
                 args = make_args(kspec, n, rng, LAYOUTS[0])
-                t0 = median(original.time(symbol(kspec.name), grid, block, args, repeat))  # type: ignore[attr-defined]
-                t1 = median(optimized.time(symbol(kspec.name), grid, block, args, repeat))  # type: ignore[attr-defined]
+                shared = kspec.shared_bytes(n)
+                t0 = median(original.time(symbol(kspec.name), grid, block, args, repeat, shared))  # type: ignore[attr-defined]
+                t1 = median(optimized.time(symbol(kspec.name), grid, block, args, repeat, shared))  # type: ignore[attr-defined]
                 rows[-len(results)].ms_original, rows[-len(results)].ms_optimized = t0, t1
     return rows

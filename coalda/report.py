@@ -83,16 +83,69 @@ def print_findings(report: Report, console: Console) -> None:
     console.print(f"{done} of {len(groups)} copy groups rewritten coalesced.")
 
 
-def run_table(rows: list[Any], title: str, timed: bool) -> Table:
-    """The table of `coalda run`: one row per comparison."""
-    table = Table(title=title)
-    columns = ["kernel", "n", "layout", "vs", "result"] + (["original ms", "optimized ms"] if timed else [])
-    for column in columns:
-        table.add_column(column, justify="right" if column == "n" or column.endswith("ms") else "left", no_wrap=column != "result")
+_VERDICT_LABEL = {
+    "mismatch": "[bold red]MISMATCH[/]",
+    "race": "[bold red]RACE[/]",
+    "racy original": "[bold yellow]RACY ORIGINAL[/]",
+    "fault": "[bold red]FAULT[/]",
+}
+
+
+def _case(r: Any) -> tuple[str, int, str, str]:
+    return (r.kernel, r.n, r.layout, r.against)
+
+
+def _grouped(rows: list[Any]) -> list[tuple[Any, str]]:
+    """(row, schedule cell): consecutive matching rows of one kernel, n,
+    layout and comparison collapse into one row naming how many schedules."""
+    out: list[tuple[Any, list[Any]]] = []
     for row in rows:
         r = row.result
-        result = "[green]match[/]" if r.match else f"[bold red]MISMATCH[/] {r.detail}"
-        ms = lambda v: "" if v is None else f"{v:.3f}"  # noqa: E731
-        cells = [r.kernel, str(r.n), r.layout, r.against, result]
+        last = out[-1][1] if out else None
+        key = _case(r)
+        if last and r.match and last[-1].result.match and key == _case(last[0].result):
+            last.append(row)
+        else:
+            out.append((row, [row]))
+    return [(first, group[0].result.schedule if len(group) == 1 else f"all {len(group)}") for first, group in out]
+
+
+def run_table(rows: list[Any], title: str, timed: bool) -> Table:
+    """The table of `coalda run`: one row per comparison (matches under
+    every schedule collapse into one row)."""
+    table = Table(title=title)
+    columns = ["kernel", "n", "layout"] + ([] if timed else ["schedule"]) + ["vs", "result"]
+    columns += ["original ms", "optimized ms"] if timed else []
+    for column in columns:
+        justify = "right" if column == "n" or column.endswith("ms") else "left"
+        if column == "result":
+            table.add_column(column, justify=justify, overflow="fold")
+        else:
+            table.add_column(column, justify=justify, no_wrap=True)
+    ms = lambda v: "" if v is None else f"{v:.3f}"  # noqa: E731
+    for row, schedule in _grouped(rows):
+        r = row.result
+        result = "[green]match[/]" if r.match else f"{_VERDICT_LABEL.get(r.verdict.value, '[bold red]MISMATCH[/]')} {r.detail}"
+        cells = [r.kernel, str(r.n), r.layout] + ([] if timed else [schedule]) + [r.against, result]
         table.add_row(*cells, *([ms(row.ms_original), ms(row.ms_optimized)] if timed else []))
     return table
+
+
+def run_failure(rows: list[Any]) -> str:
+    """'' when every comparison matches, else one line saying what failed:
+    differences (mismatches, races, faults of the rewritten kernel) and racy
+    originals (the test proves nothing) are counted apart."""
+    bad = [row.result for row in rows if not row.result.match]
+    racy = {(r.kernel, r.n, r.layout) for r in bad if r.verdict.value == "racy original"}
+    differ = [r for r in bad if r.verdict.value != "racy original"]
+    parts = []
+    if differ:
+        kinds = {"mismatch": "mismatch", "race": "race in the rewritten kernel", "fault": "fault of the rewritten kernel"}
+        counts = {label: sum(1 for r in differ if r.verdict.value == v) for v, label in kinds.items()}
+        what = ", ".join(f"{label}: {c}" for label, c in counts.items() if c)
+        parts.append(f"{len(differ)} of {len(rows)} comparisons differ ({what})")
+    if racy:
+        kernels = ", ".join(sorted({k for k, _, _ in racy}))
+        parts.append(f"racy original: the result of {kernels} depends on the schedule in {len(racy)} case(s), "
+                     "so the comparison proves nothing; fix the test kernel")
+    return "; ".join(parts)

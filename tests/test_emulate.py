@@ -34,7 +34,9 @@ def rgb_spec() -> KernelSpec:
 def test_coalda_run_emulate_passes_on_rgb() -> None:
     proc = run_cli("run", TESTCASES / "rgb.cu", "--emulate")
     assert proc.returncode == 0, proc.stderr + proc.stdout
-    assert "All 36 comparisons match byte for byte." in proc.stdout
+    # 3 kernels x 3 sizes x (4 layouts x 3 schedules + 2 overlap layouts)
+    # + the reference of copy_naive under each of the 4 layouts at 3 sizes.
+    assert "All 138 comparisons match byte for byte." in proc.stdout
     assert "MISMATCH" not in proc.stdout
 
 
@@ -97,7 +99,10 @@ def test_every_emitted_version_computes_the_same_bytes(rgb_build: Artifacts, tmp
     original, optimized = EmulatorExecutor(rgb_build.before.read_text()), EmulatorExecutor(text)
     for n in (256, 4096):
         results = check(rgb_spec(), lambda _: NAIVE, original, optimized, n, np.random.default_rng(n), LAYOUTS)
-        assert [r.layout for r in results] == ["aligned", "offset", "mixed"]
+        assert [(r.layout, r.schedule) for r in results] == [
+            (layout, schedule) for layout in ("aligned", "offset", "offset-max", "mixed")
+            for schedule in ("forward", "reverse", "shuffled(1)")
+        ]
         assert all(r.match for r in results), [r.detail for r in results]
 
 
@@ -114,26 +119,18 @@ def test_overlapping_buffers_take_the_original_path(rgb_build: Artifacts) -> Non
     assert (results[0][: 3 * 257].reshape(-1, 3) == results[0][:3]).all()
 
 
-def test_emulator_refuses_barriers(tmp_path: Path) -> None:
-    src = tmp_path / "bar.cu"
-    src.write_text(
-        "__global__ void k(float *p) { __shared__ float s[64]; s[threadIdx.x] = p[threadIdx.x];\n"
-        "  __syncthreads(); p[threadIdx.x] = s[63 - threadIdx.x]; }\n"
-    )
-    art = Artifacts(tmp_path, "bar")
-    build(src, CompileOptions(), art)
-    with pytest.raises(EmulationRefused, match="shared memory|barrier"):
-        emulate.load(art.before.read_text())
-
-
-def test_emulator_refuses_barriers_without_shared_memory() -> None:
+def test_emulator_refuses_warp_shuffles() -> None:
+    """Barriers and shared memory run (tests/test_schedules.py); intrinsics
+    the emulator has no model for are refused by name."""
     ir = (
         'target triple = "nvptx64-nvidia-cuda"\n'
-        "define void @k(ptr %p) {\n  call void @llvm.nvvm.barrier0()\n  ret void\n}\n"
-        "declare void @llvm.nvvm.barrier0()\n"
+        "define void @k(ptr %p, i32 %v) {\n"
+        "  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %v, i32 0, i32 31)\n"
+        "  store i32 %s, ptr %p\n  ret void\n}\n"
+        "declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)\n"
         '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
     )
-    with pytest.raises(EmulationRefused, match=r"barrier \(__syncthreads\)"):
+    with pytest.raises(EmulationRefused, match=r"llvm\.nvvm\.shfl\.sync\.idx\.i32"):
         emulate.load(ir)
 
 
@@ -146,7 +143,8 @@ def test_run_without_spec_infers_it_from_the_ir(tmp_path: Path) -> None:
     )
     proc = run_cli("run", src, "--emulate", "--sizes", "64,768")
     assert proc.returncode == 0, proc.stderr + proc.stdout
-    assert "All 6 comparisons match" in proc.stdout
+    # 2 sizes x (4 layouts x 3 schedules + 2 overlap layouts: no __restrict__)
+    assert "All 28 comparisons match" in proc.stdout
 
 
 def test_run_without_gpu_says_so_in_one_line() -> None:
@@ -187,17 +185,18 @@ def test_flat_grid_stride_copy_runs_its_unrolled_loop_and_tail(tmp_path: Path, n
     symbol = "_Z15rgb_grid_strideP5PixelPKS_i"
     results = check(spec, lambda _: symbol, EmulatorExecutor(art.before.read_text()), EmulatorExecutor(after),
                      n, np.random.default_rng(n))
-    assert len(results) == 3 and all(r.match for r in results), [r.detail for r in results]
+    assert len(results) == 12 and all(r.match for r in results), [r.detail for r in results]
 
 
 def test_every_benchmark_kernel_runs_equal_on_the_emulator() -> None:
     """testcases/copies.cu: each rewritten kernel (one pixel per thread with
     and without guard and restrict, grid-stride, float3, ushort3, ...) against
-    its original and the hand-written reference, three layouts, sizes 1000
-    (partial blocks) and 65536."""
+    its original and the hand-written reference, four layouts, three
+    schedules, the overlap layouts where no pointer is __restrict__, sizes
+    1000 (partial blocks) and 65536."""
     proc = run_cli("run", TESTCASES / "copies.cu", "--emulate")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    assert "All 78 comparisons match byte for byte." in proc.stdout
+    assert "All 280 comparisons match byte for byte." in proc.stdout
 
 
 @pytest.mark.parametrize("stride", [3, 4, 1])
