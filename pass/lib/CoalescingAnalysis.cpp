@@ -654,6 +654,49 @@ Reading insideLoops(Reading R, const Instruction &Access,
   return R;
 }
 
+/// Splits an accepted address polynomial on the lane atom threadIdx.x:
+/// terms with tid.x once form the stride, terms without it the uniform part,
+/// the constant term the offset; tid.x twice or more is non-linear. When the
+/// uniform part holds stride*ctaid.x*ntid.x, the lane is the global index.
+void splitOnLane(AccessExpr &A, const Poly &P, AddressWalker &Walker) {
+  unsigned Lane = Walker.laneId();
+  for (const auto &[M, C] : P.Terms) {
+    unsigned LaneUses = count(M, Lane);
+    if (LaneUses > 1) {
+      A.Unknown = "non-linear in threadIdx.x";
+      return;
+    }
+    if (LaneUses == 1) {
+      Monomial Rest;
+      for (unsigned Id : M)
+        if (Id != Lane)
+          Rest.push_back(Id);
+      A.Stride.Terms[Rest] += C;
+    } else if (M.empty()) {
+      A.Offset = C;
+    } else {
+      A.Uniform.Terms[M] = C;
+    }
+  }
+  if (A.Stride.Terms.empty())
+    return;
+  A.Lane = LaneKind::ThreadIdx;
+  Monomial Block{Walker.globalIndexAtom(Atom::BlockIdx),
+                 Walker.globalIndexAtom(Atom::BlockDim)};
+  llvm::sort(Block);
+  // The stride may be symbolic: look for every term of stride*ctaid.x*ntid.x
+  // in the uniform part.
+  Poly BlockTerms = A.Stride * Poly{{{Block, 1}}};
+  bool All = all_of(BlockTerms.Terms, [&](const auto &T) {
+    auto It = A.Uniform.Terms.find(T.first);
+    return It != A.Uniform.Terms.end() && It->second == T.second;
+  });
+  if (All) {
+    A.Uniform = A.Uniform + BlockTerms.scaled(-1);
+    A.Lane = LaneKind::GlobalIdx;
+  }
+}
+
 } // namespace
 
 CoalescingInfo::CoalescingInfo() = default;
@@ -728,44 +771,7 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
       A.Space = spaceOf(Base, Ptr);
       if (A.Space == MemorySpace::Other)
         continue; // thread-private memory: never coalescing-relevant
-      unsigned Lane = Walker.laneId();
-      for (const auto &[M, C] : R.P.Terms) {
-        unsigned LaneUses = count(M, Lane);
-        if (LaneUses > 1) {
-          A.Unknown = "non-linear in threadIdx.x";
-          break;
-        }
-        if (LaneUses == 1) {
-          Monomial Rest;
-          for (unsigned Id : M)
-            if (Id != Lane)
-              Rest.push_back(Id);
-          A.Stride.Terms[Rest] += C;
-        } else if (M.empty()) {
-          A.Offset = C;
-        } else {
-          A.Uniform.Terms[M] = C;
-        }
-      }
-      if (A.isKnown() && !A.Stride.Terms.empty()) {
-        A.Lane = LaneKind::ThreadIdx;
-        // stride*ctaid.x*ntid.x in the uniform part: the lane is the global
-        // index ctaid.x*ntid.x + tid.x.
-        Monomial Block{Walker.globalIndexAtom(Atom::BlockIdx),
-                       Walker.globalIndexAtom(Atom::BlockDim)};
-        llvm::sort(Block);
-        // The stride may be symbolic: look for every term of stride*ctaid.x*
-        // ntid.x in the uniform part.
-        Poly BlockTerms = A.Stride * Poly{{{Block, 1}}};
-        bool All = all_of(BlockTerms.Terms, [&](const auto &T) {
-          auto It = A.Uniform.Terms.find(T.first);
-          return It != A.Uniform.Terms.end() && It->second == T.second;
-        });
-        if (All) {
-          A.Uniform = A.Uniform + BlockTerms.scaled(-1);
-          A.Lane = LaneKind::GlobalIdx;
-        }
-      }
+      splitOnLane(A, R.P, Walker);
     } else {
       A.Unknown = R.Reject;
       A.Space = spaceOf(Ptr, Ptr);

@@ -6,12 +6,14 @@
 ; CHECK-NOT: coalda.
 ; CHECK: ret void
 
-; The JSON report lists every access with its stride/offset/lane and the group.
+; The JSON report lists every access with its stride/offset/lane and the group,
+; a group left alone with its typed reason ("missed") and the detail.
 ; JSON: "lane": "gid"
 ; JSON-NEXT: "line": 0
 ; JSON-NEXT: "offset": 0
 ; JSON: "groups": [
 ; JSON: "members": 3
+; JSON-NEXT: "missed": "AnalysisOnly"
 ; JSON-NEXT: "reason": "analysis only (-coalda-analyze-only)"
 ; JSON-NEXT: "stride": 3
 ; JSON-NEXT: "transformed": false

@@ -1,0 +1,215 @@
+//===- CopyGroup.h - The types the transformation's phases exchange -------===//
+//
+// Private to the transformation. The phases and what they hand on:
+//
+//   collect   (CopyGroups.cpp)        AccessExprs  -> CopyGroup
+//   legality  (Legality.cpp)          CopyGroup    -> RewritePlan or Missed
+//   emit      (RegionCopyEmitter.cpp, CopyGroup + RewritePlan -> new IR
+//              FlatCopyEmitter.cpp)
+//   report    (Report.cpp)            everything   -> remarks, JSON
+//
+// Decisions are typed: a group left alone carries a MissedReason (one remark
+// name and one statistic per reason) and a detail for people.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COALDA_LIB_COPYGROUP_H
+#define COALDA_LIB_COPYGROUP_H
+
+#include "coalda/CoalescingAnalysis.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class BasicBlock;
+class DominatorTree;
+class Instruction;
+class LoopInfo;
+class PostDominatorTree;
+class Value;
+} // namespace llvm
+
+namespace coalda {
+
+/// Why a group is left alone. The table in Report.cpp gives each its remark
+/// name and statistic.
+enum class MissedReason {
+  // collect: not a whole, pure copy of strided elements
+  AlreadyCoalesced,
+  NegativeStride,
+  IterationStride,
+  ComputedValue,
+  SourceStride,
+  SourceRegions,
+  Swizzle,
+  MembersOverlap,
+  PartialCopy,
+  PastStride,
+  SingleMember,
+  // legality
+  DifferentBlocks,
+  VectorizedElement,
+  StrideLimit,
+  ActiveThreads,
+  UnsignedGuard,
+  GuardUnavailable,
+  VolatileOrAtomic,
+  LoadReused,
+  AccessBetween,
+  SourceNotGlobal,
+  AddressSpaces,
+  SameBuffer,
+  SharedFillGuarded,
+  NoBarrier,
+  TileBeforeBarrier,
+  CallMayTouch,
+  DestinationAccessed,
+  SourceWritten,
+  NoRuntimeChecks,
+  AnalysisOnly,
+  // after the rewrite
+  RolledBack,
+};
+
+/// A group left alone: why (typed) and the detail a person needs.
+struct Missed {
+  MissedReason Reason;
+  std::string Detail;
+};
+
+/// The verdict of a legality check: nothing, or why not.
+using Verdict = std::optional<Missed>;
+
+/// The stores (and their loads) of one strided copy, as collect found them:
+/// members sharing base, lane, stride and uniform part in one block.
+struct CopyGroup {
+  std::vector<const AccessExpr *> Stores; ///< sorted by offset
+  std::vector<const AccessExpr *> Loads;  ///< Loads[k] feeds Stores[k]
+  /// The lane stride in bytes; with a RuntimeStride, the bytes the members
+  /// cover, which the rewrite checks the run-time stride against.
+  int64_t Stride = 0;
+  /// A lane stride known only at run time (e.g. 4*n), as a polynomial.
+  std::optional<Poly> RuntimeStride;
+  /// The unit of the narrowest version: the largest power of two dividing
+  /// every member's width.
+  uint64_t MemberWidth = 0;
+
+  const AccessExpr &first() const { return *Stores.front(); }
+  const AccessExpr &source() const { return *Loads.front(); }
+  /// Every load and store of the copy.
+  auto members() const {
+    return llvm::concat<const AccessExpr *const>(Loads, Stores);
+  }
+};
+
+/// Which threads of a block row run the copy.
+enum class Guard {
+  None,   ///< all of them
+  Bounds, ///< a prefix: the threads that pass `Index < End`
+  Loop,   ///< a prefix: those that run this iteration of a grid-stride loop
+};
+
+/// How a legal group is rewritten: what both emitters read.
+struct RewritePlan {
+  Guard Kind = Guard::None;
+  /// With a guard, the active threads are tid.x < clamp(End - (Index -
+  /// tid.x), 0, ntid.x): Index = tid.x + (row-uniform) is tested `Index <
+  /// End`, signed or unsigned.
+  llvm::Value *GuardIndex = nullptr;
+  llvm::Value *GuardEnd = nullptr;
+  bool GuardSigned = true;
+  bool RotatedLoop = false; ///< the loop tests `i + step < n` at its latch
+  bool NeedsOverlapCheck = true;
+  /// Unit widths of the region copy's versions, widest first; the last is
+  /// the member width.
+  llvm::SmallVector<unsigned, 3> Units;
+
+  /// A grid-stride loop whose body is only the copy is also replaced, when
+  /// aligned and disjoint, by one flat copy of S*n bytes by all threads:
+  /// FlatEntry is the block every thread runs just before the loop, FlatExit
+  /// where the loop leaves to.
+  llvm::BasicBlock *FlatEntry = nullptr;
+  llvm::BasicBlock *FlatExit = nullptr;
+  /// The pure computation of GuardEnd to repeat in front of the loop, when
+  /// it is computed inside (operands first; empty when it is available).
+  llvm::SmallVector<llvm::Instruction *, 4> FlatEndCopies;
+
+  bool flat() const { return FlatEntry != nullptr; }
+};
+
+/// A group, the decision about it, and where its remarks point.
+struct GroupOutcome {
+  CopyGroup Group;
+  std::optional<Missed> Skip; ///< set when the group is left alone
+  RewritePlan Plan;           ///< valid when Skip is empty
+  bool Transformed = false;
+  std::string Action; ///< what the rewrite did, for people
+  /// The first and last stores, saved before the rewrite erases them.
+  llvm::DebugLoc FirstLoc, LastLoc;
+
+  bool legal() const { return !Skip; }
+};
+
+//===----------------------------------------------------------------------===//
+// The phases (one file each)
+//===----------------------------------------------------------------------===//
+
+/// collect: the stores of one block with the same canonical form, with the
+/// loads that feed them; groups that are not whole pure copies carry Skip.
+std::vector<GroupOutcome> collectCopyGroups(const CoalescingInfo &Info);
+
+/// legality: decides each candidate, filling its Plan or its Skip.
+void decideLegality(std::vector<GroupOutcome> &Groups,
+                    const CoalescingInfo &Info, llvm::PostDominatorTree &PDT,
+                    llvm::DominatorTree &DT, llvm::LoopInfo &LI);
+
+/// emit: the region copy of one legal group, at its last member, with the
+/// original members as the fallback; returns what it did, for people.
+std::string emitRegionCopy(const CopyGroup &G, const RewritePlan &P,
+                           const std::vector<Atom> &Atoms);
+
+/// emit: the flat copy in front of a grid-stride loop (P.flat()).
+void emitFlatCopy(const CopyGroup &G, const RewritePlan &P);
+
+/// emit: deletes the group's loads and stores and their dead addresses.
+void eraseMembers(const CopyGroup &G);
+
+/// "partial copy: ..." and friends need the instruction printed briefly.
+std::string describe(const llvm::Instruction *I);
+
+/// The instruction of the group that comes last in its block.
+llvm::Instruction *lastMember(const CopyGroup &G);
+
+/// The least alignment the original members declare.
+llvm::Align memberAlignment(const CopyGroup &G);
+
+/// A shared-memory (__shared__) variable.
+bool isSharedBase(const llvm::Value *V);
+
+/// Clones Order (in order) with the operands that refer to earlier clones
+/// remapped; Place puts each clone where it belongs. Returns original ->
+/// clone.
+llvm::DenseMap<llvm::Value *, llvm::Value *> cloneInOrder(
+    llvm::ArrayRef<llvm::Instruction *> Order,
+    llvm::function_ref<void(llvm::Instruction *Clone, llvm::Instruction *Of)>
+        Place);
+
+/// An IRBuilder at the end of BB that gives what it creates the copy's
+/// debug location.
+struct LocatedBuilder : llvm::IRBuilder<> {
+  LocatedBuilder(llvm::BasicBlock *BB, const llvm::DebugLoc &Loc)
+      : llvm::IRBuilder<>(BB) {
+    SetCurrentDebugLocation(Loc);
+  }
+};
+
+} // namespace coalda
+
+#endif // COALDA_LIB_COPYGROUP_H

@@ -1,0 +1,250 @@
+//===- CopyGroups.cpp - Collect the strided copies of a kernel ------------===//
+//
+// Phase 1 of the transformation. The stores of one basic block that share
+// base, lane, lane stride and uniform part (`dst[i].r = ...; dst[i].g = ...`)
+// form a group. A group is a candidate when it is a whole, pure copy:
+//
+//   1. the lane stride S is a constant > the member width, or a run-time
+//      value not depending on a loop iteration (then S is taken to be the
+//      bytes the members cover, and the rewrite checks it at run time);
+//   2. every store stores a value loaded (by an analysed access) from one
+//      source region with the same lane stride;
+//   3. sorted by offset, the members tile [0, S): each starts where the
+//      previous one ended, at the same relative offset on both sides.
+//
+// A group failing any of these carries the MissedReason of the first check
+// it fails. The fallback unit is the largest power of two dividing every
+// member width (units are indexed by shifts and naturally aligned).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyGroup.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/ValueHandle.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <numeric>
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+STATISTIC(NumGroups, "Copy groups collected");
+
+namespace coalda {
+
+namespace {
+
+bool sameRegion(const AccessExpr &A, const AccessExpr &B) {
+  return A.Base == B.Base && A.Lane == B.Lane && A.Stride == B.Stride &&
+         A.Uniform == B.Uniform;
+}
+
+std::string partialCopy(int64_t From, int64_t To, int64_t Stride) {
+  return "partial copy: bytes [" + std::to_string(From) + ", " +
+         std::to_string(To) + ") of each " + std::to_string(Stride) +
+         "-byte element are not copied";
+}
+
+/// The stores of each block bucketed by canonical form, in program order.
+std::vector<GroupOutcome> bucketStores(const CoalescingInfo &Info) {
+  std::vector<GroupOutcome> Groups;
+  for (const AccessExpr &A : Info.Accesses) {
+    if (!A.IsStore || !A.isKnown() || A.Lane == LaneKind::None)
+      continue;
+    auto It = find_if(Groups, [&](const GroupOutcome &O) {
+      return sameRegion(O.Group.first(), A) &&
+             O.Group.first().Inst->getParent() == A.Inst->getParent();
+    });
+    if (It == Groups.end()) {
+      Groups.emplace_back();
+      It = std::prev(Groups.end());
+    }
+    It->Group.Stores.push_back(&A);
+  }
+  return Groups;
+}
+
+/// Check 1: the lane stride.
+Verdict readStride(CopyGroup &G, const CoalescingInfo &Info) {
+  const AccessExpr &Head = G.first();
+  std::optional<int64_t> S = Head.constantStride();
+  if (S) {
+    G.Stride = *S;
+    if ((uint64_t)std::abs(*S) <= Head.Width)
+      return Missed{MissedReason::AlreadyCoalesced,
+                    "already coalesced (lane stride " + std::to_string(*S) +
+                        " bytes, access width " + std::to_string(Head.Width) +
+                        ")"};
+    if (*S < 0)
+      return Missed{MissedReason::NegativeStride, "negative lane stride"};
+    return std::nullopt;
+  }
+  // A run-time stride (a[n*tid + k]): the copy can be versioned on the
+  // stride being the bytes its members cover, if it can be computed.
+  bool Computable = all_of(Head.Stride.Terms, [&](const auto &T) {
+    return none_of(T.first, [&](unsigned Id) {
+      return Info.atoms()[Id].Kind == Atom::Iteration;
+    });
+  });
+  if (!Computable)
+    return Missed{MissedReason::IterationStride,
+                  "run-time lane stride (" + Info.exprString(Head) +
+                      ") that depends on a loop iteration"};
+  G.RuntimeStride = Head.Stride;
+  return std::nullopt;
+}
+
+/// Check 2: each store's value is loaded from the source region.
+Verdict pairLoads(CopyGroup &G, const CoalescingInfo &Info) {
+  const AccessExpr &Head = G.first();
+  G.MemberWidth = Head.Width;
+  for (const AccessExpr *St : G.Stores) {
+    auto *Value =
+        dyn_cast<LoadInst>(cast<StoreInst>(St->Inst)->getValueOperand());
+    const AccessExpr *Ld = Value ? Info.lookup(Value) : nullptr;
+    if (!Ld || !Ld->isKnown())
+      return Missed{MissedReason::ComputedValue,
+                    "not a pure copy: the value stored at offset " +
+                        std::to_string(St->Offset - Head.Offset) +
+                        " is computed, not loaded"};
+    G.Loads.push_back(Ld);
+    // Members may differ in width (SLP merges some at -O3).
+    G.MemberWidth = std::gcd(G.MemberWidth, St->Width);
+  }
+  // e.g. 2 for two 6-byte <3 x i16> members.
+  G.MemberWidth &= -G.MemberWidth;
+  if (G.source().Stride != Head.Stride)
+    return Missed{MissedReason::SourceStride,
+                  "source lane stride differs from the destination's"};
+  return std::nullopt;
+}
+
+/// Check 3: sorted by offset, the members tile [0, S) on both sides.
+Verdict checkTiling(CopyGroup &G) {
+  const AccessExpr &Head = G.first(), &Src = G.source();
+  int64_t SrcMin = Src.Offset;
+  for (const AccessExpr *Ld : G.Loads)
+    SrcMin = std::min(SrcMin, Ld->Offset);
+  int64_t Covered = 0;
+  for (auto [St, Ld] : zip(G.Stores, G.Loads)) {
+    int64_t DstRel = St->Offset - Head.Offset;
+    int64_t SrcRel = Ld->Offset - SrcMin;
+    if (!sameRegion(*Ld, Src))
+      return Missed{MissedReason::SourceRegions,
+                    "members load from different source regions"};
+    if (DstRel != SrcRel)
+      return Missed{MissedReason::Swizzle,
+                    "swizzle: the bytes stored at offset " +
+                        std::to_string(DstRel) + " are loaded from offset " +
+                        std::to_string(SrcRel)};
+    if (DstRel < Covered)
+      return Missed{MissedReason::MembersOverlap,
+                    "members overlap (offset " + std::to_string(DstRel) +
+                        " is stored twice)"};
+    if (DstRel > Covered)
+      return Missed{MissedReason::PartialCopy,
+                    G.RuntimeStride
+                        ? "the members leave a gap at byte " +
+                              std::to_string(Covered)
+                        : partialCopy(Covered, DstRel, G.Stride)};
+    Covered = DstRel + St->Width;
+  }
+  if (G.RuntimeStride) {
+    // Versioned at run time on stride == Covered (see the rewrite).
+    G.Stride = Covered;
+    if (G.Stores.size() == 1)
+      return Missed{MissedReason::SingleMember,
+                    "run-time lane stride over a single member: coalesced "
+                    "when the stride equals the member width"};
+    return std::nullopt;
+  }
+  if (Covered < G.Stride)
+    return Missed{MissedReason::PartialCopy,
+                  partialCopy(Covered, G.Stride, G.Stride)};
+  if (Covered > G.Stride)
+    return Missed{MissedReason::PastStride,
+                  "members reach past the lane stride"};
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string describe(const Instruction *I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  I->print(OS);
+  StringRef Trimmed = StringRef(S).trim();
+  return Trimmed.split(", !").first.str();
+}
+
+Instruction *lastMember(const CopyGroup &G) {
+  Instruction *Last = G.first().Inst;
+  for (const AccessExpr *S : G.Stores)
+    if (Last->comesBefore(S->Inst))
+      Last = S->Inst;
+  return Last;
+}
+
+Align memberAlignment(const CopyGroup &G) {
+  Align A(16);
+  for (const AccessExpr *M : G.members())
+    A = std::min(A, getLoadStoreAlignment(M->Inst));
+  return A;
+}
+
+bool isSharedBase(const Value *V) {
+  const auto *GV = dyn_cast<GlobalVariable>(V);
+  return GV && GV->getAddressSpace() == 3;
+}
+
+DenseMap<Value *, Value *>
+cloneInOrder(ArrayRef<Instruction *> Order,
+             function_ref<void(Instruction *Clone, Instruction *Of)> Place) {
+  DenseMap<Value *, Value *> Clones;
+  for (Instruction *I : Order) {
+    Instruction *C = I->clone();
+    for (Use &U : C->operands())
+      if (Value *Mapped = Clones.lookup(U.get()))
+        U.set(Mapped);
+    Place(C, I);
+    Clones[I] = C;
+  }
+  return Clones;
+}
+
+void eraseMembers(const CopyGroup &G) {
+  SmallVector<WeakTrackingVH, 16> Addresses;
+  for (const auto *List : {&G.Stores, &G.Loads})
+    for (const AccessExpr *A : *List) {
+      Addresses.push_back(getLoadStorePointerOperand(A->Inst));
+      A->Inst->eraseFromParent();
+    }
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Addresses);
+}
+
+std::vector<GroupOutcome> collectCopyGroups(const CoalescingInfo &Info) {
+  std::vector<GroupOutcome> Groups = bucketStores(Info);
+  for (GroupOutcome &O : Groups) {
+    ++NumGroups;
+    CopyGroup &G = O.Group;
+    llvm::sort(G.Stores, [](const AccessExpr *L, const AccessExpr *R) {
+      return L->Offset < R->Offset;
+    });
+    O.Skip = readStride(G, Info);
+    if (!O.Skip)
+      O.Skip = pairLoads(G, Info);
+    if (!O.Skip)
+      O.Skip = checkTiling(G);
+    LLVM_DEBUG(if (O.Skip) dbgs() << "coalda: not a candidate: "
+                                  << Info.exprString(G.first()) << ": "
+                                  << O.Skip->Detail << "\n");
+  }
+  return Groups;
+}
+
+} // namespace coalda

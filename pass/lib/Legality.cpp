@@ -1,0 +1,694 @@
+//===- Legality.cpp - Decide which copy groups may be rewritten ----------===//
+//
+// Phase 2 of the transformation. The rewrite has the threads of a block row
+// move each other's elements, so a candidate group is rewritten only when
+// that cannot change any byte under any schedule of a race-free original:
+//
+//   shape      members in one block; not an element the backend already
+//              moves as one vector (cost rule); stride within the limit
+//   threads    the row's threads that run the copy are all of them, or a
+//              prefix: a bounds guard `i < n` or a grid-stride loop on the
+//              lane index (unsigned only when the row's first index cannot
+//              be negative); its values are available at the copy
+//   members    simple (not volatile/atomic), each load feeds only its
+//              store, no other memory access between them
+//   buffers    global source; same address space; distinct buffers; a
+//              shared-memory destination only when run once by every
+//              thread and followed by a __syncthreads()
+//   others     no other access may touch the destination bytes (stores of
+//              a copy from the same source at the same displacement
+//              excepted: they write the same values), nothing else writes
+//              the source, no call may touch either
+//   overlap    a run-time overlap check unless the buffers are provably
+//              disjoint (__restrict__, distinct globals, shared vs global)
+//
+// The outcome is a RewritePlan (guard, overlap check, unit widths, and for
+// a grid-stride loop whose body is only the copy, the flat copy) or a Missed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyGroup.h"
+#include "Options.h"
+#include "RowUniformity.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+namespace coalda {
+
+namespace {
+
+/// The comparison `A < N` that holds on the edge from Term's block to Taken,
+/// if Term tests one (slt/ult, or sgt/ugt with the operands swapped).
+bool matchLessThan(const Instruction *Term, const BasicBlock *Taken, Value *&A,
+                   Value *&N, bool &Signed) {
+  const auto *Br = dyn_cast<BranchInst>(Term);
+  if (!Br || !Br->isConditional())
+    return false;
+  const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || Br->getSuccessor(0) == Br->getSuccessor(1))
+    return false;
+  if (Br->getSuccessor(0) != Taken && Br->getSuccessor(1) != Taken)
+    return false;
+  CmpInst::Predicate Pred = Br->getSuccessor(0) == Taken
+                                ? Cmp->getPredicate()
+                                : Cmp->getInversePredicate();
+  Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
+  switch (Pred) {
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_ULT:
+    A = L, N = R;
+    break;
+  case CmpInst::ICMP_SGT:
+  case CmpInst::ICMP_UGT:
+    A = R, N = L;
+    break;
+  default:
+    return false;
+  }
+  Signed = CmpInst::isSigned(Pred);
+  return true;
+}
+
+/// Decides whether a block outside loops runs in all threads of a block row
+/// or in none: every branch on the way to it tests a row-uniform condition
+/// (or it post-dominates the entry), and every loop on the way has only
+/// row-uniform exits.
+class UniformReach {
+public:
+  UniformReach(const RowUniformity &Uniformity, PostDominatorTree &PDT,
+               LoopInfo &LI)
+      : Uniformity(Uniformity), PDT(PDT), LI(LI) {}
+
+  /// The terminator of BB sends all threads of a row the same way.
+  bool uniformBranch(const BasicBlock *BB) const {
+    return Uniformity.isUniformBranch(*BB);
+  }
+
+  /// All exits of L test row-uniform conditions.
+  bool uniformExits(const Loop *L) const {
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    return all_of(Exiting, [&](BasicBlock *E) { return uniformBranch(E); });
+  }
+
+  bool allOrNone(const BasicBlock *BB) {
+    if (LI.getLoopFor(BB))
+      return false;
+    if (PDT.dominates(BB, &BB->getParent()->getEntryBlock()))
+      return true;
+    auto [It, New] = Memo.try_emplace(BB, false); // false while visiting
+    if (!New)
+      return It->second;
+    bool Result = !pred_empty(BB);
+    for (const BasicBlock *P : predecessors(BB)) {
+      if (const Loop *PL = LI.getLoopFor(P)) {
+        // Leaving a loop: uniform if the loop is entered by all or none and
+        // all its exits are uniform.
+        PL = PL->getOutermostLoop();
+        const BasicBlock *Pre = PL->getLoopPredecessor();
+        Result &= Pre && uniformExits(PL) && allOrNone(Pre) &&
+                  uniformBranch(Pre);
+      } else {
+        Result &= allOrNone(P) && uniformBranch(P);
+      }
+      if (!Result)
+        break;
+    }
+    return Memo[BB] = Result;
+  }
+
+private:
+  const RowUniformity &Uniformity;
+  PostDominatorTree &PDT;
+  LoopInfo &LI;
+  DenseMap<const BasicBlock *, bool> Memo;
+};
+
+/// P >= 0 in every launch: non-negative coefficients over atoms that are
+/// never negative (special registers, loop iteration counts).
+bool provablyNonNegative(const Poly &P, const std::vector<Atom> &Atoms) {
+  return all_of(P.Terms, [&](const auto &T) {
+    return T.second >= 0 && all_of(T.first, [&](unsigned Id) {
+             return Atoms[Id].Kind <= Atom::GridDim ||
+                    Atoms[Id].Kind == Atom::Iteration;
+           });
+  });
+}
+
+/// Two base objects are proven not to overlap.
+bool provablyDisjoint(const Value *A, const Value *B) {
+  if (A == B)
+    return false;
+  auto NoAlias = [](const Value *V) {
+    const auto *Arg = dyn_cast<Argument>(V);
+    return Arg && Arg->hasNoAliasAttr();
+  };
+  auto Object = [](const Value *V) {
+    return isa<GlobalVariable>(V) || isa<AllocaInst>(V);
+  };
+  // Shared memory never overlaps global memory or another variable.
+  if (isSharedBase(A) || isSharedBase(B))
+    return true;
+  return NoAlias(A) || NoAlias(B) || (Object(A) && Object(B));
+}
+
+/// A and B copy from the same source buffer into the same destination buffer
+/// with the same distance between the byte each member stores and the byte
+/// it loads, in every thread (collect made that distance equal within each
+/// group).
+bool sameDisplacement(const CopyGroup &A, const CopyGroup &B,
+                      const CoalescingInfo &Info) {
+  auto Displacement = [&](const CopyGroup &G) {
+    return Info.addressPoly(G.first()) +
+           Info.addressPoly(G.source()).scaled(-1);
+  };
+  return A.first().Base == B.first().Base &&
+         A.source().Base == B.source().Base &&
+         Displacement(A) == Displacement(B);
+}
+
+bool isBarrier(const Instruction &I) {
+  const auto *II = dyn_cast<IntrinsicInst>(&I);
+  return II && (II->getIntrinsicID() == Intrinsic::nvvm_barrier0 ||
+                II->getIntrinsicID() == Intrinsic::nvvm_barrier_sync);
+}
+
+/// The (pointer, written?) pairs I touches; false when I is a call that may
+/// touch memory we cannot name.
+bool touchedMemory(const Instruction &I,
+                   SmallVectorImpl<std::pair<const Value *, bool>> &Touched) {
+  if (const Value *Ptr = getLoadStorePointerOperand(&I))
+    Touched.push_back({Ptr, isa<StoreInst>(I)});
+  else if (const auto *MT = dyn_cast<MemTransferInst>(&I))
+    Touched.append({{MT->getRawDest(), true}, {MT->getRawSource(), false}});
+  else if (const auto *MS = dyn_cast<MemSetInst>(&I))
+    Touched.push_back({MS->getRawDest(), true});
+  else if (const auto *Call = dyn_cast<CallBase>(&I);
+           !Call || !Call->onlyAccessesInaccessibleMemory())
+    return false;
+  return true;
+}
+
+Instruction *firstMember(const CopyGroup &G) {
+  Instruction *First = G.source().Inst;
+  for (const AccessExpr *A : G.members())
+    if (A->Inst->comesBefore(First))
+      First = A->Inst;
+  return First;
+}
+
+/// The phase: decides the candidates of one kernel.
+class Legality {
+public:
+  Legality(const CoalescingInfo &Info, PostDominatorTree &PDT,
+           DominatorTree &DT, LoopInfo &LI,
+           const std::vector<GroupOutcome> &Groups)
+      : Info(Info), PDT(PDT), DT(DT), LI(LI),
+        Reach(Info.uniformity(), PDT, LI),
+        Tid(Info.registerAtom(Atom::ThreadIdx, 0)) {
+    // The members of every pure copy collect found, for the question which
+    // other accesses may touch a copy's bytes.
+    for (const GroupOutcome &O : Groups)
+      if (O.legal())
+        for (const AccessExpr *A : O.Group.members())
+          CopyOf[A->Inst] = &O.Group;
+  }
+
+  /// Fills O.Plan, or O.Skip with the first check that fails.
+  void decide(GroupOutcome &O) {
+    if (O.Skip)
+      return;
+    const CopyGroup &G = O.Group;
+    RewritePlan &P = O.Plan;
+    O.Skip = checkShape(G);
+    if (!O.Skip)
+      O.Skip = findActiveThreads(G, P);
+    if (!O.Skip)
+      O.Skip = checkMembers(G);
+    if (!O.Skip)
+      O.Skip = checkBuffers(G, P);
+    if (!O.Skip)
+      O.Skip = checkOtherAccesses(G);
+    if (O.Skip)
+      return;
+    P.NeedsOverlapCheck = !provablyDisjoint(G.first().Base, G.source().Base);
+    if (P.Kind == Guard::Loop && opts::FlatLoops)
+      findFlatLoop(G, P);
+    if (P.NeedsOverlapCheck && !opts::RuntimeChecks) {
+      O.Skip = Missed{MissedReason::NoRuntimeChecks,
+                      "source and destination may overlap (no __restrict__) "
+                      "and run-time checks are disabled"};
+      return;
+    }
+    for (unsigned U : {16u, 4u})
+      if (U > G.MemberWidth && U <= opts::MaxUnitWidth)
+        P.Units.push_back(U);
+    P.Units.push_back(G.MemberWidth);
+  }
+
+private:
+  const CoalescingInfo &Info;
+  PostDominatorTree &PDT;
+  DominatorTree &DT;
+  LoopInfo &LI;
+  UniformReach Reach;
+  unsigned Tid;
+  DenseMap<const Instruction *, const CopyGroup *> CopyOf;
+
+  Verdict checkShape(const CopyGroup &G);
+  Verdict findActiveThreads(const CopyGroup &G, RewritePlan &P);
+  Verdict findGridStrideLoop(const CopyGroup &G, Loop *L, RewritePlan &P);
+  /// Why Index < End does not select a prefix of the row (NotLane when
+  /// Index or End have the wrong form), or nothing.
+  Verdict laneIndex(Value *Index, Value *End, bool Signed,
+                    const Missed &NotLane);
+  Verdict checkMembers(const CopyGroup &G);
+  Verdict checkBuffers(const CopyGroup &G, const RewritePlan &P);
+  Verdict checkOtherAccesses(const CopyGroup &G);
+  const Instruction *barrierAfterFill(const CopyGroup &G);
+  void findFlatLoop(const CopyGroup &G, RewritePlan &P);
+};
+
+Verdict Legality::checkShape(const CopyGroup &G) {
+  BasicBlock *BB = G.first().Inst->getParent();
+  for (const AccessExpr *A : G.members())
+    if (A->Inst->getParent() != BB)
+      return Missed{MissedReason::DifferentBlocks,
+                    "the copy's loads and stores are in different blocks"};
+  // Cost rule (measured, docs/benchmarks.md): an element of power-of-two
+  // size up to 16 bytes whose first member is aligned to that size is
+  // merged by the backend into one vector access per thread (int2:
+  // ld.v2.u32), which is already coalesced; the rewrite measured
+  // 0.90-1.09x there.
+  if (opts::CostRules && isPowerOf2_64(G.Stride) && G.Stride <= 16) {
+    Align A0 = std::min(getLoadStoreAlignment(G.first().Inst),
+                        getLoadStoreAlignment(G.source().Inst));
+    if (A0.value() >= (uint64_t)G.Stride)
+      return Missed{MissedReason::VectorizedElement,
+                    "not profitable: the backend already moves each aligned " +
+                        std::to_string(G.Stride) +
+                        "-byte element as one vector"};
+  }
+  if ((uint64_t)G.Stride > opts::MaxStride)
+    return Missed{MissedReason::StrideLimit,
+                  "lane stride " + std::to_string(G.Stride) +
+                      " exceeds the rewrite's limit of " +
+                      std::to_string(opts::MaxStride) + " bytes"};
+  return std::nullopt;
+}
+
+// `Index < End` holds for a prefix of the row's threads when Index is tid.x
+// plus a row-uniform First and End is row-uniform: signed, it holds for
+// tid.x < End - First. Unsigned, an Index below zero wraps to a large value
+// and fails the test, so the active threads are a prefix only when First
+// cannot be negative (else, e.g. for gid - 5, a suffix of block 0).
+Verdict Legality::laneIndex(Value *Index, Value *End, bool Signed,
+                            const Missed &NotLane) {
+  std::optional<Poly> I = Info.readInteger(Index);
+  std::optional<Poly> N = Info.readInteger(End);
+  if (!I || !N || N->mentions(Tid) || !Info.uniformity().isUniform(End))
+    return NotLane;
+  for (const auto &[M, C] : I->Terms)
+    if (is_contained(M, Tid) && (M.size() != 1 || C != 1))
+      return NotLane;
+  if (I->Terms.count(Monomial{Tid}) != 1)
+    return NotLane;
+  Poly First = *I + Poly::atom(Tid).scaled(-1);
+  if (Signed || provablyNonNegative(First, Info.atoms()))
+    return std::nullopt;
+  std::string S;
+  raw_string_ostream OS(S);
+  First.print(OS, Info.atoms());
+  return Missed{MissedReason::UnsignedGuard,
+                "the guard compares the index unsigned and the row's first "
+                "index (" +
+                    S +
+                    ") may be negative: the threads that pass it need not be "
+                    "a prefix of the row"};
+}
+
+Verdict Legality::findActiveThreads(const CopyGroup &G, RewritePlan &P) {
+  BasicBlock *BB = G.first().Inst->getParent();
+  if (Reach.allOrNone(BB))
+    return std::nullopt;
+  if (Loop *L = LI.getLoopFor(BB))
+    return findGridStrideLoop(G, L, P);
+  // A bounds guard: `if (i < n) { copy }` in a block every thread reaches.
+  BasicBlock *Pred = BB->getSinglePredecessor();
+  Value *Index, *End;
+  bool Signed;
+  const Missed NotGuard{
+      MissedReason::ActiveThreads,
+      "not every thread of the block reaches the copy, and its condition is "
+      "not a bounds guard `i < n` on the lane index"};
+  if (!Pred || !Reach.allOrNone(Pred) ||
+      !matchLessThan(Pred->getTerminator(), BB, Index, End, Signed))
+    return NotGuard;
+  if (Verdict Why = laneIndex(Index, End, Signed, NotGuard))
+    return Why;
+  P.Kind = Guard::Bounds;
+  P.GuardIndex = Index, P.GuardEnd = End, P.GuardSigned = Signed;
+  // The region copy computes the active threads from the guard's index and
+  // bound where the last member is: they must be available there.
+  for (Value *V : {Index, End})
+    if (auto *I = dyn_cast<Instruction>(V); I && !DT.dominates(I, lastMember(G)))
+      return Missed{MissedReason::GuardUnavailable,
+                    "the guard's value " + describe(I) +
+                        " is not available where the copy is"};
+  return std::nullopt;
+}
+
+// A grid-stride loop: `for (i = tid + u; i < n; i += step) { copy }`, tested
+// in its header, or rotated (tested at the latch, with `start < n` before).
+// This function is long because the two loop shapes share their matching.
+Verdict Legality::findGridStrideLoop(const CopyGroup &G, Loop *L,
+                                     RewritePlan &P) {
+  const Missed NotGridStride{
+      MissedReason::ActiveThreads,
+      "the copy is inside a loop that is not a grid-stride loop `for (i = "
+      "lane index; i < n; i += step)` running it once per iteration"};
+  BasicBlock *BB = G.first().Inst->getParent();
+  BasicBlock *Header = L->getHeader(), *Latch = L->getLoopLatch();
+  BasicBlock *Exiting = L->getExitingBlock();
+  BasicBlock *Outside = L->getLoopPredecessor();
+  if (L->getParentLoop() || !Latch || !Exiting || !Outside ||
+      !DT.dominates(BB, Latch))
+    return NotGridStride;
+  auto *ExitBr = dyn_cast<BranchInst>(Exiting->getTerminator());
+  if (!ExitBr || !ExitBr->isConditional() ||
+      !isa<BranchInst>(Outside->getTerminator()))
+    return NotGridStride;
+  BasicBlock *Stay = L->contains(ExitBr->getSuccessor(0))
+                         ? ExitBr->getSuccessor(0)
+                         : ExitBr->getSuccessor(1);
+  // The guard before a rotated loop: in Outside, or in its single
+  // predecessor when Outside is a plain preheader.
+  BasicBlock *Before = Outside, *Into = Header;
+  if (!cast<BranchInst>(Before->getTerminator())->isConditional()) {
+    Into = Before;
+    Before = Before->getSinglePredecessor();
+  }
+  // A loop whose exit test is row-uniform, entered by all threads of a row
+  // or none, runs every iteration in all of them.
+  if (Reach.uniformExits(L)) {
+    if (Reach.allOrNone(Outside) && Reach.uniformBranch(Outside))
+      return std::nullopt;
+    return NotGridStride;
+  }
+  Value *Tested, *End;
+  bool Signed;
+  if (!matchLessThan(ExitBr, Stay, Tested, End, Signed))
+    return NotGridStride;
+  Verdict Why = NotGridStride;
+  for (PHINode &Phi : Header->phis()) {
+    Value *Start = Phi.getIncomingValueForBlock(Outside);
+    Value *Next = Phi.getIncomingValueForBlock(Latch);
+    if (Tested != &Phi && Tested != Next)
+      continue;
+    if (Verdict NotPrefix = laneIndex(&Phi, End, Signed, NotGridStride)) {
+      Why = NotPrefix;
+      continue;
+    }
+    if (Tested == &Phi) {
+      // Tested on entry to every iteration: all threads must enter.
+      if (!Reach.allOrNone(Outside) || !Reach.uniformBranch(Outside))
+        continue;
+    } else {
+      // Rotated: tested after each iteration; the first is guarded by
+      // `start < n` before the loop.
+      Value *S0, *N0;
+      bool Signed0;
+      if (!Before || !Reach.allOrNone(Before) ||
+          !matchLessThan(Before->getTerminator(), Into, S0, N0, Signed0) ||
+          S0 != Start || N0 != End || Signed0 != Signed)
+        continue;
+    }
+    P.Kind = Guard::Loop;
+    P.GuardIndex = &Phi, P.GuardEnd = End, P.GuardSigned = Signed;
+    P.RotatedLoop = Tested == Next;
+    if (auto *I = dyn_cast<Instruction>(End);
+        I && !DT.dominates(I, lastMember(G)))
+      return Missed{MissedReason::GuardUnavailable,
+                    "the loop bound " + describe(I) +
+                        " is not available where the copy is"};
+    return std::nullopt;
+  }
+  return Why;
+}
+
+Verdict Legality::checkMembers(const CopyGroup &G) {
+  for (const AccessExpr *A : G.members()) {
+    bool Simple = isa<LoadInst>(A->Inst)
+                      ? cast<LoadInst>(A->Inst)->isSimple()
+                      : cast<StoreInst>(A->Inst)->isSimple();
+    if (!Simple)
+      return Missed{MissedReason::VolatileOrAtomic,
+                    "a member is volatile or atomic"};
+  }
+  for (const AccessExpr *Ld : G.Loads)
+    if (!Ld->Inst->hasOneUse())
+      return Missed{MissedReason::LoadReused,
+                    "a loaded member is used by more than its store"};
+  Instruction *First = firstMember(G), *Last = lastMember(G);
+  SmallPtrSet<const Instruction *, 16> Members;
+  for (const AccessExpr *A : G.members())
+    Members.insert(A->Inst);
+  for (auto It = First->getIterator(); &*It != Last; ++It)
+    if (!Members.count(&*It) && It->mayReadOrWriteMemory())
+      return Missed{MissedReason::AccessBetween,
+                    "another memory access lies between the copy's members (" +
+                        describe(&*It) + ")"};
+  return std::nullopt;
+}
+
+Verdict Legality::checkBuffers(const CopyGroup &G, const RewritePlan &P) {
+  const AccessExpr &Dst = G.first(), &Src = G.source();
+  if (Src.Space != MemorySpace::Global)
+    return Missed{MissedReason::SourceNotGlobal,
+                  "the source is not global memory"};
+  if (Dst.Space == MemorySpace::Global &&
+      getLoadStorePointerOperand(Dst.Inst)->getType() !=
+          getLoadStorePointerOperand(Src.Inst)->getType())
+    return Missed{MissedReason::AddressSpaces,
+                  "source and destination are in different address spaces"};
+  if (Dst.Base == Src.Base)
+    return Missed{MissedReason::SameBuffer,
+                  "source and destination are the same buffer"};
+  // Another iteration or the threads that skip the guard could read the
+  // tile while other threads fill it.
+  if (isSharedBase(Dst.Base) &&
+      (P.Kind != Guard::None || LI.getLoopFor(Dst.Inst->getParent())))
+    return Missed{MissedReason::SharedFillGuarded,
+                  "a shared-memory fill is rewritten only when every thread "
+                  "runs it once (no guard, no loop)"};
+  return std::nullopt;
+}
+
+/// The __syncthreads() that directly follows a shared-memory fill in its
+/// block (no memory access in between), or null.
+const Instruction *Legality::barrierAfterFill(const CopyGroup &G) {
+  Instruction *Last = lastMember(G);
+  for (auto It = std::next(Last->getIterator()),
+            E = Last->getParent()->end();
+       It != E; ++It) {
+    if (isBarrier(*It))
+      return &*It;
+    if (It->mayReadOrWriteMemory())
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// The rewrite has each thread move other threads' elements. Any other access
+// to the destination, or store to the source, could now race with the copy
+// where the original did not. A shared-memory fill is read by other threads:
+// a __syncthreads() must follow it and come before every other access.
+Verdict Legality::checkOtherAccesses(const CopyGroup &G) {
+  const Value *Dst = G.first().Base, *Src = G.source().Base;
+  bool Shared = isSharedBase(Dst);
+  const Instruction *Barrier = Shared ? barrierAfterFill(G) : nullptr;
+  if (Shared && !Barrier)
+    return Missed{MissedReason::NoBarrier,
+                  "no __syncthreads() directly follows the shared-memory fill"};
+  for (Instruction &I : instructions(*G.first().Inst->getFunction())) {
+    if (!I.mayReadOrWriteMemory() || isBarrier(I))
+      continue;
+    const AccessExpr *A = Info.lookup(&I);
+    if (A && (is_contained(G.Stores, A) || is_contained(G.Loads, A)))
+      continue;
+    // A store of another copy from the same source at the same displacement
+    // (e.g. an unrolled iteration of the loop) writes any byte it shares
+    // with this copy with the same source byte, which nothing writes: in
+    // whatever order the two land, the result is the same. Its loads are
+    // not exempt: reading the destination races with the rewrite (another
+    // thread now writes the bytes), and so does any other access.
+    const CopyGroup *Other = CopyOf.lookup(&I);
+    bool SameValues =
+        Other && isa<StoreInst>(I) && sameDisplacement(G, *Other, Info);
+    SmallVector<std::pair<const Value *, bool>, 2> Touched;
+    if (!touchedMemory(I, Touched))
+      return Missed{MissedReason::CallMayTouch,
+                    "the kernel calls " + describe(&I) +
+                        ", which may touch the copied memory"};
+    for (auto [Ptr, Writes] : Touched) {
+      const Value *Base = getUnderlyingObject(Ptr);
+      if (Shared && Base == Dst) {
+        if (!DT.dominates(Barrier, &I))
+          return Missed{MissedReason::TileBeforeBarrier,
+                        "the shared tile is accessed (" + describe(&I) +
+                            ") where the __syncthreads() after the fill does "
+                            "not precede it"};
+        continue;
+      }
+      if (!SameValues && !provablyDisjoint(Base, Dst))
+        return Missed{MissedReason::DestinationAccessed,
+                      "the destination may also be " +
+                          std::string(Writes ? "written" : "read") +
+                          " elsewhere (" + describe(&I) + ")"};
+      if (Writes && !provablyDisjoint(Base, Src))
+        return Missed{MissedReason::SourceWritten,
+                      "the source may also be written elsewhere (" +
+                          describe(&I) + ")"};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Whether V can be used at At: it is a constant or argument, it dominates
+/// At, or it is a pure, speculatable computation of values that can be.
+/// The instructions to repeat in front of At (operands first) are appended
+/// to Copies.
+bool availableAt(Value *V, const Instruction *At, const DominatorTree &DT,
+                 SmallVectorImpl<Instruction *> &Copies, unsigned Depth = 0) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  if (DT.dominates(I, At))
+    return true;
+  if (Depth > 8 || isa<PHINode>(I) || I->mayReadOrWriteMemory() ||
+      !isSafeToSpeculativelyExecute(I))
+    return false;
+  for (Value *Op : I->operands())
+    if (!availableAt(Op, At, DT, Copies, Depth + 1))
+      return false;
+  if (!is_contained(Copies, I))
+    Copies.push_back(I);
+  return true;
+}
+
+/// The entry of the flat copy: the block every thread passes right before
+/// the loop (the plain jump into a header-tested loop, or the `i < n` test
+/// in front of a rotated one), or null.
+BasicBlock *flatEntry(const RewritePlan &P, Loop *L, LoopInfo &LI,
+                      PostDominatorTree &PDT) {
+  BasicBlock *Entry = L->getLoopPredecessor();
+  if (P.RotatedLoop &&
+      !cast<BranchInst>(Entry->getTerminator())->isConditional())
+    Entry = Entry->getSinglePredecessor();
+  auto *Br = Entry ? dyn_cast<BranchInst>(Entry->getTerminator()) : nullptr;
+  if (!Entry || !Br || LI.getLoopFor(Entry) ||
+      !PDT.dominates(Entry, &Entry->getParent()->getEntryBlock()))
+    return nullptr;
+  if (Br->isConditional() && !is_contained(Br->successors(), L->getExitBlock()))
+    return nullptr;
+  return Entry;
+}
+
+// The flat copy replaces the whole loop: i = gid + ntid.x*nctaid.x*iter, the
+// bound uniform over the grid, addresses base + S*i + offset on both sides,
+// nothing else in the loop, nothing it computes used after it.
+void Legality::findFlatLoop(const CopyGroup &G, RewritePlan &P) {
+  auto *Phi = cast<PHINode>(P.GuardIndex);
+  Loop *L = LI.getLoopFor(Phi->getParent());
+  BasicBlock *Exit = L->getExitBlock();
+  // The flat copy starts at the bases themselves: arguments or globals.
+  auto Available = [](const Value *Base) {
+    return isa<GlobalValue>(Base) || isa<Argument>(Base);
+  };
+  if (!Exit || !Available(G.first().Base) || !Available(G.source().Base) ||
+      !Exit->phis().empty() || isSharedBase(G.first().Base))
+    return;
+  BasicBlock *Entry = flatEntry(P, L, LI, PDT);
+  if (!Entry)
+    return;
+  unsigned Ctaid = Info.registerAtom(Atom::BlockIdx, 0);
+  unsigned Ntid = Info.registerAtom(Atom::BlockDim, 0);
+  unsigned Nctaid = Info.registerAtom(Atom::GridDim, 0);
+  Poly Gid = Poly::atom(Tid) + Poly::atom(Ctaid) * Poly::atom(Ntid);
+  Poly Grid = Poly::atom(Ntid) * Poly::atom(Nctaid);
+  std::optional<Poly> I = Info.readInteger(Phi);
+  if (!I || *I != Gid + Grid * Poly::atom(Info.iterationAtom(Phi)))
+    return;
+  std::optional<Poly> N = Info.readInteger(P.GuardEnd);
+  if (!N)
+    return;
+  for (const auto &[M, C] : N->Terms)
+    for (unsigned Id : M)
+      if (Info.atoms()[Id].Kind != Atom::Argument &&
+          Info.atoms()[Id].Kind != Atom::GridDim &&
+          Info.atoms()[Id].Kind != Atom::BlockDim)
+        return;
+  for (const AccessExpr *A : {&G.first(), &G.source()}) {
+    Poly Rel = Info.addressPoly(*A) + Poly::constant(-A->Offset);
+    if (Rel != I->scaled(G.Stride))
+      return;
+  }
+  SmallPtrSet<const Instruction *, 16> Members;
+  for (const AccessExpr *A : G.members())
+    Members.insert(A->Inst);
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &Inst : *BB) {
+      if (!Members.count(&Inst) &&
+          (Inst.mayHaveSideEffects() || Inst.mayReadOrWriteMemory()))
+        return;
+      for (const User *U : Inst.users())
+        if (!L->contains(cast<Instruction>(U)->getParent()))
+          return;
+    }
+  // The bound is used in front of the loop: it must be available there, or
+  // be a pure computation of values that are (at -O0 `n - 1` is computed in
+  // the loop header), which the flat copy then repeats.
+  SmallVector<Instruction *, 4> Copies;
+  if (!availableAt(P.GuardEnd, Entry->getTerminator(), DT, Copies)) {
+    LLVM_DEBUG(dbgs() << "coalda: no flat copy: the loop bound "
+                      << *P.GuardEnd << " is not available before the loop\n");
+    return;
+  }
+  P.FlatEndCopies.assign(Copies.begin(), Copies.end());
+  P.FlatEntry = Entry;
+  P.FlatExit = Exit;
+}
+
+} // namespace
+
+void decideLegality(std::vector<GroupOutcome> &Groups,
+                    const CoalescingInfo &Info, PostDominatorTree &PDT,
+                    DominatorTree &DT, LoopInfo &LI) {
+  Legality Phase(Info, PDT, DT, LI, Groups);
+  for (GroupOutcome &O : Groups) {
+    Phase.decide(O);
+    if (opts::AnalyzeOnly && O.legal())
+      O.Skip = Missed{MissedReason::AnalysisOnly,
+                      "analysis only (-coalda-analyze-only)"};
+    LLVM_DEBUG(if (O.Skip) dbgs()
+               << "coalda: left alone: " << Info.exprString(O.Group.first())
+               << ": " << O.Skip->Detail << "\n");
+  }
+}
+
+} // namespace coalda

@@ -1,0 +1,51 @@
+//===- Options.cpp - The transformation's command-line switches -----------===//
+//
+// See Options.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+
+using namespace llvm;
+
+namespace coalda::opts {
+
+cl::opt<std::string>
+    ReportFile("coalda-report", cl::init(""),
+               cl::desc("Write COALDA's findings as JSON to this file"));
+cl::opt<bool> RuntimeChecks(
+    "coalda-runtime-checks", cl::init(true),
+    cl::desc("Allow versioning a copy on a run-time overlap check when the "
+             "pointers are not known to be disjoint"));
+cl::opt<bool> AnalyzeOnly(
+    "coalda-analyze-only", cl::init(false),
+    cl::desc("Report findings and groups but rewrite nothing"));
+cl::opt<unsigned>
+    MaxUnitWidth("coalda-max-unit", cl::init(16),
+                 cl::desc("Widest unit (bytes) the rewrite may move: 16, 4 "
+                          "or the member width"));
+cl::opt<bool> InvariantLoads(
+    "coalda-invariant-loads", cl::init(false),
+    cl::desc("Mark the rewritten copy's loads !invariant.load, so that they "
+             "can use the read-only data path (ld.global.nc)"));
+cl::opt<bool> FlatLoops(
+    "coalda-flat-loops", cl::init(true),
+    cl::desc("Replace a grid-stride copy loop by one flat copy by all threads "
+             "(with the loop as fallback)"));
+cl::opt<bool> CostRules(
+    "coalda-cost-rules", cl::init(true),
+    cl::desc("Leave alone the copies the measurements found unprofitable "
+             "(elements the backend already moves as one vector)"));
+cl::opt<unsigned> WideBlock(
+    "coalda-wide-block", cl::init(0),
+    cl::desc("Blocks with more threads than this keep the original code when "
+             "the members are narrower than 4 bytes (0: no limit)"));
+cl::opt<bool> BreakForTesting(
+    "coalda-test-break-ir", cl::init(false), cl::Hidden,
+    cl::desc("Testing only: corrupt every rewritten kernel, so that the "
+             "verifier's rollback to the original code can be tested"));
+cl::opt<unsigned>
+    MaxStride("coalda-max-stride", cl::init(256),
+              cl::desc("Largest lane stride (bytes) of a rewritten copy"));
+
+} // namespace coalda::opts

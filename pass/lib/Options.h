@@ -1,0 +1,30 @@
+//===- Options.h - The transformation's command-line switches -------------===//
+//
+// Every -coalda-* switch in one place, so that a reader sees all knobs at
+// once. Defined in Options.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COALDA_LIB_OPTIONS_H
+#define COALDA_LIB_OPTIONS_H
+
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+namespace coalda::opts {
+
+extern llvm::cl::opt<std::string> ReportFile;
+extern llvm::cl::opt<bool> RuntimeChecks;
+extern llvm::cl::opt<bool> AnalyzeOnly;
+extern llvm::cl::opt<unsigned> MaxUnitWidth;
+extern llvm::cl::opt<bool> InvariantLoads;
+extern llvm::cl::opt<bool> FlatLoops;
+extern llvm::cl::opt<bool> CostRules;
+extern llvm::cl::opt<unsigned> WideBlock;
+extern llvm::cl::opt<bool> BreakForTesting;
+extern llvm::cl::opt<unsigned> MaxStride;
+
+} // namespace coalda::opts
+
+#endif // COALDA_LIB_OPTIONS_H

@@ -1,0 +1,402 @@
+//===- RegionCopyEmitter.cpp - The widened copy of a block row's region ---===//
+//
+// Phase 3 of the transformation, for one legal group with lane stride S
+// (bytes) and member width w, at the position of the group's last store.
+// The threads of a block row that run the copy are a prefix of `active`
+// threads: all ntid.x of them, or, under a bounds guard / in a grid-stride
+// loop `i < n`, left = n - (i - tid.x).
+//
+//   dstStart = &dst[member 0] - S*tid.x      (the same value in every thread
+//   srcStart = &src[member 0] - S*tid.x       of the row: the region's start)
+//   fast: (dstStart|srcStart|S*ntid) % 16 == 0, regions disjoint, left >= ntid
+//     -> copy16 over S*ntid bytes                        (one branch)
+//   slow: R = S*clamp(left, 0, ntid)
+//     regions overlap                        -> the original per-thread code
+//     else if ((dstStart|srcStart|R) % 16 == 0) -> copy16
+//     else if ((dstStart|srcStart|R) %  4 == 0) -> copy4    (when w < 4)
+//     else                                       -> copyW    (w-byte units)
+//
+// copyU moves units u = k*active + tid.x, k < ceil(S/U), of U bytes each: all
+// loads first, then all stores; a unit past R/U is skipped. Exactly the bytes
+// [start, start+R) of each side are read and written, as by the original
+// code. U is a power of two. The overlap check is left out when the plan
+// says the buffers are disjoint. A run-time stride (and the optional
+// -coalda-wide-block rule) is checked first, the original code otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyGroup.h"
+#include "Options.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+namespace coalda {
+
+namespace {
+
+class RegionCopyEmitter {
+public:
+  RegionCopyEmitter(const CopyGroup &G, const RewritePlan &P,
+                    const std::vector<Atom> &Atoms)
+      : G(G), P(P), Atoms(Atoms), Last(lastMember(G)),
+        F(Last->getFunction()), Ctx(Last->getContext()),
+        Loc(Last->getDebugLoc()), I64(Type::getInt64Ty(Ctx)),
+        I8(Type::getInt8Ty(Ctx)) {}
+
+  void emit() {
+    BasicBlock *Head = splitAndCheckPreconditions();
+    LocatedBuilder B(Head, Loc);
+    Tid = B.CreateZExt(
+        B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {}), I64,
+        "coalda.tid");
+    Ntid = B.CreateZExt(
+        B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}), I64,
+        "coalda.ntid");
+    Left = activeLeft(B);
+    regionStarts(B);
+    BasicBlock *Slow = emitFastPath(Head);
+    emitSlowPath(Slow);
+    // Lay the fallback out last, where a reader looks for it.
+    if (Original)
+      Original->moveBefore(Join);
+    LLVM_DEBUG(dbgs() << "coalda: emitted the region copy of "
+                      << *G.first().Inst << " in " << F->getName() << "\n");
+  }
+
+private:
+  const CopyGroup &G;
+  const RewritePlan &P;
+  const std::vector<Atom> &Atoms;
+  Instruction *Last;
+  Function *F;
+  LLVMContext &Ctx;
+  DebugLoc Loc;
+  Type *I64, *I8;
+  Value *Tid = nullptr, *Ntid = nullptr, *Left = nullptr;
+  Value *DstStart = nullptr, *SrcStart = nullptr;
+  Value *DstInt = nullptr, *SrcInt = nullptr, *FullRegion = nullptr;
+  BasicBlock *Join = nullptr, *Original = nullptr;
+  SmallVector<Instruction *, 16> Order;
+
+  BasicBlock *splitAndCheckPreconditions();
+  Value *activeLeft(IRBuilder<> &B);
+  void regionStarts(IRBuilder<> &B);
+  BasicBlock *emitFastPath(BasicBlock *Head);
+  void emitSlowPath(BasicBlock *Slow);
+  Value *disjoint(IRBuilder<> &B, Value *Bytes);
+  Value *aligned(IRBuilder<> &B, Value *Bytes, unsigned U);
+  Value *materialize(IRBuilder<> &B, const Poly &Poly);
+  Type *unitType(unsigned U);
+  BasicBlock *emitCopy(unsigned U, BasicBlock *Entry, Value *Count,
+                       Value *RegionBytes, const std::string &Name);
+  BasicBlock *emitOriginal();
+};
+
+/// Splits the block at the last member (the rewrite goes between the
+/// halves) and branches to the original code unless the preconditions hold;
+/// returns the block where the rewrite starts.
+BasicBlock *RegionCopyEmitter::splitAndCheckPreconditions() {
+  // Program order of the members, for the fallback, before the split.
+  for (const AccessExpr *A : G.members())
+    Order.push_back(A->Inst);
+  llvm::sort(Order,
+             [](Instruction *L, Instruction *R) { return L->comesBefore(R); });
+  BasicBlock *Before = Last->getParent();
+  Join = Before->splitBasicBlock(Last, "coalda.join");
+  Before->getTerminator()->eraseFromParent();
+
+  // Optional cost rule (off by default; measured in docs/benchmarks.md):
+  // with members narrower than 4 bytes, blocks wider than WideBlock threads
+  // keep the original code, decided first from ntid.x alone. At 1024 threads
+  // the rewrite gains little there, but the early branch cost the 256/512-
+  // thread shapes more than it saved.
+  LocatedBuilder PB(Before, Loc);
+  SmallVector<Value *, 2> Preconditions;
+  if (G.MemberWidth < 4 && opts::WideBlock > 0) {
+    Value *Width =
+        PB.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {});
+    Preconditions.push_back(PB.CreateICmpULE(
+        Width, PB.getInt32(opts::WideBlock), "coalda.pays"));
+  }
+  // A run-time stride: the rewrite holds when it is the members' bytes.
+  if (G.RuntimeStride)
+    Preconditions.push_back(
+        PB.CreateICmpEQ(materialize(PB, *G.RuntimeStride),
+                        PB.getInt64(G.Stride), "coalda.stride.ok"));
+  if (Preconditions.empty())
+    return Before;
+  Value *Go = Preconditions.front();
+  for (Value *C : drop_begin(Preconditions))
+    Go = PB.CreateAnd(Go, C);
+  BasicBlock *Head = BasicBlock::Create(Ctx, "coalda.rewrite", F, Join);
+  PB.CreateCondBr(Go, Head, emitOriginal());
+  return Head;
+}
+
+/// With a guard, the row's first `Left` threads are active (all of them when
+/// Left >= ntid.x, the fast path's case); null without one.
+Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B) {
+  if (P.Kind == Guard::None)
+    return nullptr;
+  auto Ext = [&](Value *V) {
+    return P.GuardSigned ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
+  };
+  Value *First = B.CreateSub(Ext(P.GuardIndex), Tid, "coalda.first");
+  return B.CreateSub(Ext(P.GuardEnd), First, "coalda.left");
+}
+
+/// The region's start on both sides: member 0's address stepped back by
+/// stride*tid.x, a widening 32-bit multiply (a 64-bit multiply is several
+/// instructions on the GPU); and the bytes of a full row.
+void RegionCopyEmitter::regionStarts(IRBuilder<> &B) {
+  Value *Back = B.CreateNeg(B.CreateMul(Tid, B.getInt64(G.Stride), "",
+                                        /*HasNUW=*/true, /*HasNSW=*/true),
+                            "coalda.back");
+  DstStart = B.CreateGEP(I8, getLoadStorePointerOperand(G.first().Inst), Back,
+                         "coalda.dst");
+  SrcStart = B.CreateGEP(I8, getLoadStorePointerOperand(G.source().Inst),
+                         Back, "coalda.src");
+  FullRegion = B.CreateMul(Ntid, B.getInt64(G.Stride), "coalda.rowbytes");
+  DstInt = B.CreatePtrToInt(DstStart, I64);
+  SrcInt = B.CreatePtrToInt(SrcStart, I64);
+}
+
+Value *RegionCopyEmitter::disjoint(IRBuilder<> &B, Value *Bytes) {
+  return B.CreateOr(B.CreateICmpULE(B.CreateAdd(DstInt, Bytes), SrcInt),
+                    B.CreateICmpULE(B.CreateAdd(SrcInt, Bytes), DstInt),
+                    "coalda.nooverlap");
+}
+
+Value *RegionCopyEmitter::aligned(IRBuilder<> &B, Value *Bytes, unsigned U) {
+  Value *Bits = B.CreateOr(B.CreateOr(DstInt, SrcInt), Bytes);
+  return B.CreateICmpEQ(B.CreateAnd(Bits, U - 1), B.getInt64(0),
+                        "coalda.aligned" + std::to_string(U));
+}
+
+/// The fast path: a full row whose regions are disjoint and aligned to the
+/// widest unit, decided by one branch. The number of blocks a GPU retires
+/// per second bounds these short kernels, so the few cycles between the
+/// thread's start and its first load are what a rewrite costs. Returns the
+/// block of the slow path.
+BasicBlock *RegionCopyEmitter::emitFastPath(BasicBlock *Head) {
+  if (P.Units.size() < 2) // only member-width units: no fast path
+    return Head;
+  unsigned Widest = P.Units.front();
+  LocatedBuilder HB(Head, Loc);
+  Value *Fast = aligned(HB, FullRegion, Widest);
+  if (P.NeedsOverlapCheck)
+    Fast = HB.CreateAnd(Fast, disjoint(HB, FullRegion));
+  if (Left)
+    Fast = HB.CreateAnd(Fast, HB.CreateICmpSGE(Left, Ntid, "coalda.full"));
+  Fast->setName("coalda.fast");
+  BasicBlock *FastCopy = emitCopy(Widest, nullptr, Ntid, FullRegion,
+                                  "coalda.fast" + std::to_string(Widest));
+  BasicBlock *Slow = BasicBlock::Create(Ctx, "coalda.slow", F, Join);
+  // Likely: block placement makes the fast path fall through.
+  HB.CreateCondBr(Fast, FastCopy, Slow,
+                  MDBuilder(Ctx).createLikelyBranchWeights());
+  return Slow;
+}
+
+/// The slow path: partial rows, other alignments, possible overlap. The
+/// active threads are tid.x < clamp(End - (Index - tid.x), 0, ntid.x).
+void RegionCopyEmitter::emitSlowPath(BasicBlock *Slow) {
+  LocatedBuilder SB(Slow, Loc);
+  Value *Active = Ntid;
+  if (Left) {
+    Active = SB.CreateBinaryIntrinsic(
+        Intrinsic::smax, SB.CreateBinaryIntrinsic(Intrinsic::smin, Left, Ntid),
+        SB.getInt64(0));
+    Active->setName("coalda.active");
+  }
+  Value *Region = SB.CreateMul(Active, SB.getInt64(G.Stride), "coalda.bytes");
+  BasicBlock *Chain = Slow;
+  if (P.NeedsOverlapCheck)
+    Chain = BasicBlock::Create(Ctx, "coalda.disjoint", F, Join);
+  // Each wider unit is tried in turn; the last, member-width copy always
+  // applies.
+  BasicBlock *Cur = Chain;
+  ArrayRef<unsigned> Wide = ArrayRef(P.Units).drop_back();
+  for (auto [I, U] : enumerate(Wide)) {
+    LocatedBuilder CB(Cur, Loc);
+    Value *Ok = aligned(CB, Region, U);
+    BasicBlock *Copy = emitCopy(U, nullptr, Active, Region,
+                                "coalda.copy" + std::to_string(U));
+    unsigned NextUnit = P.Units[I + 1];
+    BasicBlock *Next = BasicBlock::Create(
+        Ctx,
+        NextUnit != G.MemberWidth ? "coalda.try" + std::to_string(NextUnit)
+                                  : "coalda.copy" + std::to_string(NextUnit),
+        F, Join);
+    CB.CreateCondBr(Ok, Copy, Next);
+    Cur = Next;
+  }
+  emitCopy(G.MemberWidth, Cur, Active, Region,
+           "coalda.copy" + std::to_string(G.MemberWidth));
+  if (P.NeedsOverlapCheck)
+    SB.CreateCondBr(disjoint(SB, Region), Chain, emitOriginal());
+}
+
+/// IR computing a polynomial (in i64) at B. Its atoms are special
+/// registers, kernel arguments or values the members' addresses use, so
+/// they are available where the group's last member is.
+Value *RegionCopyEmitter::materialize(IRBuilder<> &B, const Poly &Poly) {
+  static const Intrinsic::ID Registers[4][3] = {
+      {Intrinsic::nvvm_read_ptx_sreg_tid_x, Intrinsic::nvvm_read_ptx_sreg_tid_y,
+       Intrinsic::nvvm_read_ptx_sreg_tid_z},
+      {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+       Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+       Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+      {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+       Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+       Intrinsic::nvvm_read_ptx_sreg_ntid_z},
+      {Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+       Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+       Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
+  Value *Sum = B.getInt64(0);
+  for (const auto &[M, C] : Poly.Terms) {
+    Value *Term = B.getInt64(C);
+    for (unsigned Id : M) {
+      const Atom &A = Atoms[Id];
+      Value *V;
+      if (A.Kind <= Atom::GridDim)
+        V = B.CreateZExt(B.CreateIntrinsic(Registers[A.Kind][A.Dim], {}, {}),
+                         I64);
+      else // kernel argument or opaque row-uniform value (Iteration: never)
+        V = B.CreateSExtOrTrunc(const_cast<Value *>(A.V), I64);
+      Term = B.CreateMul(Term, V);
+    }
+    Sum = B.CreateAdd(Sum, Term);
+  }
+  return Sum;
+}
+
+Type *RegionCopyEmitter::unitType(unsigned U) {
+  if (U == 16)
+    return FixedVectorType::get(Type::getInt32Ty(Ctx), 4);
+  return Type::getIntNTy(Ctx, U * 8);
+}
+
+/// Copy the Bytes-long region in U-byte units by the row's first Count
+/// threads, starting in Entry (a new block if null); returns the entry
+/// block. The copy ends with a branch to Join. Units past the region's end
+/// are skipped: when U does not divide the stride, or when a guard may have
+/// shortened the row.
+BasicBlock *RegionCopyEmitter::emitCopy(unsigned U, BasicBlock *Entry,
+                                        Value *Count, Value *RegionBytes,
+                                        const std::string &Name) {
+  assert(isPowerOf2_32(U) && "units are indexed by shifts");
+  if (!Entry)
+    Entry = BasicBlock::Create(Ctx, Name, F, Join);
+  LocatedBuilder B(Entry, Loc);
+  Type *Ty = unitType(U);
+  Align A =
+      U > G.MemberWidth ? Align(U) : commonAlignment(memberAlignment(G), U);
+  unsigned PerThread = (G.Stride + U - 1) / U;
+  bool Guarded = G.Stride % U != 0 || Count != Ntid;
+  Value *Units = Guarded
+                     ? B.CreateLShr(RegionBytes, Log2_32(U), Name + ".units")
+                     : nullptr;
+  auto Address = [&](IRBuilder<> &IB, Value *Start, Value *Unit) {
+    Value *Offset = U == 1 ? Unit : IB.CreateShl(Unit, Log2_32(U));
+    return IB.CreateGEP(I8, Start, Offset);
+  };
+  SmallVector<Value *, 16> Index, Loaded, InRange;
+  for (unsigned K = 0; K < PerThread; ++K)
+    Index.push_back(K == 0 ? Tid
+                           : B.CreateAdd(B.CreateMul(Count, B.getInt64(K)),
+                                         Tid, Name + ".u"));
+  // Runs Body(builder) under `Index[K] < Units` when Guarded.
+  auto InRangeOnly = [&](unsigned K, const char *Suffix, auto Body) {
+    if (!Guarded)
+      return Body(B);
+    if (InRange.size() <= K)
+      InRange.push_back(B.CreateICmpULT(Index[K], Units, Name + ".in"));
+    BasicBlock *From = B.GetInsertBlock();
+    BasicBlock *Do = BasicBlock::Create(Ctx, Name + Suffix, F, Join);
+    BasicBlock *Cont =
+        BasicBlock::Create(Ctx, Name + Suffix + ".cont", F, Join);
+    B.CreateCondBr(InRange[K], Do, Cont);
+    LocatedBuilder DB(Do, Loc);
+    Value *V = Body(DB);
+    DB.CreateBr(Cont);
+    B.SetInsertPoint(Cont);
+    if (!V)
+      return V;
+    PHINode *Phi = B.CreatePHI(Ty, 2, Name + ".v");
+    Phi->addIncoming(V, Do);
+    Phi->addIncoming(PoisonValue::get(Ty), From);
+    return (Value *)Phi;
+  };
+  // All loads, then all stores: the regions do not overlap.
+  for (unsigned K = 0; K < PerThread; ++K)
+    Loaded.push_back(InRangeOnly(K, ".ld", [&](IRBuilder<> &LB) -> Value * {
+      LoadInst *V =
+          LB.CreateAlignedLoad(Ty, Address(LB, SrcStart, Index[K]), A,
+                               Name + ".v");
+      if (opts::InvariantLoads)
+        V->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+      return V;
+    }));
+  for (unsigned K = 0; K < PerThread; ++K)
+    InRangeOnly(K, ".st", [&](IRBuilder<> &SB) -> Value * {
+      SB.CreateAlignedStore(Loaded[K], Address(SB, DstStart, Index[K]), A);
+      return nullptr;
+    });
+  B.CreateBr(Join);
+  return Entry;
+}
+
+/// The original per-thread copy, in program order, for overlapping regions
+/// and failed preconditions (one block, shared by both).
+BasicBlock *RegionCopyEmitter::emitOriginal() {
+  if (Original)
+    return Original;
+  Original = BasicBlock::Create(Ctx, "coalda.original", F, Join);
+  IRBuilder<> B(Original);
+  cloneInOrder(Order, [&](Instruction *C, Instruction *Of) {
+    B.Insert(C, Of->getName());
+  });
+  B.CreateBr(Join);
+  return Original;
+}
+
+/// What the rewrite did, for the remark and the report.
+std::string describeAction(const CopyGroup &G, const RewritePlan &P) {
+  static const char *const GuardNames[] = {"none", "bounds", "loop"};
+  std::string Widths;
+  for (unsigned U : ArrayRef(P.Units).drop_back())
+    Widths += std::to_string(U) + "/";
+  bool Guarded = P.Kind != Guard::None;
+  return "rewritten: the row's " + std::to_string(G.Stride) +
+         (Guarded ? "*active" : "*ntid.x") + "-byte region moved in " +
+         Widths + std::to_string(G.MemberWidth) + "-byte units" +
+         (P.NeedsOverlapCheck ? ", behind a run-time overlap check" : "") +
+         (G.RuntimeStride ? ", when the run-time stride is " +
+                                std::to_string(G.Stride) + " bytes"
+                          : "") +
+         (Guarded ? std::string(", by the threads that pass the ") +
+                        GuardNames[(int)P.Kind] + " guard"
+                  : "") +
+         (P.flat() ? "; the whole grid-stride loop runs as one flat copy by "
+                     "all threads when aligned and disjoint"
+                   : "");
+}
+
+} // namespace
+
+std::string emitRegionCopy(const CopyGroup &G, const RewritePlan &P,
+                           const std::vector<Atom> &Atoms) {
+  RegionCopyEmitter(G, P, Atoms).emit();
+  return describeAction(G, P);
+}
+
+} // namespace coalda

@@ -1,0 +1,219 @@
+//===- Report.cpp - Remarks and the JSON report of the transformation -----===//
+//
+// Phase 4 of the transformation: what people read. Every uncoalesced or
+// unreadable access gets an analysis remark; every group a Passed remark
+// (what the rewrite did) or a Missed remark named after its MissedReason;
+// -coalda-report=FILE writes all of it as JSON. Each MissedReason also has
+// its own statistic (-stats).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Function.h"
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+STATISTIC(NumAccesses, "Global/shared accesses analysed");
+STATISTIC(NumUncoalesced, "Uncoalesced accesses found");
+
+namespace coalda {
+
+namespace {
+
+/// The remark name of each MissedReason, in the enum's order.
+const char *const ReasonNames[] = {
+    "AlreadyCoalesced",  "NegativeStride",    "IterationStride",
+    "ComputedValue",     "SourceStride",      "SourceRegions",
+    "Swizzle",           "MembersOverlap",    "PartialCopy",
+    "PastStride",        "SingleMember",      "DifferentBlocks",
+    "VectorizedElement", "StrideLimit",       "ActiveThreads",
+    "UnsignedGuard",     "GuardUnavailable",  "VolatileOrAtomic",
+    "LoadReused",        "AccessBetween",     "SourceNotGlobal",
+    "AddressSpaces",     "SameBuffer",        "SharedFillGuarded",
+    "NoBarrier",         "TileBeforeBarrier", "CallMayTouch",
+    "DestinationAccessed", "SourceWritten",   "NoRuntimeChecks",
+    "AnalysisOnly",      "RolledBack",
+};
+constexpr size_t NumReasons = (size_t)MissedReason::RolledBack + 1;
+static_assert(std::size(ReasonNames) == NumReasons,
+              "one name per MissedReason");
+
+/// One statistic per MissedReason: groups left alone for that reason.
+Statistic MissedStats[] = {
+#define COALDA_MISSED_STAT(N)                                                  \
+  {DEBUG_TYPE, "NumMissed" #N, "Groups left alone: " #N}
+    COALDA_MISSED_STAT(AlreadyCoalesced),
+    COALDA_MISSED_STAT(NegativeStride),
+    COALDA_MISSED_STAT(IterationStride),
+    COALDA_MISSED_STAT(ComputedValue),
+    COALDA_MISSED_STAT(SourceStride),
+    COALDA_MISSED_STAT(SourceRegions),
+    COALDA_MISSED_STAT(Swizzle),
+    COALDA_MISSED_STAT(MembersOverlap),
+    COALDA_MISSED_STAT(PartialCopy),
+    COALDA_MISSED_STAT(PastStride),
+    COALDA_MISSED_STAT(SingleMember),
+    COALDA_MISSED_STAT(DifferentBlocks),
+    COALDA_MISSED_STAT(VectorizedElement),
+    COALDA_MISSED_STAT(StrideLimit),
+    COALDA_MISSED_STAT(ActiveThreads),
+    COALDA_MISSED_STAT(UnsignedGuard),
+    COALDA_MISSED_STAT(GuardUnavailable),
+    COALDA_MISSED_STAT(VolatileOrAtomic),
+    COALDA_MISSED_STAT(LoadReused),
+    COALDA_MISSED_STAT(AccessBetween),
+    COALDA_MISSED_STAT(SourceNotGlobal),
+    COALDA_MISSED_STAT(AddressSpaces),
+    COALDA_MISSED_STAT(SameBuffer),
+    COALDA_MISSED_STAT(SharedFillGuarded),
+    COALDA_MISSED_STAT(NoBarrier),
+    COALDA_MISSED_STAT(TileBeforeBarrier),
+    COALDA_MISSED_STAT(CallMayTouch),
+    COALDA_MISSED_STAT(DestinationAccessed),
+    COALDA_MISSED_STAT(SourceWritten),
+    COALDA_MISSED_STAT(NoRuntimeChecks),
+    COALDA_MISSED_STAT(AnalysisOnly),
+    COALDA_MISSED_STAT(RolledBack),
+#undef COALDA_MISSED_STAT
+};
+static_assert(std::size(MissedStats) == NumReasons,
+              "one statistic per MissedReason");
+
+json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
+  json::Object O;
+  O["expr"] = Info.exprString(A);
+  if (A.isKnown())
+    O["base"] = baseName(A.Base);
+  O["kind"] = A.IsStore ? "store" : "load";
+  const DebugLoc &DL = A.Inst->getDebugLoc();
+  O["line"] = DL ? (int64_t)DL.getLine() : 0;
+  O["column"] = DL ? (int64_t)DL.getCol() : 0;
+  if (auto *Scope = DL ? dyn_cast<DIScope>(DL.getScope()) : nullptr)
+    O["file"] = Scope->getFilename();
+  std::optional<int64_t> S = A.constantStride();
+  O["stride"] = S ? json::Value(*S) : json::Value(nullptr);
+  O["offset"] = A.isKnown() ? json::Value(A.Offset) : json::Value(nullptr);
+  O["width"] = (int64_t)A.Width;
+  O["lane"] = A.isKnown() ? A.laneName() : "unknown";
+  O["coalesced"] = A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced());
+  O["space"] = A.Space == MemorySpace::Shared ? "shared" : "global";
+  if (!A.isKnown())
+    O["reason"] = A.Unknown;
+  return O;
+}
+
+json::Value groupJSON(const GroupOutcome &O, const CoalescingInfo &Info) {
+  static const char *const GuardNames[] = {"none", "bounds", "loop"};
+  const CopyGroup &G = O.Group;
+  json::Object J;
+  J["base"] = baseName(G.first().Base);
+  J["expr"] = Info.exprString(G.first());
+  std::optional<int64_t> S = G.first().constantStride();
+  J["stride"] = S ? json::Value(*S) : json::Value(nullptr);
+  J["members"] = (int64_t)G.Stores.size();
+  J["transformed"] = O.Transformed;
+  J["reason"] = O.Transformed ? O.Action : O.Skip->Detail;
+  if (O.Transformed) {
+    json::Array Units;
+    for (unsigned U : O.Plan.Units)
+      Units.push_back((int64_t)U);
+    J["units"] = std::move(Units);
+    J["overlap_check"] = O.Plan.NeedsOverlapCheck;
+    J["guard"] = GuardNames[(int)O.Plan.Kind];
+    J["flat"] = O.Plan.flat();
+  } else {
+    J["missed"] = missedName(O.Skip->Reason);
+  }
+  J["line"] = O.FirstLoc ? (int64_t)O.FirstLoc.getLine() : 0;
+  return J;
+}
+
+} // namespace
+
+const char *missedName(MissedReason R) { return ReasonNames[(size_t)R]; }
+
+void remarkAccesses(const CoalescingInfo &Info,
+                    OptimizationRemarkEmitter &ORE) {
+  for (const AccessExpr &A : Info.Accesses) {
+    ++NumAccesses;
+    if (A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced()))
+      continue;
+    if (A.isKnown())
+      ++NumUncoalesced;
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(
+                 DEBUG_TYPE, A.isKnown() ? "Uncoalesced" : "Unanalyzable",
+                 A.Inst)
+             << (A.IsStore ? "store " : "load ") << Info.exprString(A)
+             << (A.isKnown() ? " is uncoalesced: its lane stride exceeds "
+                               "its width of " +
+                                   std::to_string(A.Width) + " bytes"
+                             : "");
+    });
+  }
+}
+
+void remarkGroup(const GroupOutcome &O, const Function &F,
+                 OptimizationRemarkEmitter &ORE) {
+  const CopyGroup &G = O.Group;
+  const BasicBlock *Region = &F.getEntryBlock();
+  if (O.Transformed) {
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Coalesced", O.LastLoc, Region)
+             << "coalesced copy of " << std::to_string(G.Stores.size())
+             << " members from " << baseName(G.source().Base) << " to "
+             << baseName(G.first().Base) << ": " << O.Action;
+    });
+    return;
+  }
+  ++MissedStats[(size_t)O.Skip->Reason];
+  ORE.emit([&] {
+    return OptimizationRemarkMissed(DEBUG_TYPE, missedName(O.Skip->Reason),
+                                    O.FirstLoc, Region)
+           << "copy into " << baseName(G.first().Base)
+           << " left alone: " << O.Skip->Detail;
+  });
+}
+
+json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
+                         const std::vector<GroupOutcome> &Groups) {
+  DenseMap<const Instruction *, int64_t> GroupOf;
+  for (auto [Idx, O] : enumerate(Groups))
+    for (const AccessExpr *A : O.Group.members())
+      GroupOf[A->Inst] = Idx;
+  json::Array Accesses;
+  for (const AccessExpr &A : Info.Accesses) {
+    json::Value J = accessJSON(A, Info);
+    if (auto It = GroupOf.find(A.Inst); It != GroupOf.end())
+      (*J.getAsObject())["group"] = It->second;
+    Accesses.push_back(std::move(J));
+  }
+  json::Array GroupsJSON;
+  for (const GroupOutcome &O : Groups)
+    GroupsJSON.push_back(groupJSON(O, Info));
+  return json::Object{{"name", sourceName(F)},
+                      {"symbol", F.getName()},
+                      {"accesses", std::move(Accesses)},
+                      {"groups", std::move(GroupsJSON)}};
+}
+
+void markRolledBack(json::Value &Kernel) {
+  for (json::Value &J : *Kernel.getAsObject()->getArray("groups")) {
+    json::Object *O = J.getAsObject();
+    if (!O || !*O->getBoolean("transformed"))
+      continue;
+    (*O)["transformed"] = false;
+    (*O)["reason"] = RolledBackDetail;
+    (*O)["missed"] = missedName(MissedReason::RolledBack);
+    for (StringRef Key : {"units", "overlap_check", "guard", "flat"})
+      O->erase(Key);
+  }
+}
+
+} // namespace coalda

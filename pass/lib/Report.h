@@ -1,0 +1,51 @@
+//===- Report.h - Remarks and the JSON report of the transformation -------===//
+//
+// Private to the transformation; see Report.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COALDA_LIB_REPORT_H
+#define COALDA_LIB_REPORT_H
+
+#include "CopyGroup.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <vector>
+
+namespace llvm {
+class Function;
+class OptimizationRemarkEmitter;
+} // namespace llvm
+
+namespace coalda {
+
+/// Why a rolled-back group was left alone.
+inline constexpr const char *RolledBackDetail =
+    "COALDA's rewrite did not pass the IR verifier (a COALDA bug, please "
+    "report it): the original code is kept";
+
+/// The stable remark name of a reason ("PartialCopy").
+const char *missedName(MissedReason R);
+
+/// Analysis remarks for every uncoalesced or unreadable access.
+void remarkAccesses(const CoalescingInfo &Info,
+                    llvm::OptimizationRemarkEmitter &ORE);
+
+/// The Passed or Missed remark of one group (from its saved locations: the
+/// members may be gone).
+void remarkGroup(const GroupOutcome &O, const llvm::Function &F,
+                 llvm::OptimizationRemarkEmitter &ORE);
+
+/// One kernel of the -coalda-report JSON: every access, every group. Reads
+/// the members: call it before they are erased.
+llvm::json::Value kernelReport(const llvm::Function &F,
+                               const CoalescingInfo &Info,
+                               const std::vector<GroupOutcome> &Groups);
+
+/// Marks the rewritten groups of a kernel's report as rolled back.
+void markRolledBack(llvm::json::Value &Kernel);
+
+} // namespace coalda
+
+#endif // COALDA_LIB_REPORT_H
