@@ -336,7 +336,8 @@ class EmulatedModule:
             for fn in parsed.functions if not fn.is_declaration
         }
         self.kernels = [s for name, s in self.signatures.items() if _is_kernel(device_ir, name)]
-        layout = _target_machine().target_data
+        tm = _target_machine()
+        layout = tm.target_data
         shared_sizes = {
             g.name: layout.get_abi_size(g.global_value_type)
             for g in parsed.global_variables if str(g.type) == "ptr addrspace(3)"
@@ -349,9 +350,8 @@ class EmulatedModule:
                     raise EmulationRefused(f"kernel {k.name} has a parameter of type {ty}, which the emulator cannot pass")
         host = _parse(lowered.text)
         host.verify()
-        tm = _target_machine()
         host.triple = tm.triple
-        host.data_layout = str(tm.target_data)
+        host.data_layout = str(layout)
         self._engine = llvm.create_mcjit_compiler(host, tm)
         self._engine.finalize_object()
         self._globals = {
