@@ -1,0 +1,464 @@
+"""The emulator's proof regime: shared memory, barriers and schedules.
+
+Each test plants one bug into a kernel (a source variant compiled with
+-DPLANT, or an edit of the IR) and shows that the oracle reports it with the
+right verdict, and runs the same check on the unplanted kernel to show that
+the test can tell the two apart.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coalda import emulate
+from coalda.compile import CompileOptions, compile_to_ir
+from coalda.emulate import EmulationFault, EmulatorExecutor
+from coalda.errors import CoaldaError
+from coalda.pipeline import Artifacts, build
+from coalda.runner import (
+    LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args,
+)
+from coalda.schedule import FORWARD, REVERSE, SHUFFLED
+from coalda.spec import KernelSpec, Param, load_spec
+from conftest import TESTCASES, run_cli
+
+BLOCK = 64
+SOURCE = r"""
+struct Pixel { unsigned char r, g, b; };
+
+// (b) mirror a block's pixels through a shared tile; PLANT reads one slot
+// too far (tile[blockDim - t]: thread 0 reads the slot nobody fills).
+extern "C" __global__ void tile_mirror(Pixel *dst, const Pixel *src) {
+  __shared__ Pixel tile[65];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  tile[t] = src[i];
+  __syncthreads();
+#ifdef PLANT
+  dst[i] = tile[blockDim.x - t];
+#else
+  dst[i] = tile[blockDim.x - 1 - t];
+#endif
+}
+
+// (b) the same; PLANT stops the fill one thread short: the last slot keeps
+// the emulator's poison, and thread 0 reads it.
+extern "C" __global__ void tile_fill(Pixel *dst, const Pixel *src) {
+  __shared__ Pixel tile[64];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+#ifdef PLANT
+  if (t + 1 < blockDim.x)
+#endif
+  tile[t] = src[i];
+  __syncthreads();
+  dst[i] = tile[blockDim.x - 1 - t];
+}
+
+// (d) b = a, then c = b. PLANT is a "rewrite" that moves the copy of b one
+// thread over: thread i writes b[i + 1], which thread i + 1 reads without a
+// barrier. Right when threads run in increasing order, wrong otherwise.
+extern "C" __global__ void chain(char *b, const char *a, char *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+#ifdef PLANT
+  if (i == 0) b[0] = a[0];
+  if (i + 1 < n) b[i + 1] = a[i + 1];
+#else
+  b[i] = a[i];
+#endif
+  c[i] = b[i];
+}
+
+// (c) PLANT shifts in place: a[i] reads a[i + 1], which thread i + 1 writes.
+extern "C" __global__ void shift(char *a, char *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+#ifdef PLANT
+  if (i + 1 < n) a[i] = a[i + 1] + 1;
+#else
+  if (i + 1 < n) b[i] = a[i + 1] + 1;
+#endif
+}
+
+// (e) PLANT: the first 16 threads wait at another __syncthreads than the rest.
+extern "C" __global__ void diverge(int *p) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  s[t] = p[t];
+#ifdef PLANT
+  if (t < 16) {
+    s[t] += 1;
+    __syncthreads();
+    p[t] = s[t ^ 1];
+  } else {
+    __syncthreads();
+    p[t] = s[t ^ 1] + 2;
+  }
+#else
+  __syncthreads();
+  p[t] = s[t ^ 1];
+#endif
+}
+
+// (e) PLANT: half a warp waits at __syncwarp for lanes that wait at __syncthreads.
+extern "C" __global__ void warp_wait(int *p) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  s[t] = p[t];
+#ifdef PLANT
+  if (t % 32 < 16)
+#endif
+  __syncwarp();
+  __syncthreads();
+  p[t] = s[63 - t];
+}
+
+// Threads that return before a barrier are not waited for.
+extern "C" __global__ void early_exit(int *p) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  if (t >= 48) return;
+  s[t] = p[t];
+  __syncthreads();
+  p[t] = s[47 - t];
+}
+
+// The order threads run in, before and after a barrier.
+extern "C" __global__ void trace(int *log) {
+  int t = threadIdx.x;
+  int k = log[0];
+  log[0] = k + 1;
+  log[1 + k] = t;
+  __syncthreads();
+  k = log[0];
+  log[0] = k + 1;
+  log[1 + k] = t;
+}
+
+// (f) dynamic shared memory, with and without a barrier.
+extern "C" __global__ void dyn_mirror(float *dst, const float *src) {
+  extern __shared__ float dyn[];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  dyn[t] = src[i];
+  __syncthreads();
+  dst[i] = dyn[blockDim.x - 1 - t];
+}
+
+extern "C" __global__ void dyn_stage(float *dst, const float *src) {
+  extern __shared__ float dyn[];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  dyn[t] = src[i];
+  dst[i] = 2 * dyn[t];
+}
+
+// (g) PLANT writes one byte before dst.
+extern "C" __global__ void guarded_copy(char *dst, const char *src) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i] = src[i];
+#ifdef PLANT
+  if (i == 0) dst[-1] = src[0];
+#endif
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The device IR of SOURCE, as written ('correct') and with every bug planted."""
+    tmp = tmp_path_factory.mktemp("schedules")
+    source = tmp / "kernels.cu"
+    source.write_text(SOURCE)
+    out = {}
+    for name, defines in (("correct", ()), ("planted", ("PLANT",))):
+        ir = tmp / f"{name}.ll"
+        compile_to_ir(source, CompileOptions(defines=defines), ir)
+        out[name] = ir.read_text()
+    return out
+
+
+def run_check(
+    modules: dict[str, str], spec: KernelSpec, n: int, original: str = "correct", optimized: str = "planted",
+    **kwargs: object,
+) -> list[CaseResult]:
+    return check(spec, lambda name: name, EmulatorExecutor(modules[original]), EmulatorExecutor(modules[optimized]),
+                 n, np.random.default_rng(n), **kwargs)  # type: ignore[arg-type]
+
+
+def pixels(name: str) -> KernelSpec:
+    return KernelSpec(name, (Param("dst", "out", "3*n"), Param("src", "in", "3*n")), grid="n // block", block=BLOCK)
+
+
+def one_block(name: str, size: str = "4*n") -> KernelSpec:
+    return KernelSpec(name, (Param("p", "inout", size),), grid=1, block="n")
+
+
+# -- (a) a planted missing barrier
+
+
+def without_barrier(ir: str) -> str:
+    stripped, count = re.subn(r"^\s*(?:tail )?call void @llvm\.nvvm\.barrier0\(\).*\n", "", ir, flags=re.M)
+    assert count >= 1
+    return stripped
+
+
+@pytest.fixture(scope="module")
+def shared_tile(tmp_path_factory: pytest.TempPathFactory) -> Artifacts:
+    art = Artifacts(tmp_path_factory.mktemp("shared_tile"), "shared_tile")
+    build(TESTCASES / "shared_tile.cu", CompileOptions(), art, ptx=False)
+    return art
+
+
+@pytest.mark.parametrize("which", ["before", "after"])
+def test_a_planted_missing_barrier_is_caught(shared_tile: Artifacts, which: str) -> None:
+    """mirror_tile's IR (as compiled, and as rewritten by COALDA) with its
+    __syncthreads deleted: threads read tile slots before they are filled."""
+    spec = load_spec(TESTCASES / "shared_tile.toml").kernels["mirror_tile"]
+    symbol = "_Z11mirror_tileP5PixelPKS_"
+    ir = getattr(shared_tile, which).read_text()
+    original = EmulatorExecutor(shared_tile.before.read_text())
+    for optimized, planted in ((ir, False), (without_barrier(ir), True)):
+        results = check(spec, lambda _: symbol, original, EmulatorExecutor(optimized), 512, np.random.default_rng(1))
+        assert len(results) == len(LAYOUTS) * len(SCHEDULES)
+        if planted:
+            assert not any(r.match for r in results)
+            assert {r.verdict for r in results} <= {Verdict.RACE, Verdict.MISMATCH}
+            assert all("dst:" in r.detail for r in results)
+        else:
+            assert all(r.match for r in results), [r.detail for r in results]
+
+
+# -- (b) a planted off-by-one in a shared tile
+
+
+@pytest.mark.parametrize("kernel", ["tile_mirror", "tile_fill"])
+def test_a_planted_off_by_one_in_a_shared_tile_is_caught(modules: dict[str, str], kernel: str) -> None:
+    """tile_mirror reads tile[blockDim - t]; tile_fill leaves the last slot
+    unfilled. Thread 0 reads a slot nobody wrote: the emulator's per-block
+    poison makes that a difference under every schedule."""
+    results = run_check(modules, pixels(kernel), 2 * BLOCK)
+    assert results and all(r.verdict is Verdict.MISMATCH for r in results), [r.detail for r in results]
+    # Only thread 0 of each block reads a wrong slot in tile_fill: 3 bytes per block.
+    if kernel == "tile_fill":
+        assert all(r.detail.startswith("dst: 6 bytes differ, first at byte 0") for r in results)
+    control = run_check(modules, pixels(kernel), 2 * BLOCK, optimized="correct")
+    assert all(r.match for r in control), [r.detail for r in control]
+
+
+def test_unwritten_shared_bytes_read_as_poison(modules: dict[str, str]) -> None:
+    """The slot tile_fill's plant leaves unfilled reads as POISON in every
+    block (the previous block's tile does not leak into the next)."""
+    module = emulate.load(modules["planted"])
+    src = np.zeros(3 * 2 * BLOCK, dtype=np.uint8)
+    for schedule in SCHEDULES:
+        dst = np.zeros_like(src)
+        module.launch("tile_fill", (2, 1, 1), (BLOCK, 1, 1), [dst, src], schedule)
+        rows = dst.reshape(2, BLOCK, 3)
+        assert (rows[:, 0] == POISON).all() and not rows[:, 1:].any()
+
+
+# -- (c) a racy original
+
+
+def test_a_racy_original_is_reported_as_such(modules: dict[str, str]) -> None:
+    """shift in place reads what the next thread writes: its own result
+    depends on the schedule, so the comparison proves nothing."""
+    spec = KernelSpec("shift", (Param("a", "inout", "n"), Param("b", "inout", "n"), Param("n", "value", "n")),
+                      grid="n // block", block=BLOCK)
+    results = run_check(modules, spec, 4 * BLOCK, original="planted", optimized="planted")
+    assert [r.layout for r in results] == [layout.name for layout in LAYOUTS]  # one verdict per layout
+    assert all(r.verdict is Verdict.RACY_ORIGINAL and not r.match for r in results)
+    assert all(r.detail.startswith("racy original: the test kernel itself depends on the schedule (forward vs reverse: a:")
+               for r in results), results[0].detail
+    control = run_check(modules, spec, 4 * BLOCK, original="correct", optimized="correct")
+    assert len(control) == len(LAYOUTS) * len(SCHEDULES) and all(r.match for r in control)
+
+
+# -- (d) a race that only some schedules expose
+
+
+def chain_spec() -> KernelSpec:
+    return KernelSpec(
+        "chain", (Param("b", "out", "n"), Param("a", "in", "n"), Param("c", "out", "n"), Param("n", "value", "n")),
+        grid="n // block", block=BLOCK,
+    )
+
+
+def test_a_race_in_the_rewritten_kernel_shows_under_reverse_and_shuffled(modules: dict[str, str]) -> None:
+    """The planted chain is right when threads run in increasing order, so
+    the old sequential emulator passed it; reverse and shuffled catch it."""
+    results = run_check(modules, chain_spec(), 4 * BLOCK)
+    by_schedule: dict[str, set[Verdict]] = {}
+    for r in results:
+        by_schedule.setdefault(r.schedule, set()).add(r.verdict)
+    assert by_schedule == {"forward": {Verdict.MATCH}, "reverse": {Verdict.RACE}, "shuffled(1)": {Verdict.RACE}}
+    race = next(r for r in results if r.schedule == "reverse")
+    assert race.detail.startswith("race in the rewritten kernel (schedule reverse): c:")
+    forward_only = run_check(modules, chain_spec(), 4 * BLOCK, schedules=(FORWARD,))
+    assert all(r.match for r in forward_only)  # what a single sequential order would have said
+    control = run_check(modules, chain_spec(), 4 * BLOCK, optimized="correct")
+    assert all(r.match for r in control)
+
+
+# -- (e) barrier divergence and deadlocks
+
+
+def test_barrier_divergence_is_one_clear_error(modules: dict[str, str]) -> None:
+    module = emulate.load(modules["planted"])
+    p = np.arange(BLOCK, dtype=np.int32)
+    with pytest.raises(EmulationFault) as info:
+        module.launch("diverge", (1, 1, 1), (BLOCK, 1, 1), [p])
+    message = str(info.value)
+    assert "\n" not in message
+    assert re.fullmatch(
+        r"kernel diverge block \(0, 0, 0\): barrier divergence: threads 0-15 wait at __syncthreads at line \d+; "
+        r"threads 16-63 wait at __syncthreads at line \d+", message,
+    ), message
+    correct = emulate.load(modules["correct"])
+    for schedule in SCHEDULES:
+        p = np.arange(BLOCK, dtype=np.int32)
+        correct.launch("diverge", (1, 1, 1), (BLOCK, 1, 1), [p], schedule)
+        assert (p == np.arange(BLOCK) ^ 1).all()
+
+
+def test_divergence_in_the_rewritten_kernel_is_a_fault_verdict(modules: dict[str, str]) -> None:
+    results = run_check(modules, one_block("diverge"), BLOCK, layouts=LAYOUTS[:1])
+    assert all(r.verdict is Verdict.FAULT and "barrier divergence" in r.detail for r in results)
+    with pytest.raises(EmulationFault, match="the original kernel diverge .*barrier divergence"):
+        run_check(modules, one_block("diverge"), BLOCK, original="planted", layouts=LAYOUTS[:1])
+
+
+def test_a_barrier_deadlock_is_reported(modules: dict[str, str]) -> None:
+    """Lanes 0-15 wait at __syncwarp for lanes 16-31, which wait at __syncthreads."""
+    p = np.arange(BLOCK, dtype=np.int32)
+    with pytest.raises(EmulationFault, match=r"deadlock at barriers: threads 0-15, 32-47 wait at __syncwarp\(0xffffffff\) "
+                                             r"at line \d+; threads 16-31, 48-63 wait at __syncthreads"):
+        emulate.load(modules["planted"]).launch("warp_wait", (1, 1, 1), (BLOCK, 1, 1), [p])
+    emulate.load(modules["correct"]).launch("warp_wait", (1, 1, 1), (BLOCK, 1, 1), [p])
+    assert (p == np.arange(BLOCK)[::-1]).all()
+
+
+def test_threads_that_exited_are_not_waited_for(modules: dict[str, str]) -> None:
+    module = emulate.load(modules["correct"])
+    for schedule in SCHEDULES:
+        p = np.arange(BLOCK, dtype=np.int32)
+        module.launch("early_exit", (1, 1, 1), (BLOCK, 1, 1), [p], schedule)
+        assert (p[:48] == np.arange(48)[::-1]).all() and (p[48:] == np.arange(48, BLOCK)).all()
+
+
+def test_threads_run_between_barriers_in_the_schedules_order(modules: dict[str, str]) -> None:
+    module = emulate.load(modules["correct"])
+    for schedule in (FORWARD, REVERSE, SHUFFLED, Schedule("shuffled", 7)):
+        log = np.zeros(1 + 2 * BLOCK, dtype=np.int32)
+        module.launch("trace", (1, 1, 1), (BLOCK, 1, 1), [log], schedule)
+        first, second = log[1 : 1 + BLOCK], log[1 + BLOCK :]
+        assert (first == schedule.thread_order(0, BLOCK, 0)).all()
+        assert (second == schedule.thread_order(0, BLOCK, 1)).all()
+        assert (first != second).any() == (schedule.name == "shuffled")  # reshuffled at the barrier
+
+
+# -- (f) dynamic shared memory
+
+
+def dyn_spec(name: str) -> KernelSpec:
+    return KernelSpec(name, (Param("dst", "out", "4*n"), Param("src", "in", "4*n")), grid="n // block", block=BLOCK,
+                      shared="4*block")
+
+
+@pytest.mark.parametrize("kernel", ["dyn_mirror", "dyn_stage"])
+def test_dynamic_shared_memory(modules: dict[str, str], kernel: str) -> None:
+    """extern __shared__ runs with barriers (host threads) and without (the
+    native loop); a launch that states too little of it is a fault."""
+    module = emulate.load(modules["correct"])
+    src = np.arange(3 * BLOCK, dtype=np.float32)
+    for schedule in SCHEDULES:
+        dst = np.zeros_like(src)
+        module.launch(kernel, (3, 1, 1), (BLOCK, 1, 1), [dst, src], schedule, shared_bytes=4 * BLOCK)
+        expected = src.reshape(3, BLOCK)[:, ::-1].ravel() if kernel == "dyn_mirror" else 2 * src
+        assert (dst == expected).all()
+    results = run_check(modules, dyn_spec(kernel), 2 * BLOCK, optimized="correct")
+    assert len(results) == len(LAYOUTS) * len(SCHEDULES) and all(r.match for r in results)
+    with pytest.raises(EmulationFault, match=f"kernel {kernel}: a block wrote past its 252 bytes of dynamic shared memory"):
+        module.launch(kernel, (3, 1, 1), (BLOCK, 1, 1), [dst, src], shared_bytes=4 * BLOCK - 4)
+    with pytest.raises(CoaldaError, match="dynamic shared memory of 65536 bytes"):
+        module.launch(kernel, (3, 1, 1), (BLOCK, 1, 1), [dst, src], shared_bytes=65536)
+
+
+# -- (g) guard zones on both sides
+
+
+def test_a_write_before_the_buffer_is_caught(modules: dict[str, str]) -> None:
+    spec = KernelSpec("guarded_copy", (Param("dst", "out", "n"), Param("src", "in", "n")), grid="n // block", block=BLOCK)
+    results = run_check(modules, spec, 2 * BLOCK)
+    assert results and all(
+        r.verdict is Verdict.MISMATCH and r.detail == "dst: written before its start (guard zone before it changed)"
+        for r in results
+    ), [r.detail for r in results]
+    control = run_check(modules, spec, 2 * BLOCK, optimized="correct")
+    assert all(r.match for r in control)
+
+
+# -- layouts and schedules themselves
+
+
+def test_layouts_misalign_and_guard_every_buffer() -> None:
+    spec = chain_spec()
+    rng = np.random.default_rng(0)
+    starts = {}
+    for layout in LAYOUTS:
+        args = make_args(spec, 100, rng, layout)
+        buffers = [a for a in args if not isinstance(a, int)]
+        assert all(b.guard_intact() and b.storage.ctypes.data % 64 == 0 for b in buffers)
+        assert all((b.storage[: b.offset] == POISON).all() and (b.storage[b.offset + b.size :] == POISON).all()
+                   for b in buffers)
+        starts[layout.name] = [(b.storage.ctypes.data + b.offset) % 16 for b in buffers]
+    assert starts == {"aligned": [0, 0, 0], "offset": [1, 1, 1], "offset-max": [15, 15, 15], "mixed": [0, 4, 0]}
+    four = KernelSpec("k", (Param("d", "out", "n"), Param("s", "in", "n")), align=4)
+    assert [(make_args(four, 8, rng, layout)[1].offset - 256) for layout in LAYOUTS] == [0, 4, 12, 12]  # type: ignore[union-attr]
+
+
+def test_overlap_layouts_share_one_allocation(modules: dict[str, str]) -> None:
+    spec = KernelSpec("guarded_copy", (Param("dst", "out", "n"), Param("src", "in", "n")), grid="n // block", block=BLOCK)
+    for layout, shift in zip(OVERLAP_LAYOUTS, (1, -1)):
+        dst, src = make_args(spec, 64, np.random.default_rng(0), layout)
+        assert dst.storage is src.storage and dst.offset - src.offset == shift  # type: ignore[union-attr]
+    results = run_check(modules, spec, 2 * BLOCK, optimized="correct", layouts=(), overlap=True)
+    assert [(r.layout, r.schedule, r.match) for r in results] == [("overlap", "forward", True), ("overlap-back", "forward", True)]
+    # The plant's dst[-1] = src[0]: with dst = src + 1 that byte is src[0]
+    # itself (no change); with dst = src - 1 it lies before the allocation.
+    overlap, back = run_check(modules, spec, 2 * BLOCK, layouts=(), overlap=True)
+    assert overlap.match and back.detail == "dst: written before its start (guard zone before it changed)"
+
+
+def test_schedules_are_typed_and_seeded() -> None:
+    assert [str(s) for s in SCHEDULES] == ["forward", "reverse", "shuffled(1)"]
+    assert (SHUFFLED.grid_order(4, 8) == Schedule("shuffled", 1).grid_order(4, 8)).all()
+    assert (SHUFFLED.grid_order(4, 8) != Schedule("shuffled", 2).grid_order(4, 8)).any()
+    order = SHUFFLED.grid_order(4, 8)
+    assert sorted(order.tolist()) == list(range(32))
+    assert all(len(set(order[8 * b : 8 * b + 8] // 8)) == 1 for b in range(4))  # blocks stay whole
+    assert (REVERSE.grid_order(2, 3) == [5, 4, 3, 2, 1, 0]).all()
+    with pytest.raises(CoaldaError, match="unknown schedule 'sideways'"):
+        Schedule("sideways")
+
+
+def test_coalda_run_emulates_the_shared_tile_testcase() -> None:
+    proc = run_cli("run", TESTCASES / "shared_tile.cu", "--emulate")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    # 2 kernels x 2 sizes x 4 layouts x 3 schedules (both kernels are __restrict__: no overlap layouts)
+    assert "All 48 comparisons match byte for byte." in proc.stdout
+
+
+def test_coalda_run_says_racy_original_and_race_apart(tmp_path: Path) -> None:
+    source = tmp_path / "racy.cu"
+    source.write_text(SOURCE)
+    spec = tmp_path / "racy.toml"
+    spec.write_text(
+        "sizes = [128]\n[kernels.shift]\nblock = 64\ngrid = \"n // block\"\n"
+        "params = [{ name = \"a\", inout = \"n\" }, { name = \"b\", inout = \"n\" }, { name = \"n\", value = \"n\" }]\n"
+    )
+    proc = run_cli("run", source, "--emulate", "-D", "PLANT")
+    assert proc.returncode == 1
+    assert "RACY ORIGINAL" in proc.stdout
+    error = proc.stderr.strip().splitlines()
+    assert len(error) == 1 and error[0].startswith("coalda: error: racy original: the result of shift depends on the schedule")
