@@ -352,6 +352,10 @@ BasicBlock *RegionCopyEmitter::emitCopy(unsigned U, BasicBlock *Entry,
       return nullptr;
     });
   B.CreateBr(Join);
+  LLVM_DEBUG(dbgs() << "coalda:   version " << Name << ": " << PerThread
+                    << " units of " << U << " bytes per thread"
+                    << (Guarded ? ", each checked against the region" : "")
+                    << "\n");
   return Entry;
 }
 
