@@ -1,16 +1,80 @@
-"""Random CUDA copy kernels for the differential fuzzer (tests/test_fuzz.py)."""
+"""Random kernels for the differential fuzzer (tests/test_fuzz.py).
+
+Each family generates what once broke the pass (issue 9), next to the plain
+copies it was built for:
+
+- `copy`     (FuzzKernel): struct/array copies, partial, swizzled, under the
+             index forms the README promises (gid, tid, 2d, guard, early
+             return, grid-stride, uniform loop), run-time strides.
+- `guard`    bounds guards in every spelling (`(unsigned)i < n`, `n > i`,
+             `i <= n-1`, `i < min(n,m)`, nested, `&& flag`, on threadIdx,
+             data-dependent) and offsets on the index (`gid + c`, `gid - c`).
+- `control`  control-dependent values in the index: ternaries and if/else
+             on threadIdx, on loaded values (divergent), on blockIdx or a
+             parameter (uniform), loop-carried counts.
+- `oddwidth` LLVM IR kernels whose members have widths CUDA cannot spell:
+             <3 x i16>, <3 x i8>, i24, <5 x i16>, <7 x i16>, ... (clang's
+             ext_vector_type(3) is padded to 4 lanes and stored with a
+             poison lane, so it cannot make a 6-byte member).
+- `chain`    two copy groups in one kernel that share a buffer: b=a;c=b,
+             b=a;a=b, c=b;b=a, fan-out, the same destination written twice
+             under a uniform condition, member-interleaved chains.
+- `loop`     grid-stride and uniform loops with odd bounds (`i < n-1`,
+             `i <= n-1`, `i < n/2`, `i < min(n,m)`, the bound computed in
+             the body, while loops, unsigned counters).
+
+Every kernel has a launch spec whose sizes are not multiples of the block
+where a guard allows it, and an expectation for the pass's decision:
+"rewrite" (the README promises it), "alone" (rewriting it cannot be right:
+not a whole pure copy, or threads of a row that differ in what they copy),
+or "any" (legal either way; only the bytes decide). `expect(opt_level)`
+gives it; each family says why in `_expect`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Literal, Protocol
 
 from hypothesis import strategies as st
 
 from coalda.spec import KernelSpec, Param
 
-# C type -> (size, alignment)
+Expect = Literal["rewrite", "alone", "any"]
+
+# C type -> size (= alignment)
 TYPES = {"char": 1, "short": 2, "int": 4, "float": 4, "long long": 8, "double": 8}
+# clang ext_vector_type members of 2 and 4 lanes: one vector load/store each,
+# sizeof == alignof == lanes * element. (3 lanes are padded to 4 and stored
+# with a poison lane: the original would write undefined bytes.)
+VECTORS = {"vc2": ("char", 2), "vc4": ("char", 4), "vs2": ("short", 2), "vs4": ("short", 4),
+           "vi2": ("int", 2), "vf2": ("float", 2), "vi4": ("int", 4), "vf4": ("float", 4)}
+SIZES = {**TYPES, **{v: TYPES[t] * k for v, (t, k) in VECTORS.items()}}
 BLOCKS = (32, 36, 64, 96, 100, 128)
+GID = "blockIdx.x * blockDim.x + threadIdx.x"
+STRIDE = "blockDim.x * gridDim.x"
+
+
+class Kernel(Protocol):
+    """What the fuzzer needs of a generated kernel."""
+
+    family: ClassVar[str]
+    language: ClassVar[str]  # "cuda" (a .cu batch) or "ir" (an .ll batch)
+
+    @property
+    def restrict(self) -> bool: ...  # pointers __restrict__ (noalias)
+
+    def source(self, name: str) -> str: ...
+    def spec(self, name: str) -> tuple[KernelSpec, int]: ...
+    def expect(self, opt_level: int) -> Expect: ...
+
+
+def restrict(on: bool) -> str:
+    return "__restrict__ " if on else ""
+
+
+# --------------------------------------------------------------------------
+# `copy`: the original family (kept as it was; its regressions name it).
 
 
 @dataclass(frozen=True)
@@ -28,19 +92,16 @@ class FuzzKernel:
     runtime_stride: bool = False
     stride_extra: int = 0
 
+    family: ClassVar[str] = "copy"
+    language: ClassVar[str] = "cuda"
+
     @property
     def layout(self) -> tuple[int, int]:
         """(sizeof, alignof) of one element, as C lays it out."""
         if self.array:
             size = TYPES[self.members[0]]
             return size * len(self.members), size
-        offset, align = 0, 1
-        for t in self.members:
-            size = TYPES[t]
-            offset = -(-offset // size) * size
-            offset += size
-            align = max(align, size)
-        return -(-offset // align) * align, align
+        return struct_layout(self.members)
 
     @property
     def expect_rewrite(self) -> bool:
@@ -58,10 +119,16 @@ class FuzzKernel:
         padded = sum(TYPES[t] for t in self.members) != size
         return whole and pure and not padded and len(self.members) > 1
 
+    def expect(self, opt_level: int) -> Expect:
+        """The README's contract, both ways: these index forms are all
+        row-prefix forms, so a whole pure copy is rewritten, anything else
+        is not."""
+        return "rewrite" if self.expect_rewrite else "alone"
+
     def source(self, name: str) -> str:
-        r = "__restrict__ " if self.restrict else ""
+        r = restrict(self.restrict)
         size, _ = self.layout
-        gid = "int i = blockIdx.x * blockDim.x + threadIdx.x;"
+        gid = f"int i = {GID};"
         index, close = {
             "gid": (gid, ""),
             "tid": ("int i = threadIdx.x;", ""),
@@ -69,7 +136,7 @@ class FuzzKernel:
                    "  int y = blockIdx.y * blockDim.y + threadIdx.y;\n  int i = y * width + x;", ""),
             "guard": (gid + "\n  if (i < n) {", "  }\n"),
             "early_return": (gid + "\n  if (i >= n)\n    return;", ""),
-            "gridstride": ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {", "  }\n"),
+            "gridstride": (f"for (int i = {GID}; i < n; i += {STRIDE}) {{", "  }\n"),
             "uniform_loop": ("for (int k = 0; k < n; k++) {\n  int i = k * gridDim.x * blockDim.x + blockIdx.x * blockDim.x + threadIdx.x;", "  }\n"),
         }[self.index]
         width = {"2d": ", int width", "gid": "", "tid": ""}.get(self.index, ", int n")
@@ -152,3 +219,627 @@ def fuzz_kernels(draw: st.DrawFn) -> FuzzKernel:
         members, array, tuple(statements), index, draw(st.booleans()), block, draw(st.integers(1, 3)),
         draw(st.integers(0, block - 1)), runtime, draw(st.integers(0, 1)) if runtime else 0,
     )
+
+
+# --------------------------------------------------------------------------
+# The element the new families copy: a struct, scalars and 2/4-lane vectors.
+
+
+def struct_layout(members: tuple[str, ...]) -> tuple[int, int]:
+    """(sizeof, alignof) of a struct of these members (size == alignment each)."""
+    offset, align = 0, 1
+    for t in members:
+        size = SIZES[t]
+        offset = -(-offset // size) * size + size
+        align = max(align, size)
+    return -(-offset // align) * align, align
+
+
+@dataclass(frozen=True)
+class Element:
+    """A struct element and which members one copy statement list moves, in
+    program order. Whole pure copies of a padding-free element of more than
+    one member are what the pass rewrites."""
+
+    members: tuple[str, ...]
+    order: tuple[int, ...]
+
+    @property
+    def layout(self) -> tuple[int, int]:
+        return struct_layout(self.members)
+
+    @property
+    def whole_pure(self) -> bool:
+        size, _ = self.layout
+        whole = sorted(self.order) == list(range(len(self.members)))
+        return whole and sum(SIZES[t] for t in self.members) == size and len(self.members) > 1
+
+    def declare(self, name: str) -> str:
+        """The typedefs it needs (redeclaring a typedef is legal C++) and the struct."""
+        vectors = sorted({t for t in self.members if t in VECTORS})
+        typedefs = "".join(
+            f"typedef {VECTORS[v][0]} {v} __attribute__((ext_vector_type({VECTORS[v][1]})));\n" for v in vectors
+        )
+        fields = " ".join(f"{t} m{k};" for k, t in enumerate(self.members))
+        return f"{typedefs}struct {name}_t {{ {fields} }};\n"
+
+    def copy(self, dst: str, src: str, i: str = "i", indent: str = "  ") -> list[str]:
+        return [f"{indent}{dst}[{i}].m{k} = {src}[{i}].m{k};" for k in self.order]
+
+
+def packed(members: list[str]) -> list[str]:
+    """The members largest first, then scalars closing the tail padding:
+    a struct with no padding at all (sizes are powers of two, so every
+    offset after larger members is aligned)."""
+    out = sorted(members, key=lambda t: -SIZES[t])
+    size, align = struct_layout(tuple(out))
+    total = sum(SIZES[t] for t in out)
+    by_size = {s: t for t, s in TYPES.items() if t in ("char", "short", "int", "double")}
+    while total % align:
+        fill = max(s for s in by_size if s <= align - total % align and total % s == 0)
+        out.append(by_size[fill])
+        total += fill
+    return out
+
+
+@st.composite
+def elements(draw: st.DrawFn, partial: bool = True) -> Element:
+    """Mostly whole copies of padding-free elements (the families vary the
+    index, not the element); padded elements and, a fifth of the time,
+    partial copies must never be rewritten."""
+    members = draw(st.lists(st.sampled_from(sorted(SIZES)), min_size=1, max_size=5))
+    if draw(st.integers(0, 3)):
+        members = packed(members)
+    members = tuple(members)
+    order = tuple(draw(st.permutations(range(len(members)))))
+    if partial and len(members) > 1 and draw(st.integers(0, 4)) == 0:
+        order = order[: draw(st.integers(1, len(members) - 1))]
+    return Element(members, order)
+
+
+def buffers(element: Element, count: int, *names: str, kinds: tuple[str, ...] = ()) -> tuple[Param, ...]:
+    """Buffers of `count` elements each; the first is "out", the rest "in"
+    unless kinds says otherwise."""
+    size, _ = element.layout
+    kinds = kinds or ("out",) + ("in",) * (len(names) - 1)
+    return tuple(Param(n, k, size * count) for n, k in zip(names, kinds))
+
+
+def launch(name: str, params: tuple[Param, ...], element: Element, block: int, blocks: int) -> KernelSpec:
+    return KernelSpec(name, params, grid=blocks, block=block, align=element.layout[1])
+
+
+# --------------------------------------------------------------------------
+# `guard`: bounds guards in every spelling, offsets on the index.
+
+# guard -> (opening, closing) around the copy
+GUARDS: dict[str, tuple[str, str]] = {
+    "lt": ("if (i < n) {", "}"),
+    "gt": ("if (n > i) {", "}"),
+    "le": ("if (i <= n - 1) {", "}"),
+    "unsigned": ("if ((unsigned)i < (unsigned)n) {", "}"),
+    "min": ("if (i < min(n, m)) {", "}"),
+    "nested": ("if (i < n) {\n  if (i < m) {", "}\n  }"),
+    "flag": ("if (i < n && flag) {", "}"),
+    "flag_first": ("if (flag) {\n  if (i < n) {", "}\n  }"),
+    "return": ("if (i >= n)\n    return;\n  {", "}"),
+    "return_unsigned": ("if ((unsigned)i >= (unsigned)n)\n    return;\n  {", "}"),
+    "range": ("if (i >= 0 && i < n) {", "}"),
+    "lower": ("if (i >= m && i < n) {", "}"),  # a window, not a prefix
+    "tid_lt": ("if (threadIdx.x < m && i < n) {", "}"),  # a prefix of every row
+    "tid_ge": ("if (threadIdx.x >= m && i < n) {", "}"),  # a suffix of every row
+    "tid_odd": ("if ((threadIdx.x & 1) && i < n) {", "}"),  # every other thread
+    "loaded": ("if (i < n && sel[i]) {", "}"),  # data-dependent
+    "none": ("{", "}"),
+}
+# the guards that keep a negative index away from memory
+NEGATIVE_SAFE = ("unsigned", "return_unsigned", "range", "lower")
+# the README's contract: `if (i < n)` / `if (i >= n) return` on the global index
+CONTRACT_GUARDS = ("lt", "return")
+# guards under which the active threads of a row are not a prefix decided
+# by uniform values: no rewrite of the pass's row model can be right
+DIVERGENT_GUARDS = ("tid_odd", "loaded")
+
+
+@dataclass(frozen=True)
+class GuardKernel:
+    element: Element
+    guard: str
+    offset: int  # i = gid + offset
+    restrict: bool
+    block: int
+    blocks: int
+    tail: int  # n = threads + offset - tail
+    m: int  # the second bound (min, nested, lower, tid_*)
+    flag: int
+
+    family: ClassVar[str] = "guard"
+    language: ClassVar[str] = "cuda"
+
+    @property
+    def threads(self) -> int:
+        return self.block * self.blocks
+
+    @property
+    def n(self) -> int:
+        return self.threads + self.offset - (0 if self.guard == "none" else self.tail)
+
+    def expect(self, opt_level: int) -> Expect:
+        """The contract guards on the plain global index must be rewritten.
+        Divergent guards must not be. The other spellings (and offsets on the
+        index) are rewritten or not as far as the pass can prove the active
+        threads are a row prefix; what it proves is its business, the bytes
+        are ours. Defect 1 (`(unsigned)(gid-5) < n`) lives here."""
+        if not self.element.whole_pure or self.guard in DIVERGENT_GUARDS:
+            return "alone"
+        if self.guard in CONTRACT_GUARDS and self.offset == 0:
+            return "rewrite"
+        return "any"
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        extra = {"min": ", int m", "nested": ", int m", "lower": ", int m", "tid_lt": ", int m", "tid_ge": ", int m",
+                 "flag": ", int flag", "flag_first": ", int flag", "loaded": f", const int *{r}sel"}.get(self.guard, "")
+        sign = "+" if self.offset >= 0 else "-"
+        index = f"int i = (int)({GID})" + (f" {sign} {abs(self.offset)};" if self.offset else ";")
+        open_, close = GUARDS[self.guard]
+        body = self.element.copy("dst", "src", indent="    ")
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({t} *{r}dst, const {t} *{r}src, int n{extra}) {{\n"
+            + f"  {index}\n  {open_}\n" + "\n".join(body) + f"\n  {close}\n}}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        count = max(self.n, self.threads + self.offset)  # the highest index + 1 a thread may touch
+        params = buffers(self.element, count, "dst", "src") + (Param("n", "value", self.n),)
+        if self.guard in ("min", "nested", "lower", "tid_lt", "tid_ge"):
+            params += (Param("m", "value", self.m),)
+        if self.guard in ("flag", "flag_first"):
+            params += (Param("flag", "value", self.flag),)
+        if self.guard == "loaded":
+            params += (Param("sel", "in", 4 * count),)
+        return launch(name, params, self.element, self.block, self.blocks), self.n
+
+
+@st.composite
+def guard_kernels(draw: st.DrawFn) -> GuardKernel:
+    guard = draw(st.sampled_from(sorted(GUARDS)))
+    block, blocks = draw(st.sampled_from(BLOCKS)), draw(st.integers(1, 3))
+    low = -5 if guard in NEGATIVE_SAFE else 0
+    offset = draw(st.sampled_from([0, 0, draw(st.integers(low, 5))]))
+    threads = block * blocks
+    tail = draw(st.integers(0, min(block - 1, threads + offset - 1)))
+    n = threads + offset - tail
+    bound = block if guard.startswith("tid") else n
+    return GuardKernel(
+        draw(elements()), guard, offset, draw(st.booleans()), block, blocks, tail,
+        draw(st.integers(0, max(0, bound))), draw(st.integers(0, 1)),
+    )
+
+
+# --------------------------------------------------------------------------
+# `control`: control-dependent values in the index (defect 3).
+
+# form -> (statements computing k, or i itself, divergent across a row?)
+CONTROL: dict[str, tuple[str, bool]] = {
+    "select_tid": ("int k = threadIdx.x < SPLIT ? 0 : 1;", True),
+    "phi_tid": ("int k;\n  if (threadIdx.x < SPLIT)\n    k = 0;\n  else\n    k = 1;", True),
+    "phi_tid_odd": ("int k = 0;\n  if (threadIdx.x & 1)\n    k = 1;", True),
+    "phi_index": ("int i;\n  if (threadIdx.x < SPLIT)\n    i = base + threadIdx.x;\n  else\n    i = base + threadIdx.x + blockDim.x;", True),
+    "loop_tid": ("int k = 0;\n  for (unsigned j = 0; j < threadIdx.x % 2; j++)\n    k++;", True),
+    "phi_loaded": ("int k;\n  if (sel[blockIdx.x * blockDim.x + threadIdx.x] & 1)\n    k = 1;\n  else\n    k = 0;", True),
+    "select_loaded": ("int k = (sel[blockIdx.x * blockDim.x + threadIdx.x] & 1) ? 1 : 0;", True),
+    "select_bid": ("int k = (blockIdx.x & 1) ? 1 : 0;", False),
+    "phi_bid": ("int k;\n  if (blockIdx.x & 1)\n    k = 1;\n  else\n    k = 0;", False),
+    "phi_flag": ("int k;\n  if (flag)\n    k = 1;\n  else\n    k = 0;", False),
+    "loop_flag": ("int k = 0;\n  for (int j = 0; j < flag; j++)\n    k++;", False),
+    "loaded_uniform": ("int k = sel[blockIdx.x] & 1;", False),
+}
+
+
+@dataclass(frozen=True)
+class ControlKernel:
+    """`i = 2*ctaid*ntid + tid + k*ntid` with k in {0, 1} per thread: every
+    thread copies one element of its block's two rows, so the original is
+    race-free whatever k is."""
+
+    element: Element
+    form: str
+    split: int  # SPLIT: threads below it take k = 0
+    restrict: bool
+    block: int
+    blocks: int
+    flag: int
+
+    family: ClassVar[str] = "control"
+    language: ClassVar[str] = "cuda"
+
+    def expect(self, opt_level: int) -> Expect:
+        """A k that differs across a row puts threads of one row in different
+        regions: a rewrite moving one region per row cannot be right (defect
+        3). A uniform k is a uniform region start; the pass may or may not
+        see through a phi/select of blockIdx or a parameter or a loaded
+        value, so only the bytes decide there."""
+        if not self.element.whole_pure or CONTROL[self.form][1]:
+            return "alone"
+        return "any"
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        extra = {"phi_flag": ", int flag", "loop_flag": ", int flag"}.get(self.form, "")
+        if "loaded" in self.form:
+            extra = f", const int *{r}sel"
+        code = CONTROL[self.form][0].replace("SPLIT", str(self.split))
+        base = "int base = blockIdx.x * 2 * blockDim.x;"
+        index = "" if self.form == "phi_index" else "\n  int i = base + threadIdx.x + k * blockDim.x;"
+        body = self.element.copy("dst", "src")
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({t} *{r}dst, const {t} *{r}src{extra}) {{\n"
+            + f"  {base}\n  {code}{index}\n" + "\n".join(body) + "\n}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        count = 2 * self.block * self.blocks
+        params = buffers(self.element, count, "dst", "src")
+        if self.form in ("phi_flag", "loop_flag"):
+            params += (Param("flag", "value", self.flag),)
+        if "loaded" in self.form:
+            params += (Param("sel", "in", 4 * self.block * self.blocks),)
+        return launch(name, params, self.element, self.block, self.blocks), count
+
+
+@st.composite
+def control_kernels(draw: st.DrawFn) -> ControlKernel:
+    block = draw(st.sampled_from(BLOCKS))
+    return ControlKernel(
+        draw(elements()), draw(st.sampled_from(sorted(CONTROL))), draw(st.integers(1, block - 1)),
+        draw(st.booleans()), block, draw(st.integers(1, 3)), draw(st.integers(0, 1)),
+    )
+
+
+# --------------------------------------------------------------------------
+# `chain`: two copy groups sharing a buffer (defect 5).
+
+# shape -> (statement template, buffer kinds of c, b, a); copy(X, Y) = X[i] = Y[i] member-wise
+CHAINS: dict[str, tuple[str, tuple[str, str, str]]] = {
+    "chain": ("copy(b, a)\ncopy(c, b)", ("out", "inout", "in")),
+    "roundtrip": ("copy(b, a)\ncopy(a, b)", ("in", "inout", "inout")),
+    "war": ("copy(c, b)\ncopy(b, a)", ("out", "inout", "in")),
+    "fanout": ("copy(b, a)\ncopy(c, a)", ("out", "out", "in")),
+    "twice": ("copy(b, a)\nif (flag) {\ncopy(b, c)\n}", ("in", "out", "in")),
+    "twice_bid": ("copy(b, a)\nif (blockIdx.x & 1) {\ncopy(b, c)\n}", ("in", "out", "in")),
+    "interleaved": ("mix(b, a, c)", ("out", "inout", "in")),
+}
+
+
+@dataclass(frozen=True)
+class ChainKernel:
+    element: Element
+    shape: str
+    guarded: bool  # `if (i < n)` around both copies
+    restrict: bool
+    block: int
+    blocks: int
+    tail: int
+    flag: int
+
+    family: ClassVar[str] = "chain"
+    language: ClassVar[str] = "cuda"
+
+    def expect(self, opt_level: int) -> Expect:
+        """Legal outcomes are: neither group rewritten, or a group rewritten
+        whose buffers are touched elsewhere only by groups rewritten in the
+        same thread mapping (test_fuzz checks that from the report). Which
+        one the pass picks is its choice; the schedules decide the bytes."""
+        return "any" if self.element.whole_pure else "alone"
+
+    def body(self) -> list[str]:
+        lines: list[str] = []
+        depth = 2 if self.guarded else 1
+        for stmt in CHAINS[self.shape][0].splitlines():
+            depth -= stmt == "}"
+            indent = "  " * depth
+            if stmt.startswith("copy("):
+                dst, src = stmt[5:-1].split(", ")
+                lines += self.element.copy(dst, src, indent=indent)
+            elif stmt.startswith("mix("):
+                # per member: b.m = a.m; c.m = b.m (the chain, one member at a time)
+                for k in self.element.order:
+                    lines += [f"{indent}b[i].m{k} = a[i].m{k};", f"{indent}c[i].m{k} = b[i].m{k};"]
+            else:
+                lines.append(indent + stmt)
+            depth += stmt.endswith("{")
+        return lines
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        const = {"in": "const "}
+        kinds = CHAINS[self.shape][1]
+        params = ", ".join(f"{const.get(k, '')}{t} *{r}{p}" for p, k in zip("cba", kinds))
+        flag = ", int flag" if self.shape == "twice" else ""
+        open_, close = ("  if (i < n) {\n", "  }\n") if self.guarded else ("", "")
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({params}, int n{flag}) {{\n  int i = {GID};\n"
+            + open_ + "\n".join(self.body()) + "\n" + close + "}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        threads = self.block * self.blocks
+        n = threads - self.tail if self.guarded else threads
+        params = buffers(self.element, threads, "c", "b", "a", kinds=CHAINS[self.shape][1]) + (Param("n", "value", n),)
+        if self.shape == "twice":
+            params += (Param("flag", "value", self.flag),)
+        return launch(name, params, self.element, self.block, self.blocks), n
+
+
+@st.composite
+def chain_kernels(draw: st.DrawFn) -> ChainKernel:
+    block = draw(st.sampled_from(BLOCKS))
+    return ChainKernel(
+        draw(elements(partial=False)), draw(st.sampled_from(sorted(CHAINS))), draw(st.booleans()),
+        draw(st.booleans()), block, draw(st.integers(1, 3)), draw(st.integers(0, block - 1)), draw(st.integers(0, 1)),
+    )
+
+
+# --------------------------------------------------------------------------
+# `loop`: grid-stride and uniform loops with odd bounds (defect 4).
+
+# form -> loop head (CONST is a small constant); the body follows, then "}"
+LOOPS: dict[str, str] = {
+    "lt": f"for (int i = {GID}; i < n; i += {STRIDE}) {{",
+    "lt_minus": f"for (int i = {GID}; i < n - CONST; i += {STRIDE}) {{",
+    "le_minus": f"for (int i = {GID}; i <= n - CONST; i += {STRIDE}) {{",
+    "gt_minus": f"for (int i = {GID}; n - CONST > i; i += {STRIDE}) {{",
+    "half": f"for (int i = {GID}; i < n / 2; i += {STRIDE}) {{",
+    "min": f"for (int i = {GID}; i < min(n, m); i += {STRIDE}) {{",
+    "inner": f"for (int i = {GID};; i += {STRIDE}) {{\n    int lim = n - CONST;\n    if (i >= lim)\n      break;",
+    "while": f"int i = {GID};\n  while (i < n - CONST) {{",
+    "unsigned": f"for (unsigned i = {GID}; i < (unsigned)(n - CONST); i += {STRIDE}) {{",
+    "uniform": f"for (int r = 0; r < m - CONST; r++) {{\n    int i = r * {STRIDE} + {GID};",
+}
+
+
+@dataclass(frozen=True)
+class LoopKernel:
+    element: Element
+    form: str
+    c: int
+    restrict: bool
+    block: int
+    blocks: int
+    tail: int  # n = 3 * threads - tail: several iterations, a partial last one
+    m: int
+
+    family: ClassVar[str] = "loop"
+    language: ClassVar[str] = "cuda"
+
+    @property
+    def n(self) -> int:
+        return 3 * self.block * self.blocks - self.tail
+
+    @property
+    def rounds(self) -> int:
+        """m for the uniform loop: at least one round after `- C`."""
+        return self.c + 1 + self.m % 3
+
+    def expect(self, opt_level: int) -> Expect:
+        """`for (i = gid; i < n; i += stride)` is the README's grid-stride
+        contract. The other bounds are uniform too and may be rewritten; the
+        pass must at least produce valid IR (defect 4) and equal bytes."""
+        if not self.element.whole_pure:
+            return "alone"
+        return "rewrite" if self.form == "lt" else "any"
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        head = LOOPS[self.form].replace("CONST", str(self.c))
+        step = f"\n    i += {STRIDE};" if self.form == "while" else ""
+        body = self.element.copy("dst", "src", indent="    ")
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({t} *{r}dst, const {t} *{r}src, int n, int m) {{\n"
+            + f"  {head}\n" + "\n".join(body) + step + "\n  }\n}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        threads = self.block * self.blocks
+        m = self.rounds if self.form == "uniform" else self.m
+        count = threads * self.rounds if self.form == "uniform" else self.n
+        params = buffers(self.element, count, "dst", "src") + (Param("n", "value", self.n), Param("m", "value", m))
+        return launch(name, params, self.element, self.block, self.blocks), count
+
+
+@st.composite
+def loop_kernels(draw: st.DrawFn) -> LoopKernel:
+    block, blocks = draw(st.sampled_from(BLOCKS)), draw(st.integers(1, 2))
+    n = 3 * block * blocks
+    form = draw(st.sampled_from(sorted(LOOPS)))
+    # `i <= n - 0` would read past the buffer: the original must be valid
+    return LoopKernel(
+        draw(elements()), form, draw(st.integers(1 if form == "le_minus" else 0, 3)), draw(st.booleans()),
+        block, blocks, draw(st.integers(0, block - 1)), draw(st.integers(0, n)),
+    )
+
+
+# --------------------------------------------------------------------------
+# `oddwidth`: LLVM IR kernels with members of widths CUDA cannot spell (defect 2).
+
+# IR type -> store size in bytes
+IR_TYPES = {
+    "i8": 1, "i16": 2, "i24": 3, "<3 x i8>": 3, "i32": 4, "<5 x i8>": 5, "i48": 6, "<3 x i16>": 6,
+    "i64": 8, "<5 x i16>": 10, "<3 x i32>": 12, "<7 x i16>": 14, "<4 x i32>": 16,
+}
+IR_HEADER = """target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+"""
+IR_DECLARATIONS = """
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+"""
+
+
+def lowbit(x: int) -> int:
+    """The largest power of two dividing x (x = 0: unbounded)."""
+    return x & -x if x else 1 << 30
+
+
+@dataclass(frozen=True)
+class OddWidthKernel:
+    """`dst + stride*gid + offset_k <- src + stride*gid + offset_k` for packed
+    members of any store size; access alignments follow from the base
+    alignment `align`, the stride and the member offset."""
+
+    members: tuple[str, ...]  # IR types, packed without padding
+    statements: tuple[tuple[int, int], ...]  # (dst member, src member)
+    guarded: bool  # `if (gid < n)`
+    noalias: bool
+    align: int  # every buffer's base alignment (the spec's align)
+    byte_geps: bool  # i8 GEPs on a byte offset, else one GEP per member on an index
+    block: int
+    blocks: int
+    tail: int
+
+    family: ClassVar[str] = "oddwidth"
+    language: ClassVar[str] = "ir"
+
+    @property
+    def restrict(self) -> bool:
+        return self.noalias
+
+    @property
+    def offsets(self) -> list[int]:
+        out, at = [], 0
+        for t in self.members:
+            out.append(at)
+            at += IR_TYPES[t]
+        return out
+
+    @property
+    def stride(self) -> int:
+        return sum(IR_TYPES[t] for t in self.members)
+
+    @property
+    def pure_whole(self) -> bool:
+        dsts = sorted(d for d, _ in self.statements)
+        return dsts == list(range(len(self.members))) and all(d == s for d, s in self.statements)
+
+    def expect(self, opt_level: int) -> Expect:
+        """Partial copies and swizzles must be left alone. Whole copies of
+        more than one member are rewritable; members of power-of-two widths
+        at a stride that is not one are rewritten (no cost rule applies
+        there). Odd member widths (defect 2) and power-of-two strides (cost
+        rules, -O3 merging) are left to the pass: only the bytes decide."""
+        if not self.pure_whole or len(self.members) == 1:
+            return "alone"
+        pow2 = all(IR_TYPES[t] & (IR_TYPES[t] - 1) == 0 for t in self.members)
+        stride_pow2 = self.stride & (self.stride - 1) == 0
+        return "rewrite" if pow2 and not stride_pow2 and opt_level == 0 else "any"
+
+    def access_align(self, offset: int) -> int:
+        return min(self.align, lowbit(self.stride), lowbit(offset))
+
+    def source(self, name: str) -> str:
+        """A whole module (for a failure message); batches use `function`."""
+        return IR_HEADER + self.function(name) + IR_DECLARATIONS + annotations([name])
+
+    def function(self, name: str) -> str:
+        na = "noalias " if self.noalias else ""
+        lines = [
+            f"define void @{name}(ptr {na}%dst, ptr {na}%src, i32 %n) {{",
+            "entry:",
+            "  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
+            "  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
+            "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
+            "  %row = mul i32 %ctaid, %ntid",
+            "  %gid = add i32 %row, %tid",
+        ]
+        if self.guarded:
+            lines += ["  %in = icmp slt i32 %gid, %n", "  br i1 %in, label %body, label %exit", "body:"]
+        lines += ["  %i = sext i32 %gid to i64", f"  %e = mul nsw i64 %i, {self.stride}"]
+        offsets = self.offsets
+        for j, (d, s) in enumerate(self.statements):
+            ty = self.members[d]
+            for role, base, k in (("s", "src", s), ("d", "dst", d)):
+                if self.byte_geps:
+                    lines += [f"  %{role}o{j} = add nsw i64 %e, {offsets[k]}",
+                              f"  %{role}{j} = getelementptr inbounds i8, ptr %{base}, i64 %{role}o{j}"]
+                else:
+                    lines += [f"  %{role}e{j} = getelementptr inbounds i8, ptr %{base}, i64 %e",
+                              f"  %{role}{j} = getelementptr inbounds i8, ptr %{role}e{j}, i64 {offsets[k]}"]
+            lines += [f"  %v{j} = load {ty}, ptr %s{j}, align {self.access_align(offsets[s])}",
+                      f"  store {ty} %v{j}, ptr %d{j}, align {self.access_align(offsets[d])}"]
+        if self.guarded:
+            lines += ["  br label %exit", "exit:"]
+        lines += ["  ret void", "}", ""]
+        return "\n".join(lines)
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        threads = self.block * self.blocks
+        n = threads - self.tail if self.guarded else threads
+        size = self.stride * threads
+        params = (Param("dst", "out", size), Param("src", "in", size), Param("n", "value", n))
+        return KernelSpec(name, params, grid=self.blocks, block=self.block, align=self.align), n
+
+
+def annotations(names: list[str]) -> str:
+    refs = ", ".join(f"!{k}" for k in range(len(names)))
+    marks = "".join(f'!{k} = !{{ptr @{n}, !"kernel", i32 1}}\n' for k, n in enumerate(names))
+    return f"!nvvm.annotations = !{{{refs}}}\n{marks}"
+
+
+def ir_module(functions: list[tuple[OddWidthKernel, str]]) -> str:
+    """One module of IR kernels (a batch), as clang would emit for the device."""
+    return IR_HEADER + "".join(k.function(n) for k, n in functions) + IR_DECLARATIONS + annotations([n for _, n in functions])
+
+
+@st.composite
+def oddwidth_kernels(draw: st.DrawFn) -> OddWidthKernel:
+    # Bias toward the odd widths: most elements have at least one.
+    odd = [t for t, w in IR_TYPES.items() if w & (w - 1)]
+    first = draw(st.sampled_from(odd))
+    rest = draw(st.lists(st.sampled_from(sorted(IR_TYPES)), min_size=0, max_size=3))
+    members = tuple(draw(st.permutations([first, *rest])))
+    k = len(members)
+    order = draw(st.permutations(range(k)))
+    statements = [(d, d) for d in order]
+    kind = draw(st.sampled_from(["whole", "whole", "whole", "partial", "swizzle"]))
+    if kind == "partial" and k > 1:
+        statements = statements[: draw(st.integers(1, k - 1))]
+    if kind == "swizzle":
+        pairs = [(a, b) for a in range(k) for b in range(a + 1, k) if members[a] == members[b]]
+        if pairs:
+            a, b = draw(st.sampled_from(pairs))
+            statements = [(d, b if d == a else a if d == b else d) for d, _ in statements]
+    block = draw(st.sampled_from(BLOCKS))
+    return OddWidthKernel(
+        members, tuple(statements), draw(st.booleans()), draw(st.booleans()), draw(st.sampled_from([1, 2, 4, 8, 16])),
+        draw(st.booleans()), block, draw(st.integers(1, 3)), draw(st.integers(0, block - 1)),
+    )
+
+
+# --------------------------------------------------------------------------
+
+FAMILIES = {
+    "copy": fuzz_kernels(),
+    "guard": guard_kernels(),
+    "control": control_kernels(),
+    "chain": chain_kernels(),
+    "loop": loop_kernels(),
+    "oddwidth": oddwidth_kernels(),
+}
+
+
+def any_kernels(families: list[str] | None = None) -> st.SearchStrategy[Kernel]:
+    """One kernel of the named families (all by default); `copy` counts
+    twice so that the plain copies the pass exists for stay a fair share."""
+    names = families or list(FAMILIES)
+    weighted = [FAMILIES[f] for f in names] + ([FAMILIES["copy"]] if "copy" in names and len(names) > 1 else [])
+    return st.one_of(*weighted)
