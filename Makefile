@@ -29,7 +29,7 @@ demo: setup build
 	$(BIN)/coalda optimize testcases/rgb.cu
 
 fuzz: build
-	COALDA_FUZZ_EXAMPLES=2000 $(BIN)/pytest -q tests/test_fuzz.py
+	COALDA_FUZZ_EXAMPLES=5000 $(BIN)/pytest -q tests/test_fuzz.py
 
 clean:
 	rm -rf $(BUILD) coalda-out
