@@ -37,7 +37,8 @@
 //          RowUniformity proves row-uniform
 //          (uniform operands, no phi joining
 //          paths of a divergent branch)
-//   I      load                             REJECT "data-dependent index"
+//   I      load from a row-uniform address  ACCEPT row-uniform opaque atom
+//   I      other load                       REJECT "data-dependent index"
 //   I      other thread-dependent node      REJECT "non-linear ..."
 //
 // The accepted polynomial is then split on the lane atom threadIdx.x: terms
@@ -569,6 +570,10 @@ private:
     case Instruction::PHI:
       return readPhi(cast<PHINode>(I));
     case Instruction::Load:
+      // A value every thread of the row loads from the same address (a
+      // bound or offset in memory) is uniform; any other is per thread.
+      if (Uniformity.isUniform(I))
+        return uniformAtom(I);
       return Reading::fail("data-dependent index (loaded from memory)");
     default:
       break;

@@ -59,6 +59,7 @@ enum class MissedReason {
   StrideLimit,
   ActiveThreads,
   UnsignedGuard,
+  SuffixGuard,
   GuardUnavailable,
   VolatileOrAtomic,
   LoadReused,
@@ -116,15 +117,23 @@ enum class Guard {
   Loop,   ///< a prefix: those that run this iteration of a grid-stride loop
 };
 
+/// One comparison `Lo < Hi` (or `Lo <= Hi`) that holds for a prefix of the
+/// row's threads: Lo - Hi is tid.x plus a row-uniform value, so it holds for
+/// tid.x < Hi - Lo + tid.x (+1 when inclusive).
+struct PrefixBound {
+  llvm::Value *Lo = nullptr;
+  llvm::Value *Hi = nullptr;
+  bool Signed = true;
+  bool Inclusive = false;
+};
+
 /// How a legal group is rewritten: what both emitters read.
 struct RewritePlan {
   Guard Kind = Guard::None;
-  /// With a guard, the active threads are tid.x < clamp(End - (Index -
-  /// tid.x), 0, ntid.x): Index = tid.x + (row-uniform) is tested `Index <
-  /// End`, signed or unsigned.
-  llvm::Value *GuardIndex = nullptr;
-  llvm::Value *GuardEnd = nullptr;
-  bool GuardSigned = true;
+  /// With a guard, the active threads are those below every bound:
+  /// tid.x < clamp(min_k Left_k, 0, ntid.x). A loop has one bound, whose Lo
+  /// is the induction and Hi the loop's bound.
+  llvm::SmallVector<PrefixBound, 2> Bounds;
   bool RotatedLoop = false; ///< the loop tests `i + step < n` at its latch
   bool NeedsOverlapCheck = true;
   /// Unit widths of the region copy's versions, widest first; the last is
@@ -137,7 +146,7 @@ struct RewritePlan {
   /// where the loop leaves to.
   llvm::BasicBlock *FlatEntry = nullptr;
   llvm::BasicBlock *FlatExit = nullptr;
-  /// The pure computation of GuardEnd to repeat in front of the loop, when
+  /// The pure computation of the loop's bound to repeat in front of the loop, when
   /// it is computed inside (operands first; empty when it is available).
   llvm::SmallVector<llvm::Instruction *, 4> FlatEndCopies;
 

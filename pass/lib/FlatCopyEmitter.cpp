@@ -100,9 +100,12 @@ BasicBlock *FlatCopyEmitter::emitCheck() {
   Value *Nctaid = Reg(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, "flat.nctaid");
   Gid = B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid, "flat.gid");
   Threads = B.CreateMul(Ntid, Nctaid, "flat.threads");
-  Value *Bound = copyBefore(P.FlatEndCopies, P.GuardEnd, Term);
+  const PrefixBound &Loop = P.Bounds.front();
+  Value *Bound = copyBefore(P.FlatEndCopies, Loop.Hi, Term);
   Value *End =
-      P.GuardSigned ? B.CreateSExt(Bound, I64) : B.CreateZExt(Bound, I64);
+      Loop.Signed ? B.CreateSExt(Bound, I64) : B.CreateZExt(Bound, I64);
+  if (Loop.Inclusive) // i <= n covers elements [0, n]
+    End = B.CreateAdd(End, B.getInt64(1));
   Bytes = B.CreateMul(
       B.CreateBinaryIntrinsic(Intrinsic::smax, End, B.getInt64(0)),
       B.getInt64(G.Stride), "flat.bytes");

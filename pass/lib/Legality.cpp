@@ -39,6 +39,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -50,35 +51,74 @@ namespace coalda {
 
 namespace {
 
-/// The comparison `A < N` that holds on the edge from Term's block to Taken,
-/// if Term tests one (slt/ult, or sgt/ugt with the operands swapped).
-bool matchLessThan(const Instruction *Term, const BasicBlock *Taken, Value *&A,
-                   Value *&N, bool &Signed) {
-  const auto *Br = dyn_cast<BranchInst>(Term);
-  if (!Br || !Br->isConditional())
-    return false;
-  const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-  if (!Cmp || Br->getSuccessor(0) == Br->getSuccessor(1))
-    return false;
-  if (Br->getSuccessor(0) != Taken && Br->getSuccessor(1) != Taken)
-    return false;
-  CmpInst::Predicate Pred = Br->getSuccessor(0) == Taken
-                                ? Cmp->getPredicate()
-                                : Cmp->getInversePredicate();
+/// The comparison Cmp (Holds: it is true, else false) as `Lo < Hi` or
+/// `Lo <= Hi`; false for equalities.
+bool asLessThan(const ICmpInst *Cmp, bool Holds, PrefixBound &Out) {
+  CmpInst::Predicate Pred =
+      Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
   Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
   switch (Pred) {
   case CmpInst::ICMP_SLT:
   case CmpInst::ICMP_ULT:
-    A = L, N = R;
+  case CmpInst::ICMP_SLE:
+  case CmpInst::ICMP_ULE:
+    Out.Lo = L, Out.Hi = R;
     break;
   case CmpInst::ICMP_SGT:
   case CmpInst::ICMP_UGT:
-    A = R, N = L;
+  case CmpInst::ICMP_SGE:
+  case CmpInst::ICMP_UGE:
+    Out.Lo = R, Out.Hi = L;
     break;
   default:
     return false;
   }
-  Signed = CmpInst::isSigned(Pred);
+  Out.Signed = CmpInst::isSigned(Pred);
+  Out.Inclusive = CmpInst::isNonStrictPredicate(Pred);
+  return true;
+}
+
+/// The comparison `Lo < Hi` (or <=) that holds on the edge from Term's block
+/// to Taken, if Term branches on one.
+bool edgeLessThan(const Instruction *Term, const BasicBlock *Taken,
+                  PrefixBound &Out) {
+  const auto *Br = dyn_cast<BranchInst>(Term);
+  if (!Br || !Br->isConditional() ||
+      Br->getSuccessor(0) == Br->getSuccessor(1))
+    return false;
+  const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || !is_contained(Br->successors(), Taken))
+    return false;
+  return asLessThan(Cmp, Br->getSuccessor(0) == Taken, Out);
+}
+
+/// The conditions that all hold on the edge from Term's block to Taken, as
+/// (condition, whether it is true): `a && b` taken when true gives both,
+/// `a || b` taken when false gives both negated. False when Term is not a
+/// two-way branch.
+bool edgeConditions(const Instruction *Term, const BasicBlock *Taken,
+                    SmallVectorImpl<std::pair<Value *, bool>> &Out) {
+  const auto *Br = dyn_cast<BranchInst>(Term);
+  if (!Br || !Br->isConditional() ||
+      Br->getSuccessor(0) == Br->getSuccessor(1) ||
+      !is_contained(Br->successors(), Taken))
+    return false;
+  SmallVector<std::pair<Value *, bool>, 4> Work{
+      {Br->getCondition(), Br->getSuccessor(0) == Taken}};
+  while (!Work.empty()) {
+    auto [C, Holds] = Work.pop_back_val();
+    Value *A, *B;
+    using namespace PatternMatch;
+    if ((Holds && match(C, m_LogicalAnd(m_Value(A), m_Value(B)))) ||
+        (!Holds && match(C, m_LogicalOr(m_Value(A), m_Value(B))))) {
+      Work.push_back({A, Holds});
+      Work.push_back({B, Holds});
+    } else if (match(C, m_Not(m_Value(A)))) {
+      Work.push_back({A, !Holds});
+    } else {
+      Out.push_back({C, Holds});
+    }
+  }
   return true;
 }
 
@@ -271,10 +311,10 @@ private:
   Verdict checkShape(const CopyGroup &G);
   Verdict findActiveThreads(const CopyGroup &G, RewritePlan &P);
   Verdict findGridStrideLoop(const CopyGroup &G, Loop *L, RewritePlan &P);
-  /// Why Index < End does not select a prefix of the row (NotLane when
-  /// Index or End have the wrong form), or nothing.
-  Verdict laneIndex(Value *Index, Value *End, bool Signed,
-                    const Missed &NotLane);
+  /// Why B does not keep a prefix of the row (NotLane when its sides have
+  /// the wrong form), or nothing.
+  Verdict prefixBound(const PrefixBound &B, const Missed &NotLane);
+  Verdict findBoundsGuards(const CopyGroup &G, RewritePlan &P);
   Verdict checkMembers(const CopyGroup &G);
   Verdict checkBuffers(const CopyGroup &G, const RewritePlan &P);
   Verdict checkOtherAccesses(const CopyGroup &G);
@@ -310,24 +350,37 @@ Verdict Legality::checkShape(const CopyGroup &G) {
   return std::nullopt;
 }
 
-// `Index < End` holds for a prefix of the row's threads when Index is tid.x
-// plus a row-uniform First and End is row-uniform: signed, it holds for
-// tid.x < End - First. Unsigned, an Index below zero wraps to a large value
-// and fails the test, so the active threads are a prefix only when First
-// cannot be negative (else, e.g. for gid - 5, a suffix of block 0).
-Verdict Legality::laneIndex(Value *Index, Value *End, bool Signed,
-                            const Missed &NotLane) {
-  std::optional<Poly> I = Info.readInteger(Index);
-  std::optional<Poly> N = Info.readInteger(End);
-  if (!I || !N || N->mentions(Tid) || !Info.uniformity().isUniform(End))
+// `Lo < Hi` (or <=) holds for a prefix of the row's threads when Lo - Hi is
+// tid.x plus a row-uniform value: signed, exactly for tid.x < Hi - Lo +
+// tid.x. Unsigned, a Lo below zero wraps to a large value and fails the
+// test, so the threads are a prefix only when Lo is tid.x plus a First that
+// cannot be negative and Hi does not depend on tid.x (else, for gid - 5, a
+// suffix of block 0). With tid.x on the other side (`Lo - Hi` = -tid.x +
+// ...) the threads that pass are a suffix.
+Verdict Legality::prefixBound(const PrefixBound &B, const Missed &NotLane) {
+  std::optional<Poly> L = Info.readInteger(B.Lo);
+  std::optional<Poly> H = Info.readInteger(B.Hi);
+  if (!L || !H)
     return NotLane;
-  for (const auto &[M, C] : I->Terms)
-    if (is_contained(M, Tid) && (M.size() != 1 || C != 1))
-      return NotLane;
-  if (I->Terms.count(Monomial{Tid}) != 1)
+  Poly Delta = *L + H->scaled(-1);
+  int64_t Lane = 0;
+  for (const auto &[M, C] : Delta.Terms)
+    if (is_contained(M, Tid)) {
+      if (M.size() != 1)
+        return NotLane;
+      Lane = C;
+    }
+  if (Lane == -1)
+    return Missed{MissedReason::SuffixGuard,
+                  "the guard keeps a suffix of the row's threads (the lane "
+                  "index must be below the bound), not a prefix"};
+  if (Lane != 1)
     return NotLane;
-  Poly First = *I + Poly::atom(Tid).scaled(-1);
-  if (Signed || provablyNonNegative(First, Info.atoms()))
+  if (B.Signed)
+    return std::nullopt;
+  Poly First = *L + Poly::atom(Tid).scaled(-1);
+  if (!H->mentions(Tid) && !First.mentions(Tid) &&
+      provablyNonNegative(First, Info.atoms()))
     return std::nullopt;
   std::string S;
   raw_string_ostream OS(S);
@@ -346,28 +399,49 @@ Verdict Legality::findActiveThreads(const CopyGroup &G, RewritePlan &P) {
     return std::nullopt;
   if (Loop *L = LI.getLoopFor(BB))
     return findGridStrideLoop(G, L, P);
-  // A bounds guard: `if (i < n) { copy }` in a block every thread reaches.
-  BasicBlock *Pred = BB->getSinglePredecessor();
-  Value *Index, *End;
-  bool Signed;
+  return findBoundsGuards(G, P);
+}
+
+// Bounds guards: walking up from the copy's block through single
+// predecessors until a block that all threads of the row reach or none, every
+// condition on the way is row-uniform or a prefix bound on the lane index
+// (`if (i < n)`, `if (i >= n) return;`, `if (i < n && flag)`, nested guards,
+// `n - i > 0`, `i <= n - 1`). The active threads are below every bound.
+Verdict Legality::findBoundsGuards(const CopyGroup &G, RewritePlan &P) {
   const Missed NotGuard{
       MissedReason::ActiveThreads,
       "not every thread of the block reaches the copy, and its condition is "
       "not a bounds guard `i < n` on the lane index"};
-  if (!Pred || !Reach.allOrNone(Pred) ||
-      !matchLessThan(Pred->getTerminator(), BB, Index, End, Signed))
-    return NotGuard;
-  if (Verdict Why = laneIndex(Index, End, Signed, NotGuard))
-    return Why;
-  P.Kind = Guard::Bounds;
-  P.GuardIndex = Index, P.GuardEnd = End, P.GuardSigned = Signed;
-  // The region copy computes the active threads from the guard's index and
-  // bound where the last member is: they must be available there.
-  for (Value *V : {Index, End})
-    if (auto *I = dyn_cast<Instruction>(V); I && !DT.dominates(I, lastMember(G)))
-      return Missed{MissedReason::GuardUnavailable,
-                    "the guard's value " + describe(I) +
-                        " is not available where the copy is"};
+  const RowUniformity &Uniformity = Info.uniformity();
+  for (BasicBlock *Cur = G.first().Inst->getParent(); !Reach.allOrNone(Cur);) {
+    BasicBlock *Pred = Cur->getSinglePredecessor();
+    SmallVector<std::pair<Value *, bool>, 4> Conditions;
+    if (!Pred || LI.getLoopFor(Pred) ||
+        !edgeConditions(Pred->getTerminator(), Cur, Conditions))
+      return NotGuard;
+    for (auto [C, Holds] : Conditions) {
+      if (Uniformity.isUniform(C))
+        continue; // all threads of the row or none
+      PrefixBound B;
+      auto *Cmp = dyn_cast<ICmpInst>(C);
+      if (!Cmp || !asLessThan(Cmp, Holds, B))
+        return NotGuard;
+      if (Verdict Why = prefixBound(B, NotGuard))
+        return Why;
+      P.Bounds.push_back(B);
+    }
+    Cur = Pred;
+  }
+  P.Kind = P.Bounds.empty() ? Guard::None : Guard::Bounds;
+  // The region copy computes the active threads from the bounds where the
+  // last member is: they must be available there.
+  for (const PrefixBound &B : P.Bounds)
+    for (Value *V : {B.Lo, B.Hi})
+      if (auto *I = dyn_cast<Instruction>(V);
+          I && !DT.dominates(I, lastMember(G)))
+        return Missed{MissedReason::GuardUnavailable,
+                      "the guard's value " + describe(I) +
+                          " is not available where the copy is"};
   return std::nullopt;
 }
 
@@ -408,17 +482,21 @@ Verdict Legality::findGridStrideLoop(const CopyGroup &G, Loop *L,
       return std::nullopt;
     return NotGridStride;
   }
-  Value *Tested, *End;
-  bool Signed;
-  if (!matchLessThan(ExitBr, Stay, Tested, End, Signed))
+  PrefixBound Test;
+  if (!edgeLessThan(ExitBr, Stay, Test))
     return NotGridStride;
+  Value *Tested = Test.Lo;
   Verdict Why = NotGridStride;
   for (PHINode &Phi : Header->phis()) {
     Value *Start = Phi.getIncomingValueForBlock(Outside);
     Value *Next = Phi.getIncomingValueForBlock(Latch);
     if (Tested != &Phi && Tested != Next)
       continue;
-    if (Verdict NotPrefix = laneIndex(&Phi, End, Signed, NotGridStride)) {
+    // The iteration runs when `phi < End` (rotated: the latch's test of
+    // the next value decides the next iteration).
+    PrefixBound Current = Test;
+    Current.Lo = &Phi;
+    if (Verdict NotPrefix = prefixBound(Current, NotGridStride)) {
       Why = NotPrefix;
       continue;
     }
@@ -429,17 +507,17 @@ Verdict Legality::findGridStrideLoop(const CopyGroup &G, Loop *L,
     } else {
       // Rotated: tested after each iteration; the first is guarded by
       // `start < n` before the loop.
-      Value *S0, *N0;
-      bool Signed0;
+      PrefixBound First;
       if (!Before || !Reach.allOrNone(Before) ||
-          !matchLessThan(Before->getTerminator(), Into, S0, N0, Signed0) ||
-          S0 != Start || N0 != End || Signed0 != Signed)
+          !edgeLessThan(Before->getTerminator(), Into, First) ||
+          First.Lo != Start || First.Hi != Test.Hi ||
+          First.Signed != Test.Signed || First.Inclusive != Test.Inclusive)
         continue;
     }
     P.Kind = Guard::Loop;
-    P.GuardIndex = &Phi, P.GuardEnd = End, P.GuardSigned = Signed;
+    P.Bounds.assign({Current});
     P.RotatedLoop = Tested == Next;
-    if (auto *I = dyn_cast<Instruction>(End);
+    if (auto *I = dyn_cast<Instruction>(Test.Hi);
         I && !DT.dominates(I, lastMember(G)))
       return Missed{MissedReason::GuardUnavailable,
                     "the loop bound " + describe(I) +
@@ -613,7 +691,8 @@ BasicBlock *flatEntry(const RewritePlan &P, Loop *L, LoopInfo &LI,
 // bound uniform over the grid, addresses base + S*i + offset on both sides,
 // nothing else in the loop, nothing it computes used after it.
 void Legality::findFlatLoop(const CopyGroup &G, RewritePlan &P) {
-  auto *Phi = cast<PHINode>(P.GuardIndex);
+  const PrefixBound &Bound = P.Bounds.front();
+  auto *Phi = cast<PHINode>(Bound.Lo);
   Loop *L = LI.getLoopFor(Phi->getParent());
   BasicBlock *Exit = L->getExitBlock();
   // The flat copy starts at the bases themselves: arguments or globals.
@@ -634,7 +713,7 @@ void Legality::findFlatLoop(const CopyGroup &G, RewritePlan &P) {
   std::optional<Poly> I = Info.readInteger(Phi);
   if (!I || *I != Gid + Grid * Poly::atom(Info.iterationAtom(Phi)))
     return;
-  std::optional<Poly> N = Info.readInteger(P.GuardEnd);
+  std::optional<Poly> N = Info.readInteger(Bound.Hi);
   if (!N)
     return;
   for (const auto &[M, C] : N->Terms)
@@ -664,9 +743,9 @@ void Legality::findFlatLoop(const CopyGroup &G, RewritePlan &P) {
   // be a pure computation of values that are (at -O0 `n - 1` is computed in
   // the loop header), which the flat copy then repeats.
   SmallVector<Instruction *, 4> Copies;
-  if (!availableAt(P.GuardEnd, Entry->getTerminator(), DT, Copies)) {
-    LLVM_DEBUG(dbgs() << "coalda: no flat copy: the loop bound "
-                      << *P.GuardEnd << " is not available before the loop\n");
+  if (!availableAt(Bound.Hi, Entry->getTerminator(), DT, Copies)) {
+    LLVM_DEBUG(dbgs() << "coalda: no flat copy: the loop bound " << *Bound.Hi
+                      << " is not available before the loop\n");
     return;
   }
   P.FlatEndCopies.assign(Copies.begin(), Copies.end());

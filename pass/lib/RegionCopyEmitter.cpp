@@ -142,15 +142,21 @@ BasicBlock *RegionCopyEmitter::splitAndCheckPreconditions() {
 }
 
 /// With a guard, the row's first `Left` threads are active (all of them when
-/// Left >= ntid.x, the fast path's case); null without one.
+/// Left >= ntid.x, the fast path's case): the least Left over the bounds;
+/// null without a guard.
 Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B) {
-  if (P.Kind == Guard::None)
-    return nullptr;
-  auto Ext = [&](Value *V) {
-    return P.GuardSigned ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
-  };
-  Value *First = B.CreateSub(Ext(P.GuardIndex), Tid, "coalda.first");
-  return B.CreateSub(Ext(P.GuardEnd), First, "coalda.left");
+  Value *Left = nullptr;
+  for (const PrefixBound &Bound : P.Bounds) {
+    auto Ext = [&](Value *V) {
+      return Bound.Signed ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
+    };
+    Value *First = B.CreateSub(Ext(Bound.Lo), Tid, "coalda.first");
+    Value *This = B.CreateSub(Ext(Bound.Hi), First, "coalda.left");
+    if (Bound.Inclusive)
+      This = B.CreateAdd(This, B.getInt64(1), "coalda.left");
+    Left = Left ? B.CreateBinaryIntrinsic(Intrinsic::smin, Left, This) : This;
+  }
+  return Left;
 }
 
 /// The region's start on both sides: member 0's address stepped back by

@@ -12,8 +12,13 @@
 //   threadIdx.y/z, blockIdx, blockDim, gridDim     yes
 //   kernel parameter                               yes
 //   parameter of a non-kernel function             no (unknown caller)
-//   load, atomic, alloca                           no (memory may differ
-//                                                  per thread)
+//   load from a row-uniform address                yes: in a race-free
+//                                                  kernel no thread writes
+//                                                  what all of them read
+//                                                  without a barrier between
+//   volatile or atomic load, atomic, alloca        no (memory may change
+//                                                  under the load, or is
+//                                                  the thread's own)
 //   call (not a pure intrinsic)                    no
 //   anything else                                  if its operands are,
 //                                                  and it is not a phi
@@ -67,7 +72,9 @@ bool isDivergenceSource(const Value *V, bool IsKernel) {
   const auto *I = dyn_cast<Instruction>(V);
   if (!I)
     return false;
-  if (isa<LoadInst>(I) || isa<AllocaInst>(I) || I->isAtomic())
+  if (const auto *Load = dyn_cast<LoadInst>(I))
+    return !Load->isSimple();
+  if (isa<AllocaInst>(I) || I->isAtomic())
     return true;
   const auto *Call = dyn_cast<CallBase>(I);
   if (!Call)
