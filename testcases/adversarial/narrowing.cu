@@ -1,0 +1,84 @@
+// Adversarial corpus: narrowing conversions in guards and indices. The
+// address walker reads sext/zext/trunc as the identity ("index math is
+// assumed not to wrap"), but a conversion to a narrower type is well-defined
+// C++ that does wrap, deliberately. Launch specs: narrowing.toml.
+struct Pixel { unsigned char r, g, b; };
+
+// MISCOMPILE (-O0; -O3 turns the conversion into an `and` and refuses).
+// The guard compares an 8-bit truncation of gid: a row that straddles a
+// multiple of 256 (blocks of 96: block 2 holds gid 192..287) passes at its
+// END (j = 0..31 for gid 256..287), not at its start. The pass reads
+// j = gid, takes `j < n` for a prefix guard, and every thread computes its
+// own "active" count from its own j: the row copies the wrong elements.
+__global__ void trunc8_guard(Pixel *dst, const Pixel *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned char j = i;
+  if (j < n) {
+    dst[i].r = src[i].r;
+    dst[i].g = src[i].g;
+    dst[i].b = src[i].b;
+  }
+}
+
+// MISCOMPILE (-O0). The same with an unsigned char bound.
+__global__ void trunc8_guard_u(Pixel *dst, const Pixel *src, unsigned char n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned char j = i;
+  if (j < n) {
+    dst[i].r = src[i].r;
+    dst[i].g = src[i].g;
+    dst[i].b = src[i].b;
+  }
+}
+
+// MISCOMPILE (-O0). A 16-bit signed truncation: gid 32768.. become negative
+// and pass; the row of block 341 (blocks of 96) straddles 32768.
+__global__ void trunc16_guard(Pixel *dst, const Pixel *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  short j = i;
+  if (j < n) {
+    dst[i].r = src[i].r;
+    dst[i].g = src[i].g;
+    dst[i].b = src[i].b;
+  }
+}
+
+// MISCOMPILE (-O0; -O3 folds the conversion and refuses the unsigned guard).
+// A 64-bit index truncated to 32 bits for an unsigned guard: (unsigned)i is
+// gid - 128, so in block 1 (gid 96..191) threads 0..31 wrap to huge values
+// and fail, threads 32.. pass: a suffix. The pass reads i as gid + 2^32 - 128,
+// a provably non-negative "first index", and accepts the unsigned guard.
+__global__ void trunc32_guard(Pixel *dst, const Pixel *src, unsigned n) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  long long i = g + 4294967168LL;   // 2^32 - 128
+  if ((unsigned)i < n) {
+    dst[g].r = src[g].r;
+    dst[g].g = src[g].g;
+    dst[g].b = src[g].b;
+  }
+}
+
+// MISCOMPILE (-O0; -O3 refuses the `and`). An 8-bit index rotates each
+// block's 256 elements (t = tid + 7 mod 256): a permutation, race-free. The
+// pass reads the address as 3*(256*ctaid + tid + 7), so the "region start"
+// &dst[i] - 3*tid differs between threads 0..248 and 249..255; the rewrite
+// copies elements 7..262 of each block's range instead of 0..255 (block 0's
+// first 7 elements stay unwritten).
+__global__ void trunc8_index(Pixel *dst, const Pixel *src) {
+  unsigned char t = threadIdx.x + 7;
+  int i = blockIdx.x * 256 + t;
+  dst[i].r = src[i].r;
+  dst[i].g = src[i].g;
+  dst[i].b = src[i].b;
+}
+
+// Held: a widening conversion only (unsigned short index, blocks of 64).
+// Rewritten.
+__global__ void widen_u16(Pixel *dst, const Pixel *src, unsigned short n) {
+  unsigned short i = blockIdx.x * blockDim.x + threadIdx.x;   // < 65536 here
+  if (i < n) {
+    dst[i].r = src[i].r;
+    dst[i].g = src[i].g;
+    dst[i].b = src[i].b;
+  }
+}

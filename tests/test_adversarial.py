@@ -1,0 +1,189 @@
+"""The adversarial corpus (testcases/adversarial/*.cu): every kernel of every
+file, at -O0 and -O3, through the differential oracle (every layout, every
+schedule, the overlap layouts where no pointer is __restrict__), and the
+rewrite decision of the kernels that must stay rewritten.
+
+Each .cu says above every kernel what it attacks and what the pass does with
+it. Known miscompiles are listed in MISCOMPILES and run as strict xfails: when
+the pass is fixed, the xfail turns into an XPASS failure and the entry must
+be removed (and, if the kernel is then rewritten correctly, added to
+MUST_REWRITE).
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coalda.compile import CompileOptions
+from coalda.differential import may_overlap
+from coalda.emulate import EmulatorExecutor, noalias_params
+from coalda.pipeline import Artifacts, build
+from coalda.runner import Verdict, check
+from coalda.spec import Spec, load_spec
+from conftest import TESTCASES
+
+CORPUS = TESTCASES / "adversarial"
+SOURCES = sorted(CORPUS.glob("*.cu"))
+OPT_LEVELS = (0, 3)
+
+# (file stem, kernel, -O level) -> what goes wrong. Each fails the oracle today.
+MISCOMPILES: dict[tuple[str, str, int], str] = {
+    **{
+        ("loops", "test_after_copy", o): "loop exit test on i placed AFTER the copy is taken for a "
+        "test on entry to the iteration (Tested == phi): elements in [n, n+step) not copied"
+        for o in (0, 3)
+    },
+    ("loops", "next_test_before_copy", 0): "exit test on the NEXT index placed BEFORE the copy is "
+    "taken for a rotated loop (Tested == next): the skipped last element is copied",
+    ("flat", "preheader_side_effect", 3): "the flat copy jumps from the `i < n` test to the exit, "
+    "over the preheader's store to seen[]",
+    **{
+        ("narrowing", k, 0): "sext/zext/trunc read as identity: a truncated guard index (or an "
+        "8-bit rotated index) is not tid + row-uniform; the passing threads are not a prefix"
+        for k in ("trunc8_guard", "trunc8_guard_u", "trunc16_guard", "trunc32_guard", "trunc8_index")
+    },
+    **{
+        ("aliasing", k, o): "an access through a select/phi of a __restrict__ pointer and another "
+        "buffer counts as disjoint from it (provablyDisjoint: one side noalias), though it is based on it"
+        for k in ("readback_select", "readback_phi", "src_written_after", "src_written_before")
+        for o in (0, 3)
+    },
+    **{
+        ("shared", k, o): "provablyDisjoint says any pair with a __shared__ variable is disjoint: "
+        "a select of two tiles, or a second extern __shared__ array, touches the tile before the fill"
+        for k in ("scratch_select", "extern_alias")
+        for o in (0, 3)
+    },
+    **{
+        ("runtime_stride", "zext_stride", o): "the stride check materializes an unsigned short "
+        "argument with sext: (-1)*(-3) == 3 passes while the real stride is 65535*(-3)"
+        for o in (0, 3)
+    },
+}
+
+# (file stem, -O level) -> kernels whose copy must be rewritten (at least one
+# group transformed; the others are the kernel's helper accesses): a later
+# change must not quietly refuse them.
+MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
+    ("guards", 0): ("swapped", "signed_minus", "per_row_offset", "wide_index", "early_returns",
+                    "guard_on_y", "guard_flat_2d", "uniform_phi_bound", "shifted_copy"),
+    ("guards", 3): ("swapped", "signed_minus", "per_row_offset", "wide_index", "guard_on_y",
+                    "guard_flat_2d", "uniform_phi_bound", "shifted_copy"),
+    ("loops", 0): ("grid_stride", "guarded_do_while", "block_stride", "odd_start_step", "uniform_loop"),
+    ("loops", 3): ("grid_stride", "guarded_do_while", "block_stride", "odd_start_step"),
+    ("flat", 0): ("flag_before_loop", "flag_goto_loop", "shifted_elements", "unsigned_loop",
+                  "bound_minus_one", "negative_bound"),
+    ("flat", 3): ("flag_before_loop", "shifted_elements", "unsigned_loop", "bound_minus_one",
+                  "negative_bound"),
+    ("narrowing", 0): ("widen_u16",),
+    ("aliasing", 0): ("same_copy_twice_regions",),
+    ("aliasing", 3): ("same_copy_twice_regions",),
+    ("shared", 0): ("tile_plain", "tile_dynamic", "tile_2d"),
+    ("shared", 3): ("tile_plain", "tile_dynamic", "tile_2d"),
+    ("runtime_stride", 0): ("sext_stride", "stride_ntid_y", "stride_with_gap", "stride_guarded"),
+    ("runtime_stride", 3): ("sext_stride", "stride_ntid_y", "stride_with_gap", "stride_guarded"),
+}
+
+# Kernels with a rewritten grid-stride loop that must also get the flat copy.
+MUST_BE_FLAT: dict[tuple[str, int], tuple[str, ...]] = {
+    ("loops", 0): ("grid_stride",),
+    ("loops", 3): ("grid_stride", "guarded_do_while"),
+    ("flat", 0): ("side_effect_before_guard", "side_effect_after_loop", "shifted_elements",
+                  "unsigned_loop", "bound_minus_one", "negative_bound"),
+    ("flat", 3): ("side_effect_before_guard", "side_effect_after_loop", "shifted_elements",
+                  "unsigned_loop", "bound_minus_one", "negative_bound"),
+}
+
+
+@dataclass
+class Built:
+    spec: Spec
+    report: dict
+    before: str
+    after: str
+
+    @functools.cached_property
+    def executors(self) -> tuple[EmulatorExecutor, EmulatorExecutor]:
+        return EmulatorExecutor(self.before), EmulatorExecutor(self.after)
+
+    def kernel(self, name: str) -> dict:
+        [kernel] = [k for k in self.report["kernels"] if k["name"] == name]
+        return kernel
+
+    def symbol(self, name: str) -> str:
+        return self.kernel(name)["symbol"]
+
+
+@functools.lru_cache(maxsize=None)
+def built(stem: str, opt: int) -> Built:
+    source = CORPUS / f"{stem}.cu"
+    with tempfile.TemporaryDirectory(prefix="coalda-adv-") as scratch:
+        art = Artifacts(Path(scratch), stem)
+        result = build(source, CompileOptions(opt_level=opt), art, ptx=False)
+        return Built(load_spec(source.with_suffix(".toml")), result.report,
+                     art.before.read_text(), art.after.read_text())
+
+
+def _cases() -> list:
+    cases = []
+    for source in SOURCES:
+        spec = load_spec(source.with_suffix(".toml"))
+        for kernel in spec.kernels:
+            for opt in OPT_LEVELS:
+                key = (source.stem, kernel, opt)
+                marks = [pytest.mark.xfail(strict=True, reason=MISCOMPILES[key])] if key in MISCOMPILES else []
+                cases.append(pytest.param(*key, id=f"{source.stem}-{kernel}-O{opt}", marks=marks))
+    return cases
+
+
+@pytest.mark.parametrize(("stem", "kernel", "opt"), _cases())
+def test_adversarial_kernel_computes_the_original_bytes(stem: str, kernel: str, opt: int) -> None:
+    b = built(stem, opt)
+    kspec = b.spec.kernels[kernel]
+    original, optimized = b.executors
+    symbol = b.symbol(kernel)
+    overlap = may_overlap(kspec, noalias_params(b.before).get(symbol, frozenset()))
+    bad = []
+    for n in b.spec.sizes:
+        for r in check(kspec, lambda name: b.symbol(name), original, optimized, n,
+                       np.random.default_rng(n), overlap=overlap):
+            assert r.verdict is not Verdict.RACY_ORIGINAL, f"the test kernel itself is racy: {r.detail}"
+            if not r.match:
+                bad.append(f"n={r.n} {r.layout} {r.schedule}: {r.verdict.value}: {r.detail}")
+    assert not bad, f"{len(bad)} comparisons differ; first: " + "; ".join(bad[:3])
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_every_kernel_has_a_launch_spec(source: Path) -> None:
+    """No kernel of the corpus goes untested for want of a spec entry."""
+    spec = load_spec(source.with_suffix(".toml"))
+    names = {k["name"] for k in built(source.stem, 0).report["kernels"]}
+    assert names == set(spec.kernels), f"spec-less: {names - set(spec.kernels)}, stale: {set(spec.kernels) - names}"
+
+
+@pytest.mark.parametrize(("stem", "opt"), sorted(MUST_REWRITE), ids=lambda v: str(v))
+def test_rewrite_decisions_are_pinned(stem: str, opt: int) -> None:
+    b = built(stem, opt)
+    refused = []
+    for name in MUST_REWRITE[(stem, opt)]:
+        groups = b.kernel(name)["groups"]
+        if not any(g["transformed"] for g in groups):
+            refused.append(f"{name}: {[g['reason'] for g in groups]}")
+    for name in MUST_BE_FLAT.get((stem, opt), ()):
+        if not any(g.get("flat") for g in b.kernel(name)["groups"]):
+            refused.append(f"{name}: no flat copy")
+    assert not refused, "\n".join(refused)
+
+
+def test_known_miscompiles_are_rewritten_today() -> None:
+    """Each listed miscompile is a rewrite (not a refusal the oracle cannot
+    see): if the pass starts refusing one, its xfail flips and says so; this
+    keeps the list honest in the other direction."""
+    missing = [key for key in MISCOMPILES if not any(g["transformed"] for g in built(key[0], key[2]).kernel(key[1])["groups"])]
+    assert not missing, f"no longer rewritten (remove from MISCOMPILES): {missing}"
