@@ -65,6 +65,8 @@ MISCOMPILES: dict[tuple[str, str, int], str] = {
         "argument with sext: (-1)*(-3) == 3 passes while the real stride is 65535*(-3)"
         for o in (0, 3)
     },
+    ("runtime_stride", "bool_stride", 0): "the stride check materializes a bool (zext i1 compare) "
+    "with sext: 0 - 3*(-1) == 3 passes while the real stride is -3",
 }
 
 # (file stem, -O level) -> kernels whose copy must be rewritten (at least one
@@ -88,6 +90,17 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
     ("shared", 3): ("tile_plain", "tile_dynamic", "tile_2d"),
     ("runtime_stride", 0): ("sext_stride", "stride_ntid_y", "stride_with_gap", "stride_guarded"),
     ("runtime_stride", 3): ("sext_stride", "stride_ntid_y", "stride_with_gap", "stride_guarded"),
+    **{
+        ("members", o): ("packed_csi", "packed_dc", "packed_scs_scrambled", "char3_copy", "short3_copy",
+                         "packed_int2", "packed_mixed", "bools_as_bytes", "csi_bytes_1023")
+        for o in (0, 3)
+    },
+    **{
+        ("shapes", o): ("guarded", "guarded_b1", "guarded_b33", "guarded_b1023", "rows_2d", "rows_3d",
+                        "rows_interleaved", "rows_interleaved_flat", "rows_and_bounds", "rows_reversed",
+                        "grid_2d_stride")
+        for o in (0, 3)
+    },
 }
 
 # Kernels with a rewritten grid-stride loop that must also get the flat copy.

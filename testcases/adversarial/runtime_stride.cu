@@ -19,6 +19,20 @@ __global__ void zext_stride(int *dst, const int *src, unsigned short s, int t, i
   dst[e + 2] = src[e + 2];
 }
 
+// MISCOMPILE (-O0; at -O3 the stride becomes a select, read with the right
+// sign). The stride k - 3*(c > 0) holds a bool converted to int (zext of an
+// i1): the walker makes the i1 compare a row-uniform atom and materialize()
+// sign-extends it to -1. With k = 0, c = 1 the check computes 4*(0 + 3) = 12
+// bytes = the members' bytes, while the real stride is -3 ints (descending,
+// race-free elements). Every thread then computes a different region start.
+__global__ void bool_stride(int *dst, const int *src, int k, int c, int off) {
+  int s = k - 3 * (c > 0);
+  int e = s * (int)threadIdx.x + off;
+  dst[e + 0] = src[e + 0];
+  dst[e + 1] = src[e + 1];
+  dst[e + 2] = src[e + 2];
+}
+
 // Held: the same with a signed short (sext is right). Rewritten behind the
 // stride check; with s = -1, t = -3 the stride is 3 ints and the rewrite runs.
 __global__ void sext_stride(int *dst, const int *src, short s, int t) {
