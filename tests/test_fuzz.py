@@ -92,6 +92,18 @@ def compile_module(batch: Sequence[tuple[Kernel, str]], level: int) -> Compiled:
         return compile_cuda(batch, level, Path(tmp))
 
 
+def tool_error(exc: CoaldaError) -> str:
+    """The error and what the tool said about it (remarks and the crash's
+    stack dump left out)."""
+    said: list[str] = []
+    for line in getattr(exc, "stderr", "").splitlines():
+        if line.startswith(("PLEASE submit", "Stack dump")):
+            break
+        if line.strip() and not line.startswith("remark:"):
+            said.append(line)
+    return "\n".join([str(exc), *said[-15:]])
+
+
 def compile_all(batch: Sequence[tuple[Kernel, str]], level: int, problems: list[str]) -> dict[str, Compiled]:
     """Each kernel's compiled module (one per language); a module that fails
     to compile is split in halves until the failure names its kernels."""
@@ -111,7 +123,7 @@ def _compile_or_split(
     except CoaldaError as exc:
         if len(part) == 1:
             kernel, name = part[0]
-            problems.append(f"{name} ({kernel.family}) at -O{level}: does not compile: {str(exc)[:3000]}\n{kernel.source(name)}")
+            problems.append(f"{name} ({kernel.family}) at -O{level}: does not compile: {tool_error(exc)}\n{kernel.source(name)}")
             return
         half = len(part) // 2
         _compile_or_split(part[:half], level, problems, out)
