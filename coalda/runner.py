@@ -55,7 +55,7 @@ import numpy as np
 
 from .errors import CoaldaError
 from .schedule import SCHEDULES, Schedule
-from .spec import Dim3, KernelSpec, evaluate
+from .spec import Dim3, KernelSpec, Param, evaluate
 from .threads import EmulationFault
 
 __all__ = [
@@ -157,7 +157,7 @@ def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout
     """The kernel's arguments at size n: buffers laid out as `layout` says."""
     values = [evaluate(p.expr, {"n": n}) for p in spec.params]
     if layout.overlap:
-        return _overlapping_args(spec, values, rng, layout)
+        return _overlapping_args(spec, values, n, rng, layout)
     args: list[Arg] = []
     for index, (param, value) in enumerate(zip(spec.params, values)):
         if not param.is_buffer:
@@ -165,12 +165,23 @@ def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout
             continue
         offset = GUARD + layout.offsets(index, spec.align)
         storage = _allocation(offset + value + GUARD)
-        storage[offset : offset + value] = rng.integers(0, 256, value, dtype=np.uint8)
+        storage[offset : offset + value] = _contents(param, value, n, rng)
         args.append(HostBuffer(storage, offset, value))
     return args
 
 
-def _overlapping_args(spec: KernelSpec, values: list[int], rng: np.random.Generator, layout: Layout) -> list[Arg]:
+def _contents(param: Param, size: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Random bytes, or the int32 values the spec asks for (a bound in memory)."""
+    if param.int32 is None:
+        return rng.integers(0, 256, size, dtype=np.uint8)
+    if size % 4:
+        raise CoaldaError(f"parameter {param.name}: int32 contents need a size that is a multiple of 4, not {size}")
+    return np.full(size // 4, evaluate(param.int32, {"n": n}), dtype="<i4").view(np.uint8)
+
+
+def _overlapping_args(
+    spec: KernelSpec, values: list[int], n: int, rng: np.random.Generator, layout: Layout
+) -> list[Arg]:
     buffers = [i for i, p in enumerate(spec.params) if p.is_buffer]
     if not buffers:
         return list(values)
@@ -179,6 +190,10 @@ def _overlapping_args(spec: KernelSpec, values: list[int], rng: np.random.Genera
     span = max(position[i] - low + values[i] for i in buffers)
     storage = _allocation(GUARD + span + GUARD)
     storage[GUARD : GUARD + span] = rng.integers(0, 256, span, dtype=np.uint8)
+    for i in buffers:
+        if spec.params[i].int32 is not None:
+            at = GUARD + position[i] - low
+            storage[at : at + values[i]] = _contents(spec.params[i], values[i], n, rng)
     return [
         HostBuffer(storage, GUARD + position[i] - low, values[i], GUARD, GUARD + span) if p.is_buffer else values[i]
         for i, p in enumerate(spec.params)

@@ -75,6 +75,9 @@ class Param:
     name: str
     kind: str  # in | out | inout | value
     expr: str | int
+    # an `in` buffer of int32 values all equal to this expression of n (a
+    # bound or length the kernel reads), instead of random bytes
+    int32: str | int | None = None
 
     @property
     def is_buffer(self) -> bool:
@@ -121,7 +124,12 @@ def _param(raw: dict[str, Any], where: str) -> Param:
     kinds = [k for k in ("in", "out", "inout", "value") if k in raw]
     if "name" not in raw or len(kinds) != 1:
         raise SpecError(f"{where}: a parameter needs a name and exactly one of in/out/inout/value")
-    return Param(raw["name"], kinds[0], raw[kinds[0]])
+    unknown = set(raw) - {"name", "in", "out", "inout", "value", "int32"}
+    if unknown:
+        raise SpecError(f"{where}: parameter {raw['name']}: unknown keys {', '.join(sorted(unknown))}")
+    if "int32" in raw and kinds[0] != "in":
+        raise SpecError(f"{where}: parameter {raw['name']}: int32 fills an `in` buffer")
+    return Param(raw["name"], kinds[0], raw[kinds[0]], raw.get("int32"))
 
 
 def load_spec(path: Path) -> Spec:

@@ -18,7 +18,8 @@
 //   others     no other access may touch the destination bytes (stores of
 //              a copy from the same source at the same displacement
 //              excepted: they write the same values), nothing else writes
-//              the source, no call may touch either
+//              the source (after a shared fill's barrier it may), no call
+//              may touch either
 //   overlap    a run-time overlap check unless the buffers are provably
 //              disjoint (__restrict__, distinct globals, shared vs global)
 //
@@ -94,12 +95,14 @@ bool edgeLessThan(const Instruction *Term, const BasicBlock *Taken,
 
 /// The conditions that all hold on the edge from Term's block to Taken, as
 /// (condition, whether it is true): `a && b` taken when true gives both,
-/// `a || b` taken when false gives both negated. False when Term is not a
-/// two-way branch.
+/// `a || b` taken when false gives both negated; none for a plain jump.
+/// False when Term is not a branch.
 bool edgeConditions(const Instruction *Term, const BasicBlock *Taken,
                     SmallVectorImpl<std::pair<Value *, bool>> &Out) {
   const auto *Br = dyn_cast<BranchInst>(Term);
-  if (!Br || !Br->isConditional() ||
+  if (Br && !Br->isConditional())
+    return true;
+  if (!Br ||
       Br->getSuccessor(0) == Br->getSuccessor(1) ||
       !is_contained(Br->successors(), Taken))
     return false;
@@ -120,6 +123,55 @@ bool edgeConditions(const Instruction *Term, const BasicBlock *Taken,
     }
   }
   return true;
+}
+
+/// The edge From -> To is never taken: From branches on a constant that
+/// selects its other successor (`do { ... } while (0)` at -O0).
+bool deadEdge(const BasicBlock *From, const BasicBlock *To) {
+  const auto *Br = dyn_cast<BranchInst>(From->getTerminator());
+  if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+    return false;
+  const auto *C = dyn_cast<ConstantInt>(Br->getCondition());
+  return C && Br->getSuccessor(C->isZero() ? 0 : 1) == To;
+}
+
+/// L can iterate: one of its back edges is not dead.
+bool iterates(const Loop *L) {
+  SmallVector<BasicBlock *, 2> Latches;
+  L->getLoopLatches(Latches);
+  return any_of(Latches, [&](const BasicBlock *Latch) {
+    return !deadEdge(Latch, L->getHeader());
+  });
+}
+
+/// The innermost loop around BB that can iterate, or null.
+Loop *liveLoopFor(const LoopInfo &LI, const BasicBlock *BB) {
+  for (Loop *L = LI.getLoopFor(BB); L; L = L->getParentLoop())
+    if (iterates(L))
+      return L;
+  return nullptr;
+}
+
+/// The outermost loop around BB that can iterate, or null.
+Loop *outermostLiveLoop(const LoopInfo &LI, const BasicBlock *BB) {
+  Loop *Live = nullptr;
+  for (Loop *L = LI.getLoopFor(BB); L; L = L->getParentLoop())
+    if (iterates(L))
+      Live = L;
+  return Live;
+}
+
+/// The one predecessor of BB over edges that can be taken, or null.
+BasicBlock *singleLivePredecessor(BasicBlock *BB) {
+  BasicBlock *Only = nullptr;
+  for (BasicBlock *P : predecessors(BB)) {
+    if (deadEdge(P, BB) || P == Only)
+      continue;
+    if (Only)
+      return nullptr;
+    Only = P;
+  }
+  return Only;
 }
 
 /// Decides whether a block outside loops runs in all threads of a block row
@@ -145,7 +197,7 @@ public:
   }
 
   bool allOrNone(const BasicBlock *BB) {
-    if (LI.getLoopFor(BB))
+    if (liveLoopFor(LI, BB))
       return false;
     if (PDT.dominates(BB, &BB->getParent()->getEntryBlock()))
       return true;
@@ -154,10 +206,11 @@ public:
       return It->second;
     bool Result = !pred_empty(BB);
     for (const BasicBlock *P : predecessors(BB)) {
-      if (const Loop *PL = LI.getLoopFor(P)) {
+      if (deadEdge(P, BB))
+        continue;
+      if (const Loop *PL = outermostLiveLoop(LI, P)) {
         // Leaving a loop: uniform if the loop is entered by all or none and
         // all its exits are uniform.
-        PL = PL->getOutermostLoop();
         const BasicBlock *Pre = PL->getLoopPredecessor();
         Result &= Pre && uniformExits(PL) && allOrNone(Pre) &&
                   uniformBranch(Pre);
@@ -397,7 +450,7 @@ Verdict Legality::findActiveThreads(const CopyGroup &G, RewritePlan &P) {
   BasicBlock *BB = G.first().Inst->getParent();
   if (Reach.allOrNone(BB))
     return std::nullopt;
-  if (Loop *L = LI.getLoopFor(BB))
+  if (Loop *L = liveLoopFor(LI, BB))
     return findGridStrideLoop(G, L, P);
   return findBoundsGuards(G, P);
 }
@@ -414,9 +467,9 @@ Verdict Legality::findBoundsGuards(const CopyGroup &G, RewritePlan &P) {
       "not a bounds guard `i < n` on the lane index"};
   const RowUniformity &Uniformity = Info.uniformity();
   for (BasicBlock *Cur = G.first().Inst->getParent(); !Reach.allOrNone(Cur);) {
-    BasicBlock *Pred = Cur->getSinglePredecessor();
+    BasicBlock *Pred = singleLivePredecessor(Cur);
     SmallVector<std::pair<Value *, bool>, 4> Conditions;
-    if (!Pred || LI.getLoopFor(Pred) ||
+    if (!Pred || liveLoopFor(LI, Pred) ||
         !edgeConditions(Pred->getTerminator(), Cur, Conditions))
       return NotGuard;
     for (auto [C, Holds] : Conditions) {
@@ -424,8 +477,20 @@ Verdict Legality::findBoundsGuards(const CopyGroup &G, RewritePlan &P) {
         continue; // all threads of the row or none
       PrefixBound B;
       auto *Cmp = dyn_cast<ICmpInst>(C);
-      if (!Cmp || !asLessThan(Cmp, Holds, B))
+      if (!Cmp)
         return NotGuard;
+      if (!asLessThan(Cmp, Holds, B)) {
+        // An (in)equality on the lane index is a hole or a single thread;
+        // anything else is not a guard on the lane index at all.
+        std::optional<Poly> L = Info.readInteger(Cmp->getOperand(0));
+        std::optional<Poly> R = Info.readInteger(Cmp->getOperand(1));
+        if (!L || !R || !(*L + R->scaled(-1)).mentions(Tid))
+          return NotGuard;
+        return Missed{MissedReason::ActiveThreads,
+                      "the guard " + describe(Cmp) +
+                          " is not a bound on the lane index: the threads "
+                          "that pass it need not be a prefix of the row"};
+      }
       if (Verdict Why = prefixBound(B, NotGuard))
         return Why;
       P.Bounds.push_back(B);
@@ -568,7 +633,7 @@ Verdict Legality::checkBuffers(const CopyGroup &G, const RewritePlan &P) {
   // Another iteration or the threads that skip the guard could read the
   // tile while other threads fill it.
   if (isSharedBase(Dst.Base) &&
-      (P.Kind != Guard::None || LI.getLoopFor(Dst.Inst->getParent())))
+      (P.Kind != Guard::None || liveLoopFor(LI, Dst.Inst->getParent())))
     return Missed{MissedReason::SharedFillGuarded,
                   "a shared-memory fill is rewritten only when every thread "
                   "runs it once (no guard, no loop)"};
@@ -636,7 +701,10 @@ Verdict Legality::checkOtherAccesses(const CopyGroup &G) {
                       "the destination may also be " +
                           std::string(Writes ? "written" : "read") +
                           " elsewhere (" + describe(&I) + ")"};
-      if (Writes && !provablyDisjoint(Base, Src))
+      // A shared-memory fill runs once, before its barrier, in every thread:
+      // a write after the barrier cannot race with the fill's loads.
+      bool AfterFill = Shared && DT.dominates(Barrier, &I);
+      if (Writes && !AfterFill && !provablyDisjoint(Base, Src))
         return Missed{MissedReason::SourceWritten,
                       "the source may also be written elsewhere (" +
                           describe(&I) + ")"};
