@@ -65,6 +65,8 @@ MISCOMPILES: dict[tuple[str, str, int], str] = {
         "argument with sext: (-1)*(-3) == 3 passes while the real stride is 65535*(-3)"
         for o in (0, 3)
     },
+    ("reach", "divergent_exit_uniform_cond", 0): "a loop exit whose condition is uniform but whose "
+    "exiting block only some threads reach counts as a uniform exit: the copy after it is taken for all-or-none",
     ("runtime_stride", "bool_stride", 0): "the stride check materializes a bool (zext i1 compare) "
     "with sext: 0 - 3*(-1) == 3 passes while the real stride is -3",
 }
@@ -90,6 +92,8 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
     ("shared", 3): ("tile_plain", "tile_dynamic", "tile_2d"),
     ("runtime_stride", 0): ("sext_stride", "stride_ntid_y", "stride_with_gap", "stride_guarded"),
     ("runtime_stride", 3): ("sext_stride", "stride_ntid_y", "stride_with_gap", "stride_guarded"),
+    ("reach", 0): ("after_uniform_loop", "rejoin_before_copy"),
+    ("reach", 3): ("after_uniform_loop", "rejoin_before_copy", "uniform_switch"),
     **{
         ("members", o): ("packed_csi", "packed_dc", "packed_scs_scrambled", "char3_copy", "short3_copy",
                          "packed_int2", "packed_mixed", "bools_as_bytes", "csi_bytes_1023")
