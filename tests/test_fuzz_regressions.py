@@ -7,6 +7,13 @@
   one 2-byte member: coalesced when the stride is 2, so left alone.
 - Emulating many batches crashed: every MCJIT engine shared one target
   machine, which the first engine to be freed destroyed.
+- While the five defects of issue 9 were being fixed, a uniform loop
+  without `__restrict__` at -O3 (unrolled: one copy group per unrolled
+  iteration, plus the epilogue's) stopped being rewritten ("the destination
+  may also be read elsewhere": the other groups' loads of src). Every group
+  moves unit `tid` of its row in the same unit width (the alignment test
+  covers `dst|src|row bytes`, the same in every iteration), so a thread
+  only ever reads back units it wrote itself: rewriting them all is sound.
 """
 
 from __future__ import annotations
@@ -71,3 +78,15 @@ def test_modules_jitted_after_others_were_freed_still_run() -> None:
     out = np.zeros(8, dtype=np.int32)
     fresh.launch("k7", (1, 1, 1), (8, 1, 1), [out])
     assert (out == 7).all()
+
+
+UNIFORM_LOOPS = [
+    FuzzKernel(members=("char",) * 5, array=True, statements=((1, 1), (3, 3), (0, 0), (2, 2), (4, 4)),
+               index="uniform_loop", restrict=False, block=96, blocks=1, tail=25),
+    FuzzKernel(members=("long long", "double"), array=False, statements=((1, 1), (0, 0)),
+               index="uniform_loop", restrict=False, block=36, blocks=2, tail=13),
+]
+
+
+def test_uniform_loops_without_restrict_are_rewritten_at_O3() -> None:
+    assert differential(UNIFORM_LOOPS, 3, seed=5) == []
