@@ -20,8 +20,11 @@
 //   P      alloca                           ACCEPT base (local: not reported)
 //   P      phi / select / load / other      REJECT "pointer chosen at run time"
 //   I      ConstantInt                      ACCEPT constant
-//   I      sext / zext / trunc x            I(x)   (index math is assumed not
+//   I      sext / zext x                    I(x)   (index math is assumed not
 //                                           to wrap, as clang's inbounds GEPs)
+//   I      trunc x, row-uniform             ACCEPT row-uniform opaque atom
+//   I      trunc x, thread-dependent        REJECT "index truncated" (a
+//                                           narrowing conversion wraps)
 //   I      add / sub x, y                   I(x) +/- I(y)
 //   I      mul x, y                         I(x) * I(y)   (polynomial product)
 //   I      shl x, C                         I(x) * 2^C
@@ -532,8 +535,15 @@ private:
     switch (I->getOpcode()) {
     case Instruction::SExt:
     case Instruction::ZExt:
-    case Instruction::Trunc:
       return readInteger(I->getOperand(0));
+    case Instruction::Trunc:
+      // A narrowing conversion wraps on purpose (unsigned char j = i): the
+      // result is not the polynomial of its operand. Uniform, it is an atom.
+      if (Uniformity.isUniform(I))
+        return uniformAtom(I);
+      return Reading::fail("index truncated to " +
+                           std::to_string(I->getType()->getIntegerBitWidth()) +
+                           " bits (it may wrap)");
     case Instruction::Or:
       if (!cast<PossiblyDisjointInst>(I)->isDisjoint() &&
           !haveNoCommonBitsSet(I->getOperand(0), I->getOperand(1),

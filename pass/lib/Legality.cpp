@@ -189,11 +189,11 @@ public:
     return Uniformity.isUniformBranch(*BB);
   }
 
-  /// All exits of L test row-uniform conditions.
+  /// All threads of a row leave L together: every branch inside it is
+  /// row-uniform (a uniform exit test in a block that only some threads
+  /// reach would still let them leave in different iterations).
   bool uniformExits(const Loop *L) const {
-    SmallVector<BasicBlock *, 4> Exiting;
-    L->getExitingBlocks(Exiting);
-    return all_of(Exiting, [&](BasicBlock *E) { return uniformBranch(E); });
+    return all_of(L->blocks(), [&](BasicBlock *BB) { return uniformBranch(BB); });
   }
 
   bool allOrNone(const BasicBlock *BB) {
@@ -241,21 +241,57 @@ bool provablyNonNegative(const Poly &P, const std::vector<Atom> &Atoms) {
   });
 }
 
-/// Two base objects are proven not to overlap.
-bool provablyDisjoint(const Value *A, const Value *B) {
+/// A `__shared__` variable with a size of its own; every `extern __shared__`
+/// array is the same dynamic shared memory.
+bool isStaticShared(const Value *V) {
+  const auto *GV = dyn_cast<GlobalVariable>(V);
+  return isSharedBase(V) && GV->hasInitializer() &&
+         !GV->hasExternalLinkage();
+}
+
+/// The memory a kernel parameter or a global-space variable names: global
+/// memory (kernels receive global pointers).
+bool isGlobalObject(const Value *V) {
+  if (const auto *GV = dyn_cast<GlobalVariable>(V))
+    return !isSharedBase(GV) && GV->getAddressSpace() != 5;
+  return isa<Argument>(V);
+}
+
+/// Two underlying objects are proven not to overlap.
+bool disjointObjects(const Value *A, const Value *B) {
   if (A == B)
     return false;
+  // Shared memory never overlaps global memory; two static __shared__
+  // variables never overlap each other.
+  if ((isSharedBase(A) && isGlobalObject(B)) ||
+      (isSharedBase(B) && isGlobalObject(A)) ||
+      (isStaticShared(A) && isStaticShared(B)))
+    return true;
   auto NoAlias = [](const Value *V) {
     const auto *Arg = dyn_cast<Argument>(V);
     return Arg && Arg->hasNoAliasAttr();
   };
-  auto Object = [](const Value *V) {
-    return isa<GlobalVariable>(V) || isa<AllocaInst>(V);
+  auto Identified = [](const Value *V) {
+    return isa<Argument>(V) || isa<GlobalVariable>(V) || isa<AllocaInst>(V);
   };
-  // Shared memory never overlaps global memory or another variable.
-  if (isSharedBase(A) || isSharedBase(B))
-    return true;
-  return NoAlias(A) || NoAlias(B) || (Object(A) && Object(B));
+  // A __restrict__ parameter's object is reached only through pointers
+  // based on it: any other identified object is disjoint from it.
+  if (!Identified(A) || !Identified(B))
+    return false;
+  return NoAlias(A) || NoAlias(B) ||
+         (!isa<Argument>(A) && !isa<Argument>(B) && !isSharedBase(A) &&
+          !isSharedBase(B));
+}
+
+/// No object that pointer (or base) A may be based on overlaps one B may be
+/// based on: through selects and phis, every pair is disjoint.
+bool provablyDisjoint(const Value *A, const Value *B) {
+  SmallVector<const Value *, 4> As, Bs;
+  getUnderlyingObjects(A, As);
+  getUnderlyingObjects(B, Bs);
+  return all_of(As, [&](const Value *X) {
+    return all_of(Bs, [&](const Value *Y) { return disjointObjects(X, Y); });
+  });
 }
 
 /// A and B copy from the same source buffer into the same destination buffer
@@ -566,10 +602,16 @@ Verdict Legality::findGridStrideLoop(const CopyGroup &G, Loop *L,
       continue;
     }
     if (Tested == &Phi) {
-      // Tested on entry to every iteration: all threads must enter.
-      if (!Reach.allOrNone(Outside) || !Reach.uniformBranch(Outside))
+      // Tested on entry to every iteration: all threads must enter, and the
+      // copy must come after the test (only threads that pass it copy).
+      if (!Reach.allOrNone(Outside) || !Reach.uniformBranch(Outside) ||
+          !DT.dominates(BasicBlockEdge(Exiting, Stay), BB))
         continue;
     } else {
+      // Rotated: the test of the next value must end the iteration, after
+      // the copy (a test before it would skip the copy of the last element).
+      if (Exiting != Latch)
+        continue;
       // Rotated: tested after each iteration; the first is guarded by
       // `start < n` before the loop.
       PrefixBound First;
@@ -687,8 +729,8 @@ Verdict Legality::checkOtherAccesses(const CopyGroup &G) {
                     "the kernel calls " + describe(&I) +
                         ", which may touch the copied memory"};
     for (auto [Ptr, Writes] : Touched) {
-      const Value *Base = getUnderlyingObject(Ptr);
-      if (Shared && Base == Dst) {
+      const Value *Base = Ptr;
+      if (Shared && !provablyDisjoint(Base, Dst)) {
         if (!DT.dominates(Barrier, &I))
           return Missed{MissedReason::TileBeforeBarrier,
                         "the shared tile is accessed (" + describe(&I) +
@@ -752,6 +794,18 @@ BasicBlock *flatEntry(const RewritePlan &P, Loop *L, LoopInfo &LI,
     return nullptr;
   if (Br->isConditional() && !is_contained(Br->successors(), L->getExitBlock()))
     return nullptr;
+  // The flat copy jumps from Entry over the loop: a preheader in between
+  // must do nothing that the flat path would skip.
+  BasicBlock *Preheader = L->getLoopPredecessor();
+  if (Preheader != Entry)
+    for (Instruction &I : *Preheader) {
+      if (I.mayHaveSideEffects() || I.mayReadOrWriteMemory())
+        return nullptr;
+      for (const User *U : I.users())
+        if (cast<Instruction>(U)->getParent() != Preheader &&
+            !L->contains(cast<Instruction>(U)))
+          return nullptr;
+    }
   return Entry;
 }
 

@@ -127,10 +127,21 @@ BasicBlock *RegionCopyEmitter::splitAndCheckPreconditions() {
         Width, PB.getInt32(opts::WideBlock), "coalda.pays"));
   }
   // A run-time stride: the rewrite holds when it is the members' bytes.
-  if (G.RuntimeStride)
+  // The polynomial reads a narrow value's sext and zext alike; they agree
+  // when it is not negative, which is checked too (an unsigned short -1 is
+  // 65535, not -1).
+  if (G.RuntimeStride) {
+    for (const auto &[M, C] : G.RuntimeStride->Terms)
+      for (unsigned Id : M)
+        if (const Value *V = Atoms[Id].V;
+            V && V->getType()->getIntegerBitWidth() < 64)
+          Preconditions.push_back(PB.CreateICmpSGE(
+              const_cast<Value *>(V), ConstantInt::get(V->getType(), 0),
+              "coalda.stride.atom.ok"));
     Preconditions.push_back(
         PB.CreateICmpEQ(materialize(PB, *G.RuntimeStride),
                         PB.getInt64(G.Stride), "coalda.stride.ok"));
+  }
   if (Preconditions.empty())
     return Before;
   Value *Go = Preconditions.front();

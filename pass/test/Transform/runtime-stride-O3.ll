@@ -3,13 +3,16 @@
 
 ; A run-time stride (dst[n*t + k], k = 0, 1): the members cover 8 bytes, so the
 ; copy is rewritten behind a run-time check that the stride 4*n is 8 bytes;
-; any other n runs the original code.
+; any other n runs the original code. The stride's 32-bit atom n must not be
+; negative: the polynomial reads sext and zext alike, which agree only then.
 ; CHECK-LABEL: define
-; CHECK: [[N:%[0-9]+]] = sext i32 %n to i64
+; CHECK: %coalda.stride.atom.ok = icmp sge i32 %n, 0
+; CHECK-NEXT: [[N:%[0-9]+]] = sext i32 %n to i64
 ; CHECK-NEXT: [[S:%[0-9]+]] = mul i64 4, [[N]]
 ; CHECK-NEXT: [[SUM:%[0-9]+]] = add i64 0, [[S]]
 ; CHECK-NEXT: %coalda.stride.ok = icmp eq i64 [[SUM]], 8
-; CHECK-NEXT: br i1 %coalda.stride.ok, label %coalda.rewrite, label %coalda.original
+; CHECK-NEXT: [[GO:%[0-9]+]] = and i1 %coalda.stride.atom.ok, %coalda.stride.ok
+; CHECK-NEXT: br i1 [[GO]], label %coalda.rewrite, label %coalda.original
 ; CHECK: coalda.rewrite:
 ; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 8
 ; CHECK: load <4 x i32>, ptr %{{.*}}, align 16
