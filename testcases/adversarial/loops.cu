@@ -6,8 +6,9 @@ struct Pixel { unsigned char r, g, b; };
 
 #define COPY(d, s, i) { (d)[i].r = (s)[i].r; (d)[i].g = (s)[i].g; (d)[i].b = (s)[i].b; }
 
-// MISCOMPILE (-O0 and -O3). The exit test on i comes AFTER the copy in the
-// iteration: every thread copies its first element even when it is >= n, and
+// Was a MISCOMPILE at -O0 and -O3 (fixed in 5f0774f; now left alone: the
+// copy must follow the exit test). The exit test on i comes AFTER the copy in
+// the iteration: every thread copies its first element even when it is >= n, and
 // iteration k runs in the threads whose PREVIOUS index was < n. The pass takes
 // `Tested == phi` to mean "tested on entry to every iteration" without
 // checking that the test precedes the copy: it rewrites the copy for the
@@ -22,8 +23,9 @@ __global__ void test_after_copy(Pixel *dst, const Pixel *src, int n) {
   }
 }
 
-// MISCOMPILE (-O0; at -O3 the address is not read). A guarded loop whose exit
-// tests the NEXT index BEFORE the copy: the element i with i < n <= i + step
+// Was a MISCOMPILE at -O0 (fixed in 5f0774f; now left alone: a rotated
+// loop's test must be its latch; at -O3 the address is not read). A guarded
+// loop whose exit tests the NEXT index BEFORE the copy: the element i with i < n <= i + step
 // is never copied. The pass takes `Tested == next` to mean "rotated: tested
 // after each iteration" and rewrites the copy for every thread with i < n,
 // writing the elements the original skips.

@@ -55,8 +55,12 @@ __global__ void short3_copy(short3 *dst, const short3 *src) {
 }
 
 // float3 as a whole struct assignment: a 12-byte memcpy at both levels, not
-// a load/store copy. No group (a missed opportunity, not a bug).
-__global__ void float3_assign(float3 *dst, const float3 *src) {
+// a load/store copy. No group (a missed opportunity, not a bug). The
+// pointers are __restrict__ so that the oracle's overlap layouts (dst = src
+// +- 1) are not run: a struct assignment between partially overlapping
+// objects is undefined (a memcpy), and the emulator's two runs of the same
+// IR disagree there.
+__global__ void float3_assign(float3 *__restrict__ dst, const float3 *__restrict__ src) {
   int i = G; dst[i] = src[i];
 }
 

@@ -1,10 +1,13 @@
-// Adversarial corpus: narrowing conversions in guards and indices. The
-// address walker reads sext/zext/trunc as the identity ("index math is
-// assumed not to wrap"), but a conversion to a narrower type is well-defined
-// C++ that does wrap, deliberately. Launch specs: narrowing.toml.
+// Adversarial corpus: narrowing conversions and unsigned wrap-around in guards
+// and indices. The address walker read sext/zext/trunc as the identity
+// ("index math is assumed not to wrap"), but a conversion to a narrower type
+// is well-defined C++ that does wrap, deliberately; since 5f0774f a
+// thread-dependent trunc is refused. Unsigned 32-bit arithmetic wraps too,
+// by definition. Launch specs: narrowing.toml.
 struct Pixel { unsigned char r, g, b; };
 
-// MISCOMPILE (-O0; -O3 turns the conversion into an `and` and refuses).
+// Was a MISCOMPILE at -O0 (fixed in 5f0774f: the trunc is refused; -O3 turns
+// the conversion into an `and` and always refused).
 // The guard compares an 8-bit truncation of gid: a row that straddles a
 // multiple of 256 (blocks of 96: block 2 holds gid 192..287) passes at its
 // END (j = 0..31 for gid 256..287), not at its start. The pass reads
@@ -20,7 +23,8 @@ __global__ void trunc8_guard(Pixel *dst, const Pixel *src, int n) {
   }
 }
 
-// MISCOMPILE (-O0). The same with an unsigned char bound.
+// Was a MISCOMPILE at -O0 (fixed in 5f0774f). The same with an unsigned
+// char bound.
 __global__ void trunc8_guard_u(Pixel *dst, const Pixel *src, unsigned char n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned char j = i;
@@ -31,7 +35,7 @@ __global__ void trunc8_guard_u(Pixel *dst, const Pixel *src, unsigned char n) {
   }
 }
 
-// MISCOMPILE (-O0). A 16-bit signed truncation: gid 32768.. become negative
+// Was a MISCOMPILE at -O0 (fixed in 5f0774f). A 16-bit signed truncation: gid 32768.. become negative
 // and pass; the row of block 341 (blocks of 96) straddles 32768.
 __global__ void trunc16_guard(Pixel *dst, const Pixel *src, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -43,7 +47,8 @@ __global__ void trunc16_guard(Pixel *dst, const Pixel *src, int n) {
   }
 }
 
-// MISCOMPILE (-O0; -O3 folds the conversion and refuses the unsigned guard).
+// Was a MISCOMPILE at -O0 (fixed in 5f0774f; -O3 folds the conversion and
+// refuses the unsigned guard).
 // A 64-bit index truncated to 32 bits for an unsigned guard: (unsigned)i is
 // gid - 128, so in block 1 (gid 96..191) threads 0..31 wrap to huge values
 // and fail, threads 32.. pass: a suffix. The pass reads i as gid + 2^32 - 128,
@@ -58,7 +63,8 @@ __global__ void trunc32_guard(Pixel *dst, const Pixel *src, unsigned n) {
   }
 }
 
-// MISCOMPILE (-O0; -O3 refuses the `and`). An 8-bit index rotates each
+// Was a MISCOMPILE at -O0 (fixed in 5f0774f; -O3 refuses the `and`). An
+// 8-bit index rotates each
 // block's 256 elements (t = tid + 7 mod 256): a permutation, race-free. The
 // pass reads the address as 3*(256*ctaid + tid + 7), so the "region start"
 // &dst[i] - 3*tid differs between threads 0..248 and 249..255; the rewrite
@@ -72,13 +78,32 @@ __global__ void trunc8_index(Pixel *dst, const Pixel *src) {
   dst[i].b = src[i].b;
 }
 
-// Held: a widening conversion only (unsigned short index, blocks of 64).
-// Rewritten.
+// Held: an unsigned short index that never wraps here (gid < 65536). The
+// int -> unsigned short conversion is a trunc: left alone since 5f0774f.
 __global__ void widen_u16(Pixel *dst, const Pixel *src, unsigned short n) {
   unsigned short i = blockIdx.x * blockDim.x + threadIdx.x;   // < 65536 here
   if (i < n) {
     dst[i].r = src[i].r;
     dst[i].g = src[i].g;
     dst[i].b = src[i].b;
+  }
+}
+
+// MISCOMPILE (-O0; -O3 folds the constants to -1 and refuses). Unsigned
+// 32-bit arithmetic wraps by definition: 65535u * 65537u == 2^32 - 1, so
+// i == tid - ctaid (mod 2^32). In block 1 thread 0 has i = 2^32 - 1 and fails
+// `i < n`, threads 1.. pass: a suffix of the row. The pass reads the first
+// index as 4294967295*ctaid.x, provably non-negative as a polynomial, and
+// accepts the unsigned guard; every thread then computes its own "active"
+// count (thread 0: 4294967295 - ..., the others: n + 1) and the row copies
+// the wrong elements. (The -O0 fix for gid - 5 checks the polynomial's sign,
+// not whether the 32-bit value wraps.)
+__global__ void unsigned_wrap_guard(Pixel *dst, const Pixel *src, unsigned n) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned i = threadIdx.x + blockIdx.x * 65535u * 65537u;   // tid - ctaid (mod 2^32)
+  if (i < n) {
+    dst[g].r = src[g].r;
+    dst[g].g = src[g].g;
+    dst[g].b = src[g].b;
   }
 }

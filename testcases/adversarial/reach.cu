@@ -3,14 +3,15 @@
 // of a row or none when every branch on the way tests a row-uniform
 // condition; a block after a loop qualifies when the loop is entered by all
 // or none and "all its exits are uniform", which it checks as: the branch
-// CONDITION of every exiting block is a row-uniform value. Launch specs:
-// reach.toml.
+// CONDITION of every exiting block is a row-uniform value (since 5f0774f:
+// every branch in the loop). LoopInfo sees natural loops only: a block in an
+// IRREDUCIBLE cycle is "outside loops". Launch specs: reach.toml.
 struct Pixel { unsigned char r, g, b; };
 
 #define COPY(d, s, i) { (d)[i].r = (s)[i].r; (d)[i].g = (s)[i].g; (d)[i].b = (s)[i].b; }
 
-// MISCOMPILE (-O0; at -O3 the two tests merge into a bounds guard on
-// tid < 5 and the rewrite is right). An exiting block with a uniform
+// Was a MISCOMPILE at -O0 (fixed in 5f0774f; at -O3 the two tests merge
+// into a bounds guard on tid < 5 and the rewrite is right). An exiting block with a uniform
 // condition (flag) that only threads 0..4 reach: with flag set, threads
 // 0..4 leave the loop to the copy, the others leave through the other exit
 // and return. The pass takes the copy for all-or-none and has threads 0..4
@@ -88,4 +89,26 @@ __global__ void rejoin_before_copy(Pixel *__restrict__ dst, const Pixel *__restr
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x & 1) out[i] = 1; else out[i] = 2;
   COPY(dst, src, i);
+}
+
+// MISCOMPILE (-O0 and -O3). An irreducible cycle {A, B} (entered at A or at
+// B, as the uniform flag says) whose only exit is the divergent test after
+// the copy in A: thread t copies iterations 0..t%4. A post-dominates the
+// entry and is in no natural loop, so UniformReach::allOrNone(A) says every
+// thread of the row runs it, and k (a phi of the cycle) reads as a row-uniform
+// atom. In iterations 1..3 only some threads run A, but each moves its units
+// of the WHOLE row's region, writing the elements of threads that already
+// left. (The address walker's insideLoops uses CycleInfo and sees the cycle;
+// legality uses LoopInfo and does not.)
+__global__ void irreducible_cycle(Pixel *dst, const Pixel *src, int flag) {
+  int t = threadIdx.x;
+  int base = blockIdx.x * blockDim.x * 4;
+  int k = 0;
+  if (flag) goto B;
+A:
+  COPY(dst, src, base + k * (int)blockDim.x + t);
+  if (k >= (int)(threadIdx.x % 4)) return;
+B:
+  k++;
+  goto A;
 }

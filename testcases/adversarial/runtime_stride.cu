@@ -1,10 +1,12 @@
 // Adversarial corpus: run-time lane strides. A copy `a[s*i + k]` is rewritten
 // behind a check that the stride polynomial, materialized in i64, equals the
 // bytes the members cover. materialize() converts every argument atom with
-// CreateSExtOrTrunc, whatever extension the IR used. Launch specs:
+// CreateSExtOrTrunc, whatever extension the IR used; since 5f0774f every
+// narrow atom must also be non-negative (then sext and zext agree), so the
+// two former miscompiles below now take the original code. Launch specs:
 // runtime_stride.toml.
 
-// MISCOMPILE (-O0 and -O3). s is unsigned short, so the real stride is
+// Was a MISCOMPILE (-O0 and -O3). s is unsigned short, so the real stride is
 // zext(s)*t ints; the check computes sext(s)*t. With s = 65535, t = -3 the
 // check sees (-1)*(-3) = 3 ints = the members' 12 bytes and takes the
 // rewrite, while the real stride is 65535*(-3) = -196605 ints (all in
@@ -19,8 +21,8 @@ __global__ void zext_stride(int *dst, const int *src, unsigned short s, int t, i
   dst[e + 2] = src[e + 2];
 }
 
-// MISCOMPILE (-O0; at -O3 the stride becomes a select, read with the right
-// sign). The stride k - 3*(c > 0) holds a bool converted to int (zext of an
+// Was a MISCOMPILE at -O0 (at -O3 the stride becomes a select, read with the
+// right sign). The stride k - 3*(c > 0) holds a bool converted to int (zext of an
 // i1): the walker makes the i1 compare a row-uniform atom and materialize()
 // sign-extends it to -1. With k = 0, c = 1 the check computes 4*(0 + 3) = 12
 // bytes = the members' bytes, while the real stride is -3 ints (descending,

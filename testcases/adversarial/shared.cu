@@ -1,15 +1,17 @@
 // Adversarial corpus: shared-memory fills. A fill `tile[t] = src[i]` followed
 // directly by __syncthreads() is rewritten when every other access to the
 // tile comes after that barrier. "Every other access to the tile" is
-// decided by getUnderlyingObject(ptr) == tile, and provablyDisjoint()
-// answers "disjoint" for ANY pair in which one side is a __shared__
-// variable. Launch specs: shared.toml.
+// was decided by getUnderlyingObject(ptr) == tile, and provablyDisjoint()
+// answered "disjoint" for ANY pair in which one side is a __shared__
+// variable. Fixed in 5f0774f (selects and phis are looked through; extern
+// __shared__ arrays alias each other): the two former miscompiles below are
+// now left alone. Launch specs: shared.toml.
 struct Pixel { unsigned char r, g, b; };
 
 #define FILL(T, S, t, i) { (T)[t].r = (S)[i].r; (T)[t].g = (S)[i].g; (T)[t].b = (S)[i].b; }
 #define DRAIN(D, T, i, m) { (D)[i].r = (T)[m].r; (D)[i].g = (T)[m].g; (D)[i].b = (T)[m].b; }
 
-// MISCOMPILE (-O0 and -O3). Before the fill each thread uses its OWN tile
+// Was a MISCOMPILE (-O0 and -O3). Before the fill each thread uses its OWN tile
 // slot as scratch through p = flag ? tile : spare (race-free: own slot).
 // The pointer's underlying object is the select, which counts as disjoint
 // from the tile; after the rewrite other threads fill that slot, possibly
@@ -27,7 +29,7 @@ __global__ void scratch_select(Pixel *dst, const Pixel *__restrict__ src, int *o
   DRAIN(dst, tile, i, blockDim.x - 1 - t);
 }
 
-// MISCOMPILE (-O0 and -O3). Two `extern __shared__` arrays are the SAME
+// Was a MISCOMPILE (-O0 and -O3). Two `extern __shared__` arrays are the SAME
 // memory (the launch's dynamic shared memory), but as two globals they are
 // "distinct variables" to provablyDisjoint. Each thread uses its own slot
 // through dynB as scratch before the fill through dynA.
