@@ -84,9 +84,10 @@ def symbol_map(report: Report) -> dict[str, str]:
 
 def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
     """Whether the kernel must stay correct when its buffers overlap: two
-    or more of them, none `__restrict__`."""
+    or more of them, none `__restrict__`, and the spec does not say that the
+    original is undefined then (`overlap = false`)."""
     buffers = [i for i, p in enumerate(kspec.params) if p.is_buffer]
-    return len(buffers) >= 2 and not noalias.intersection(buffers)
+    return kspec.overlap and len(buffers) >= 2 and not noalias.intersection(buffers)
 
 
 def run(

@@ -93,6 +93,9 @@ class KernelSpec:
     same_as: str | None = None
     align: int = 1  # byte alignment every pointer argument needs
     shared: Any = 0  # bytes of dynamic shared memory per block, an expression of n and block
+    # whether the original is defined when its buffers overlap (struct
+    # assignment between partially overlapping objects is undefined in C++)
+    overlap: bool = True
 
     def dims(self, n: int, block_override: int | None = None, sms: int = 132) -> tuple[Dim3, Dim3]:
         """(grid, block) at size n; `coalda bench --blocks` overrides block.x."""
@@ -141,12 +144,13 @@ def load_spec(path: Path) -> Spec:
     for name, raw in data.get("kernels", {}).items():
         where = f"{path}: kernel {name}"
         params = tuple(_param(p, where) for p in raw.get("params", []))
-        unknown = set(raw) - {"params", "grid", "block", "same_as", "align", "shared"}
+        unknown = set(raw) - {"params", "grid", "block", "same_as", "align", "shared", "overlap"}
         if unknown:
             raise SpecError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
         kernels[name] = KernelSpec(
             name, params, raw.get("grid", "n // block"), raw.get("block", 256),
             raw.get("same_as"), int(raw.get("align", 1)), raw.get("shared", 0),
+            bool(raw.get("overlap", True)),
         )
     spec = Spec(kernels)
     if "sizes" in data:

@@ -237,11 +237,17 @@ void Poly::print(raw_ostream &OS, const std::vector<Atom> &Atoms) const {
 // AccessExpr and CoalescingInfo
 //===----------------------------------------------------------------------===//
 
+uint64_t AccessExpr::pieceWidth() const {
+  if (!isTransfer())
+    return Width;
+  return std::min<uint64_t>({alignment().value(), llvm::bit_floor(Width), 16});
+}
+
 bool AccessExpr::isCoalesced() const {
   std::optional<int64_t> S = constantStride();
   if (!S)
     return false;
-  return (uint64_t)std::abs(*S) <= Width;
+  return (uint64_t)std::abs(*S) <= pieceWidth();
 }
 
 std::string AccessExpr::laneName() const {
@@ -254,6 +260,34 @@ std::string AccessExpr::laneName() const {
     return "gid";
   }
   llvm_unreachable("unknown lane kind");
+}
+
+bool AccessExpr::isTransfer() const { return isa<MemTransferInst>(Inst); }
+
+Value *AccessExpr::pointer() const {
+  if (const auto *MT = dyn_cast<MemTransferInst>(Inst))
+    return IsStore ? MT->getRawDest() : MT->getRawSource();
+  return getLoadStorePointerOperand(Inst);
+}
+
+Align AccessExpr::alignment() const {
+  if (const auto *MT = dyn_cast<MemTransferInst>(Inst))
+    return (IsStore ? MT->getDestAlign() : MT->getSourceAlign())
+        .valueOrOne();
+  return getLoadStoreAlignment(Inst);
+}
+
+bool AccessExpr::isSimple() const {
+  if (const auto *MT = dyn_cast<MemTransferInst>(Inst))
+    return !MT->isVolatile();
+  if (const auto *L = dyn_cast<LoadInst>(Inst))
+    return L->isSimple();
+  return cast<StoreInst>(Inst)->isSimple();
+}
+
+const AccessExpr *CoalescingInfo::transferSource(const Instruction *I) const {
+  auto It = SourceIndex.find(I);
+  return It == SourceIndex.end() ? nullptr : &Accesses[It->second];
 }
 
 const AccessExpr *CoalescingInfo::lookup(const Instruction *I) const {
@@ -767,36 +801,60 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
   Info.Walker = std::make_unique<AddressWalker>(DL, *Info.Uniformity);
   AddressWalker &Walker = *Info.Walker;
 
+  // Reads one address into A (unknown with a reason, when the automaton
+  // rejects it); false for thread-private memory, which is not reported.
+  auto Read = [&](AccessExpr &A) {
+    Value *Ptr = A.pointer();
+    const Value *Base = nullptr;
+    Reading R = Walker.readPointer(Ptr, Base);
+    if (R.ok())
+      R = insideLoops(std::move(R), *A.Inst, Walker.Atoms, Cycles);
+    if (!R.ok()) {
+      A.Unknown = R.Reject;
+      A.Space = spaceOf(Ptr, Ptr);
+      return !isa<AllocaInst>(getUnderlyingObject(Ptr));
+    }
+    A.Base = Base;
+    A.Space = spaceOf(Base, Ptr);
+    if (A.Space == MemorySpace::Other)
+      return false;
+    splitOnLane(A, R.P, Walker);
+    return true;
+  };
+  auto Record = [&](AccessExpr A, DenseMap<const Instruction *, unsigned> &In) {
+    LLVM_DEBUG(dbgs() << "coalda: " << *A.Inst << "\n    => "
+                      << Info.exprString(A) << "\n");
+    In[A.Inst] = Info.Accesses.size();
+    Info.Accesses.push_back(std::move(A));
+  };
   for (Instruction &I : instructions(F)) {
-    Value *Ptr = getLoadStorePointerOperand(&I);
-    if (!Ptr)
+    if (const auto *MT = dyn_cast<MemTransferInst>(&I)) {
+      // A transfer of a constant size: its destination and its source.
+      const auto *Size = dyn_cast<ConstantInt>(MT->getLength());
+      if (!Size || Size->isZero() || Size->getZExtValue() > 4096)
+        continue;
+      AccessExpr Dst, Src;
+      for (AccessExpr *A : {&Dst, &Src}) {
+        A->Inst = &I;
+        A->IsStore = A == &Dst;
+        A->Width = Size->getZExtValue();
+        A->AccessTy = ArrayType::get(Type::getInt8Ty(F.getContext()), A->Width);
+      }
+      if (Read(Dst))
+        Record(std::move(Dst), Info.Index);
+      if (Read(Src))
+        Record(std::move(Src), Info.SourceIndex);
+      continue;
+    }
+    if (!getLoadStorePointerOperand(&I))
       continue;
     AccessExpr A;
     A.Inst = &I;
     A.IsStore = isa<StoreInst>(I);
     A.AccessTy = getLoadStoreType(&I);
     A.Width = DL.getTypeStoreSize(A.AccessTy).getFixedValue();
-
-    const Value *Base = nullptr;
-    Reading R = Walker.readPointer(Ptr, Base);
-    if (R.ok())
-      R = insideLoops(std::move(R), I, Walker.Atoms, Cycles);
-    if (R.ok()) {
-      A.Base = Base;
-      A.Space = spaceOf(Base, Ptr);
-      if (A.Space == MemorySpace::Other)
-        continue; // thread-private memory: never coalescing-relevant
-      splitOnLane(A, R.P, Walker);
-    } else {
-      A.Unknown = R.Reject;
-      A.Space = spaceOf(Ptr, Ptr);
-      if (isa<AllocaInst>(getUnderlyingObject(Ptr)))
-        continue;
-    }
-    LLVM_DEBUG(dbgs() << "coalda: " << I << "\n    => "
-                      << Info.exprString(A) << "\n");
-    Info.Index[&I] = Info.Accesses.size();
-    Info.Accesses.push_back(std::move(A));
+    if (Read(A))
+      Record(std::move(A), Info.Index);
   }
   return Info;
 }

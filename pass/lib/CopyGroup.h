@@ -101,6 +101,8 @@ struct CopyGroup {
   /// The unit of the narrowest version: the largest power of two dividing
   /// every member's width.
   uint64_t MemberWidth = 0;
+  /// One memory transfer copies the whole element (struct assignment).
+  bool Assignment = false;
 
   const AccessExpr &first() const { return *Stores.front(); }
   const AccessExpr &source() const { return *Loads.front(); }

@@ -20,6 +20,7 @@
 
 #include "CopyGroup.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
@@ -75,11 +76,11 @@ Verdict readStride(CopyGroup &G, const CoalescingInfo &Info) {
   std::optional<int64_t> S = Head.constantStride();
   if (S) {
     G.Stride = *S;
-    if ((uint64_t)std::abs(*S) <= Head.Width)
+    if (Head.isCoalesced())
       return Missed{MissedReason::AlreadyCoalesced,
                     "already coalesced (lane stride " + std::to_string(*S) +
-                        " bytes, access width " + std::to_string(Head.Width) +
-                        ")"};
+                        " bytes, access width " +
+                        std::to_string(Head.pieceWidth()) + ")"};
     if (*S < 0)
       return Missed{MissedReason::NegativeStride, "negative lane stride"};
     return std::nullopt;
@@ -104,9 +105,14 @@ Verdict pairLoads(CopyGroup &G, const CoalescingInfo &Info) {
   const AccessExpr &Head = G.first();
   G.MemberWidth = Head.Width;
   for (const AccessExpr *St : G.Stores) {
-    auto *Value =
-        dyn_cast<LoadInst>(cast<StoreInst>(St->Inst)->getValueOperand());
-    const AccessExpr *Ld = Value ? Info.lookup(Value) : nullptr;
+    // A memory transfer copies from its own source; a store stores a value
+    // some load produced.
+    const AccessExpr *Ld = nullptr;
+    if (St->isTransfer())
+      Ld = Info.transferSource(St->Inst);
+    else if (auto *Value = dyn_cast<LoadInst>(
+                 cast<StoreInst>(St->Inst)->getValueOperand()))
+      Ld = Info.lookup(Value);
     if (!Ld || !Ld->isKnown())
       return Missed{MissedReason::ComputedValue,
                     "not a pure copy: the value stored at offset " +
@@ -116,8 +122,9 @@ Verdict pairLoads(CopyGroup &G, const CoalescingInfo &Info) {
     // Members may differ in width (SLP merges some at -O3).
     G.MemberWidth = std::gcd(G.MemberWidth, St->Width);
   }
-  // e.g. 2 for two 6-byte <3 x i16> members.
-  G.MemberWidth &= -G.MemberWidth;
+  // e.g. 2 for two 6-byte <3 x i16> members; at most 16, the widest unit.
+  G.MemberWidth = std::min<uint64_t>(G.MemberWidth & -G.MemberWidth, 16);
+  G.Assignment = G.Stores.size() == 1 && Head.isTransfer();
   if (G.source().Stride != Head.Stride)
     return Missed{MissedReason::SourceStride,
                   "source lane stride differs from the destination's"};
@@ -193,7 +200,7 @@ Instruction *lastMember(const CopyGroup &G) {
 Align memberAlignment(const CopyGroup &G) {
   Align A(16);
   for (const AccessExpr *M : G.members())
-    A = std::min(A, getLoadStoreAlignment(M->Inst));
+    A = std::min(A, M->alignment());
   return A;
 }
 
@@ -219,10 +226,12 @@ cloneInOrder(ArrayRef<Instruction *> Order,
 
 void eraseMembers(const CopyGroup &G) {
   SmallVector<WeakTrackingVH, 16> Addresses;
+  SmallPtrSet<Instruction *, 16> Erased; // a transfer is a load and a store
   for (const auto *List : {&G.Stores, &G.Loads})
     for (const AccessExpr *A : *List) {
-      Addresses.push_back(getLoadStorePointerOperand(A->Inst));
-      A->Inst->eraseFromParent();
+      Addresses.push_back(A->pointer());
+      if (Erased.insert(A->Inst).second)
+        A->Inst->eraseFromParent();
     }
   RecursivelyDeleteTriviallyDeadInstructionsPermissive(Addresses);
 }

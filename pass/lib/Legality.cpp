@@ -423,8 +423,7 @@ Verdict Legality::checkShape(const CopyGroup &G) {
   // ld.v2.u32), which is already coalesced; the rewrite measured
   // 0.90-1.09x there.
   if (opts::CostRules && isPowerOf2_64(G.Stride) && G.Stride <= 16) {
-    Align A0 = std::min(getLoadStoreAlignment(G.first().Inst),
-                        getLoadStoreAlignment(G.source().Inst));
+    Align A0 = std::min(G.first().alignment(), G.source().alignment());
     if (A0.value() >= (uint64_t)G.Stride)
       return Missed{MissedReason::VectorizedElement,
                     "not profitable: the backend already moves each aligned " +
@@ -635,16 +634,12 @@ Verdict Legality::findGridStrideLoop(const CopyGroup &G, Loop *L,
 }
 
 Verdict Legality::checkMembers(const CopyGroup &G) {
-  for (const AccessExpr *A : G.members()) {
-    bool Simple = isa<LoadInst>(A->Inst)
-                      ? cast<LoadInst>(A->Inst)->isSimple()
-                      : cast<StoreInst>(A->Inst)->isSimple();
-    if (!Simple)
+  for (const AccessExpr *A : G.members())
+    if (!A->isSimple())
       return Missed{MissedReason::VolatileOrAtomic,
                     "a member is volatile or atomic"};
-  }
   for (const AccessExpr *Ld : G.Loads)
-    if (!Ld->Inst->hasOneUse())
+    if (!Ld->isTransfer() && !Ld->Inst->hasOneUse())
       return Missed{MissedReason::LoadReused,
                     "a loaded member is used by more than its store"};
   Instruction *First = firstMember(G), *Last = lastMember(G);
@@ -665,8 +660,7 @@ Verdict Legality::checkBuffers(const CopyGroup &G, const RewritePlan &P) {
     return Missed{MissedReason::SourceNotGlobal,
                   "the source is not global memory"};
   if (Dst.Space == MemorySpace::Global &&
-      getLoadStorePointerOperand(Dst.Inst)->getType() !=
-          getLoadStorePointerOperand(Src.Inst)->getType())
+      Dst.pointer()->getType() != Src.pointer()->getType())
     return Missed{MissedReason::AddressSpaces,
                   "source and destination are in different address spaces"};
   if (Dst.Base == Src.Base)
@@ -713,7 +707,7 @@ Verdict Legality::checkOtherAccesses(const CopyGroup &G) {
       continue;
     const AccessExpr *A = Info.lookup(&I);
     if (A && (is_contained(G.Stores, A) || is_contained(G.Loads, A)))
-      continue;
+      continue; // a member (a transfer's destination stands for it)
     // A store of another copy from the same source at the same displacement
     // (e.g. an unrolled iteration of the loop) writes any byte it shares
     // with this copy with the same source byte, which nothing writes: in
@@ -721,8 +715,8 @@ Verdict Legality::checkOtherAccesses(const CopyGroup &G) {
     // not exempt: reading the destination races with the rewrite (another
     // thread now writes the bytes), and so does any other access.
     const CopyGroup *Other = CopyOf.lookup(&I);
-    bool SameValues =
-        Other && isa<StoreInst>(I) && sameDisplacement(G, *Other, Info);
+    bool SameValues = Other && (isa<StoreInst>(I) || isa<MemTransferInst>(I)) &&
+                      sameDisplacement(G, *Other, Info);
     SmallVector<std::pair<const Value *, bool>, 2> Touched;
     if (!touchedMemory(I, Touched))
       return Missed{MissedReason::CallMayTouch,

@@ -106,7 +106,8 @@ private:
 BasicBlock *RegionCopyEmitter::splitAndCheckPreconditions() {
   // Program order of the members, for the fallback, before the split.
   for (const AccessExpr *A : G.members())
-    Order.push_back(A->Inst);
+    if (!is_contained(Order, A->Inst)) // a transfer is a load and a store
+      Order.push_back(A->Inst);
   llvm::sort(Order,
              [](Instruction *L, Instruction *R) { return L->comesBefore(R); });
   BasicBlock *Before = Last->getParent();
@@ -177,10 +178,8 @@ void RegionCopyEmitter::regionStarts(IRBuilder<> &B) {
   Value *Back = B.CreateNeg(B.CreateMul(Tid, B.getInt64(G.Stride), "",
                                         /*HasNUW=*/true, /*HasNSW=*/true),
                             "coalda.back");
-  DstStart = B.CreateGEP(I8, getLoadStorePointerOperand(G.first().Inst), Back,
-                         "coalda.dst");
-  SrcStart = B.CreateGEP(I8, getLoadStorePointerOperand(G.source().Inst),
-                         Back, "coalda.src");
+  DstStart = B.CreateGEP(I8, G.first().pointer(), Back, "coalda.dst");
+  SrcStart = B.CreateGEP(I8, G.source().pointer(), Back, "coalda.src");
   FullRegion = B.CreateMul(Ntid, B.getInt64(G.Stride), "coalda.rowbytes");
   DstInt = B.CreatePtrToInt(DstStart, I64);
   SrcInt = B.CreatePtrToInt(SrcStart, I64);

@@ -153,10 +153,15 @@ void remarkAccesses(const CoalescingInfo &Info,
                  DEBUG_TYPE, A.isKnown() ? "Uncoalesced" : "Unanalyzable",
                  A.Inst)
              << (A.IsStore ? "store " : "load ") << Info.exprString(A)
-             << (A.isKnown() ? " is uncoalesced: its lane stride exceeds "
-                               "its width of " +
-                                   std::to_string(A.Width) + " bytes"
-                             : "");
+             << (!A.isKnown() ? ""
+                 : A.isTransfer()
+                     ? " is uncoalesced: its lane stride exceeds the " +
+                           std::to_string(A.pieceWidth()) +
+                           "-byte pieces the copy of " +
+                           std::to_string(A.Width) + " bytes is made of"
+                     : " is uncoalesced: its lane stride exceeds its width "
+                       "of " +
+                           std::to_string(A.Width) + " bytes");
     });
   }
 }
@@ -167,10 +172,13 @@ void remarkGroup(const GroupOutcome &O, const Function &F,
   const BasicBlock *Region = &F.getEntryBlock();
   if (O.Transformed) {
     ORE.emit([&] {
+      std::string What =
+          G.Assignment
+              ? "assignment of " + std::to_string(G.Stride) + "-byte elements"
+              : "copy of " + std::to_string(G.Stores.size()) + " members";
       return OptimizationRemark(DEBUG_TYPE, "Coalesced", O.LastLoc, Region)
-             << "coalesced copy of " << std::to_string(G.Stores.size())
-             << " members from " << baseName(G.source().Base) << " to "
-             << baseName(G.first().Base) << ": " << O.Action;
+             << "coalesced " << What << " from " << baseName(G.source().Base)
+             << " to " << baseName(G.first().Base) << ": " << O.Action;
     });
     return;
   }

@@ -77,11 +77,14 @@ public:
 enum class MemorySpace { Global, Shared, Other };
 enum class LaneKind { None, ThreadIdx, GlobalIdx };
 
-/// One load or store written in canonical form.
+/// One load or store written in canonical form. A memory transfer of a
+/// constant size (llvm.memcpy/memmove: clang's struct assignment `dst[i] =
+/// src[i]`) is two accesses of the same instruction: its destination (a
+/// store) and its source (a load).
 struct AccessExpr {
   llvm::Instruction *Inst = nullptr;
   bool IsStore = false;
-  llvm::Type *AccessTy = nullptr;
+  llvm::Type *AccessTy = nullptr; ///< for a transfer, [Width x i8]
   uint64_t Width = 0; ///< bytes
 
   /// Empty when the automaton accepted the address.
@@ -95,13 +98,24 @@ struct AccessExpr {
   int64_t Offset = 0;
 
   bool isKnown() const { return Unknown.empty(); }
+  /// Part of a memory transfer (memcpy/memmove).
+  bool isTransfer() const;
+  /// The address operand: of the load or store, or the transfer's
+  /// destination (IsStore) or source.
+  llvm::Value *pointer() const;
+  /// The alignment the instruction declares for this address.
+  llvm::Align alignment() const;
+  /// Neither volatile nor atomic.
+  bool isSimple() const;
   std::optional<int64_t> constantStride() const {
     if (!isKnown() || !Stride.isConstant())
       return std::nullopt;
     return Stride.constantTerm();
   }
-  /// True when a warp's accesses are contiguous (|stride| <= width) or all
-  /// threads use one address.
+  /// The bytes one machine access moves: Width for a load or store; a
+  /// transfer is lowered into pieces as wide as its alignment allows.
+  uint64_t pieceWidth() const;
+  /// True when a warp's accesses are contiguous (|stride| <= piece width).
   bool isCoalesced() const;
   std::string laneName() const;
 };
@@ -132,7 +146,10 @@ public:
   /// The full byte polynomial of an access: stride*lane + uniform + offset.
   Poly addressPoly(const AccessExpr &A) const;
 
+  /// The access of a load or store; for a memory transfer its destination.
   const AccessExpr *lookup(const llvm::Instruction *I) const;
+  /// The source access of a memory transfer, or null.
+  const AccessExpr *transferSource(const llvm::Instruction *I) const;
   /// The canonical expression without kind and verdict, e.g. "%out + 3*gid + 1".
   void printExpr(llvm::raw_ostream &OS, const AccessExpr &A) const;
   /// "store i8 @ %out + 3*gid + 1 (width 1): uncoalesced".
@@ -142,6 +159,7 @@ public:
 private:
   friend class CoalescingAnalysis;
   llvm::DenseMap<const llvm::Instruction *, unsigned> Index;
+  llvm::DenseMap<const llvm::Instruction *, unsigned> SourceIndex;
   /// Row uniformity, which the walker consults.
   std::unique_ptr<RowUniformity> Uniformity;
   /// Owns the atom table; on the heap so that the result can move.
