@@ -37,6 +37,12 @@ MISCOMPILES: dict[tuple[str, str, int], str] = {
     ("narrowing", "unsigned_wrap_guard", 0): "unsigned 32-bit guard index tid + 65535u*65537u*ctaid "
     "wraps to tid - ctaid: the polynomial's first index is non-negative, the passing threads are a suffix",
     **{
+        ("narrowing", k, o): "a signed compare of a value computed in unsigned 32-bit arithmetic that "
+        "wraps inside the row ((int)(tid + off) < n, (int)(n - i) > 0): the passing threads are a suffix"
+        for k in ("signed_cmp_unsigned_add", "signed_diff_unsigned")
+        for o in (0, 3)
+    },
+    **{
         ("reach", "irreducible_cycle", o): "a copy in an irreducible cycle (no natural loop) that "
         "post-dominates the entry is taken for all-or-none, though threads leave the cycle in different iterations"
         for o in (0, 3)
@@ -54,10 +60,13 @@ MISCOMPILES: dict[tuple[str, str, int], str] = {
 # group transformed; the others are the kernel's helper accesses): a later
 # change must not quietly refuse them.
 MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
-    ("guards", 0): ("swapped", "signed_minus", "per_row_offset", "wide_index", "early_returns",
-                    "guard_on_y", "guard_flat_2d", "uniform_phi_bound", "shifted_copy"),
-    ("guards", 3): ("swapped", "signed_minus", "per_row_offset", "wide_index", "guard_on_y",
-                    "guard_flat_2d", "uniform_phi_bound", "shifted_copy"),
+    **{
+        ("guards", o): ("less_equal", "swapped", "signed_minus", "per_row_offset", "wide_index",
+                        "unsigned_vs_negative", "early_returns", "guard_on_y", "guard_flat_2d",
+                        "uniform_phi_bound", "shifted_copy", "and_le", "diff_and_lt", "nested",
+                        "ret_then_lt", "not_ge", "or_false", "le_max", "ule_max", "tid_both_sides")
+        for o in (0, 3)
+    },
     ("loops", 0): ("grid_stride", "guarded_do_while", "block_stride", "odd_start_step", "uniform_loop"),
     ("loops", 3): ("grid_stride", "guarded_do_while", "block_stride", "odd_start_step"),
     ("flat", 0): ("flag_before_loop", "flag_goto_loop", "shifted_elements", "unsigned_loop",

@@ -6,9 +6,7 @@ struct Pixel { unsigned char r, g, b; };
 #define COPY(d, s, i) { (d)[i].r = (s)[i].r; (d)[i].g = (s)[i].g; (d)[i].b = (s)[i].b; }
 
 // Two-sided range lo <= i < hi: the passing threads of a row are a middle
-// slice. Left alone (-O0: the copy's block is under a non-uniform branch
-// that is not `i < n`; -O3: the range folds to an unsigned compare of
-// i - lo, whose first index may be negative).
+// slice. Left alone (the lower bound keeps a suffix).
 __global__ void two_sided(Pixel *dst, const Pixel *src, int lo, int hi) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= lo && i < hi) COPY(dst, src, i);
@@ -20,8 +18,7 @@ __global__ void not_equal(Pixel *dst, const Pixel *src, int n) {
   if (i != n) COPY(dst, src, i);
 }
 
-// i <= n: a prefix of n + 1 - first threads, but sle is not matched. Left
-// alone (a missed opportunity, not a bug).
+// i <= n: a prefix of n + 1 - first threads. Rewritten (inclusive bound).
 __global__ void less_equal(Pixel *dst, const Pixel *src, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i <= n) COPY(dst, src, i);
@@ -56,15 +53,16 @@ __global__ void per_row_offset(Pixel *dst, const Pixel *src, int n) {
   if (i < n) COPY(dst, src, g);
 }
 
-// The guard's index adds a value loaded from memory: not row-uniform as far
-// as the pass knows. Left alone.
+// The guard's index adds a value loaded from one address (row-uniform: a
+// load from a row-uniform address is uniform since 1bfe514), compared
+// unsigned. Left alone (the first index may be negative).
 __global__ void loaded_offset(Pixel *dst, const Pixel *src, const int *off, int n) {
   int g = blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x + off[0] < n) COPY(dst, src, g);
 }
 
-// The bound is loaded from memory (the same value in every thread, but the
-// pass cannot know). Left alone.
+// The bound is loaded from memory (row-uniform). Left alone: np may point
+// into dst (the destination may be read elsewhere).
 __global__ void loaded_bound(Pixel *dst, const Pixel *src, const int *np) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < *np) COPY(dst, src, i);
@@ -78,15 +76,14 @@ __global__ void wide_index(Pixel *dst, const Pixel *src, int n) {
 
 // Unsigned index against a signed bound that may be negative: C converts the
 // bound, so n = -1 lets every thread through; a second bound m follows.
-// Left alone (two conditions: the copy's block is not behind one `i < n`).
+// Rewritten (two unsigned bounds).
 __global__ void unsigned_vs_negative(Pixel *dst, const Pixel *src, int n, unsigned m) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < (unsigned)n && i < m) COPY(dst, src, i);
 }
 
 // Early returns in several places: uniform ones and one bounds return.
-// Rewritten at -O0 (bounds guard `i >= n return`); at -O3 the conditions are
-// merged into one branch and the copy is left alone.
+// Rewritten (bounds guard `i >= n return` below uniform conditions).
 __global__ void early_returns(Pixel *dst, const Pixel *src, int n, int flag) {
   if (flag == 1) return;
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -138,4 +135,48 @@ __global__ void uniform_phi_bound(Pixel *dst, const Pixel *src, int n, int flag)
 __global__ void shifted_copy(Pixel *dst, const Pixel *src, int n, int shift) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i + shift < n) COPY(dst, src, i);
+}
+
+// Guard combinations (all rewritten, bounds guards): && with an inclusive
+// bound, the difference form, nested guards under a uniform flag, an early
+// return followed by an unsigned bound, a negated >=, an || of returns,
+// inclusive bounds at INT_MAX / UINT_MAX (every thread passes), and tid.x on
+// both sides of the compare.
+__global__ void and_le(Pixel *dst, const Pixel *src, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && i <= m) COPY(dst, src, i);
+}
+__global__ void diff_and_lt(Pixel *dst, const Pixel *src, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n - i > 0 && i < m) COPY(dst, src, i);
+}
+__global__ void nested(Pixel *dst, const Pixel *src, int n, int m, int flag) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { if (flag) { if (i + 3 < m) COPY(dst, src, i); } }
+}
+__global__ void ret_then_lt(Pixel *dst, const Pixel *src, int n, unsigned m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if ((unsigned)i < m) COPY(dst, src, i);
+}
+__global__ void not_ge(Pixel *dst, const Pixel *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!(i >= n)) COPY(dst, src, i);
+}
+__global__ void or_false(Pixel *dst, const Pixel *src, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || i >= m) return;
+  COPY(dst, src, i);
+}
+__global__ void le_max(Pixel *dst, const Pixel *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) COPY(dst, src, i);
+}
+__global__ void ule_max(Pixel *dst, const Pixel *src, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) COPY(dst, src, i);
+}
+__global__ void tid_both_sides(Pixel *dst, const Pixel *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (2 * i < n + (int)threadIdx.x) COPY(dst, src, i);
 }

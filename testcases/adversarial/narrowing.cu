@@ -107,3 +107,31 @@ __global__ void unsigned_wrap_guard(Pixel *dst, const Pixel *src, unsigned n) {
     dst[g].b = src[g].b;
   }
 }
+
+// MISCOMPILE (-O0 and -O3). An unsigned index converted to int for a signed
+// compare (modular, defined since C++20 and in clang): with off = 2^31 - 3,
+// u = tid + off is 2^31 - 3 + tid, so (int)u is a large positive value for
+// threads 0..2 and negative (passing `< n`) for threads 3.. : a suffix. The
+// pass reads Lo - Hi = tid + off - n, a signed prefix bound, and accepts it
+// without asking whether the 32-bit value wraps inside the row.
+__global__ void signed_cmp_unsigned_add(Pixel *dst, const Pixel *src, unsigned off, int n) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned u = threadIdx.x + off;
+  if ((int)u < n) {
+    dst[g].r = src[g].r;
+    dst[g].g = src[g].g;
+    dst[g].b = src[g].b;
+  }
+}
+
+// MISCOMPILE (-O0 and -O3). The difference form `n - i > 0` of an unsigned
+// n and i, compared signed: with n = 2^31 + 3, (int)(n - i) is negative
+// (fails) for gid 0..3 and positive for gid 4.. : a suffix of block 0.
+__global__ void signed_diff_unsigned(Pixel *dst, const Pixel *src, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((int)(n - i) > 0) {
+    dst[i].r = src[i].r;
+    dst[i].g = src[i].g;
+    dst[i].b = src[i].b;
+  }
+}
