@@ -135,8 +135,9 @@ def _compile_or_split(
 def merged(groups: list[dict[str, Any]]) -> bool:
     """-O3 may merge a whole element into one access (e.g. 4 chars into an
     i32 with __restrict__): that access is coalesced (with a run-time
-    stride: when the stride is its width), nothing to rewrite."""
-    return all(
+    stride: when the stride is its width), nothing to rewrite. No group at
+    all is not that: the analysis lost the copy."""
+    return bool(groups) and all(
         g["reason"].startswith(("already coalesced", "run-time lane stride over a single member")) for g in groups
     )
 
