@@ -79,6 +79,9 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
     ("shared", 3): ("tile_plain", "tile_dynamic", "tile_2d"),
     ("runtime_stride", 0): ("sext_stride", "stride_ntid_y", "stride_with_gap", "stride_guarded"),
     ("runtime_stride", 3): ("sext_stride", "stride_ntid_y", "stride_with_gap", "stride_guarded"),
+    ("loop_bounds", 0): ("loop_le", "loop_ule", "loop_le_minus1", "loop_le_neg", "loop_ule_zero"),
+    ("loop_bounds", 3): ("loop_le", "loop_ule", "loop_diff", "loop_le_minus1", "loop_ge_rev",
+                         "loop_two_bounds", "loop_le_neg", "loop_ule_zero"),
     ("reach", 0): ("after_uniform_loop", "rejoin_before_copy"),
     ("reach", 3): ("after_uniform_loop", "rejoin_before_copy", "uniform_switch"),
     **{
@@ -96,6 +99,9 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
 
 # Kernels with a rewritten grid-stride loop that must also get the flat copy.
 MUST_BE_FLAT: dict[tuple[str, int], tuple[str, ...]] = {
+    ("loop_bounds", 0): ("loop_le", "loop_ule", "loop_le_minus1", "loop_le_neg", "loop_ule_zero"),
+    ("loop_bounds", 3): ("loop_le", "loop_ule", "loop_diff", "loop_le_minus1", "loop_ge_rev",
+                         "loop_le_neg", "loop_ule_zero"),
     ("loops", 0): ("grid_stride",),
     ("loops", 3): ("grid_stride", "guarded_do_while"),
     ("flat", 0): ("side_effect_before_guard", "side_effect_after_loop", "shifted_elements",
