@@ -82,6 +82,12 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
     ("loop_bounds", 0): ("loop_le", "loop_ule", "loop_le_minus1", "loop_le_neg", "loop_ule_zero"),
     ("loop_bounds", 3): ("loop_le", "loop_ule", "loop_diff", "loop_le_minus1", "loop_ge_rev",
                          "loop_two_bounds", "loop_le_neg", "loop_ule_zero"),
+    **{
+        ("transfers", o): ("f3_assign", "f3_assign_guarded", "p3_assign", "p7_assign", "px_memmove",
+                           "two_halves", "memcpy_plus_store", "memcpy_two_elems", "f3_grid_stride",
+                           "tile_assign")
+        for o in (0, 3)
+    },
     ("reach", 0): ("after_uniform_loop", "rejoin_before_copy"),
     ("reach", 3): ("after_uniform_loop", "rejoin_before_copy", "uniform_switch"),
     **{
@@ -102,6 +108,8 @@ MUST_BE_FLAT: dict[tuple[str, int], tuple[str, ...]] = {
     ("loop_bounds", 0): ("loop_le", "loop_ule", "loop_le_minus1", "loop_le_neg", "loop_ule_zero"),
     ("loop_bounds", 3): ("loop_le", "loop_ule", "loop_diff", "loop_le_minus1", "loop_ge_rev",
                          "loop_le_neg", "loop_ule_zero"),
+    ("transfers", 0): ("f3_grid_stride",),
+    ("transfers", 3): ("f3_grid_stride",),
     ("loops", 0): ("grid_stride",),
     ("loops", 3): ("grid_stride", "guarded_do_while"),
     ("flat", 0): ("side_effect_before_guard", "side_effect_after_loop", "shifted_elements",
