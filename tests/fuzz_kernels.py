@@ -64,6 +64,13 @@ class Kernel(Protocol):
     @property
     def restrict(self) -> bool: ...  # pointers __restrict__ (noalias)
 
+    @property
+    def overlappable(self) -> bool:
+        """The original is defined with its buffers overlapping (one thread):
+        not with __restrict__, nor for a struct assignment (an overlapping
+        memcpy)."""
+        ...
+
     def source(self, name: str) -> str: ...
     def spec(self, name: str) -> tuple[KernelSpec, int]: ...
     def expect(self, opt_level: int) -> Expect: ...
@@ -94,6 +101,10 @@ class FuzzKernel:
 
     family: ClassVar[str] = "copy"
     language: ClassVar[str] = "cuda"
+
+    @property
+    def overlappable(self) -> bool:
+        return not self.restrict
 
     @property
     def layout(self) -> tuple[int, int]:
@@ -243,10 +254,24 @@ class Element:
 
     members: tuple[str, ...]
     order: tuple[int, ...]
+    assign: bool = False  # `dst[i] = src[i]`: one memcpy of the element, padding included
 
     @property
     def layout(self) -> tuple[int, int]:
         return struct_layout(self.members)
+
+    @property
+    def expect(self) -> Expect:
+        """What the element allows whatever the index: a whole member-wise
+        copy of a padding-free element of several members is rewritten; a
+        struct assignment is a memcpy of the element (padding too) that the
+        pass may take as one member covering it, or not; anything else
+        (one member: already coalesced; partial; padded) is left alone."""
+        if len(self.members) < 2:
+            return "alone"
+        if self.assign:
+            return "any"
+        return "rewrite" if self.whole_pure else "alone"
 
     @property
     def whole_pure(self) -> bool:
@@ -264,7 +289,17 @@ class Element:
         return f"{typedefs}struct {name}_t {{ {fields} }};\n"
 
     def copy(self, dst: str, src: str, i: str = "i", indent: str = "  ") -> list[str]:
+        if self.assign:
+            return [f"{indent}{dst}[{i}] = {src}[{i}];"]
         return [f"{indent}{dst}[{i}].m{k} = {src}[{i}].m{k};" for k in self.order]
+
+
+def weakest(*expects: Expect) -> Expect:
+    """The expectation both constraints allow: "alone" wins, then "any"."""
+    for e in ("alone", "any"):
+        if e in expects:
+            return e  # type: ignore[return-value]
+    return "rewrite"
 
 
 def packed(members: list[str]) -> list[str]:
@@ -294,6 +329,8 @@ def elements(draw: st.DrawFn, partial: bool = True) -> Element:
         members = packed(members)
     members = tuple(members)
     order = tuple(draw(st.permutations(range(len(members)))))
+    if draw(st.integers(0, 7)) == 0:
+        return Element(members, order, assign=True)
     if partial and len(members) > 1 and draw(st.integers(0, 4)) == 0:
         order = order[: draw(st.integers(1, len(members) - 1))]
     return Element(members, order)
@@ -362,6 +399,10 @@ class GuardKernel:
     language: ClassVar[str] = "cuda"
 
     @property
+    def overlappable(self) -> bool:
+        return not self.restrict and not self.element.assign
+
+    @property
     def threads(self) -> int:
         return self.block * self.blocks
 
@@ -377,11 +418,10 @@ class GuardKernel:
         block 0; on gid + c, c >= 0, it is a prefix if the pass can prove the
         index non-negative), `i >= 0 && i < n`, windows `m <= i < n`, guards
         on threadIdx alone. What it proves is its business, the bytes ours."""
-        if not self.element.whole_pure or self.guard in DIVERGENT_GUARDS:
+        if self.guard in DIVERGENT_GUARDS:
             return "alone"
-        if self.guard in PREFIX_GUARDS and self.offset >= 0:
-            return "rewrite"
-        return "any"
+        prefix = self.guard in PREFIX_GUARDS and self.offset >= 0
+        return weakest(self.element.expect, "rewrite" if prefix else "any")
 
     def source(self, name: str) -> str:
         r = restrict(self.restrict)
@@ -467,6 +507,10 @@ class ControlKernel:
     family: ClassVar[str] = "control"
     language: ClassVar[str] = "cuda"
 
+    @property
+    def overlappable(self) -> bool:
+        return not self.restrict and not self.element.assign
+
     def expect(self, opt_level: int) -> Expect:
         """A k that differs across a row puts threads of one row in different
         regions: a rewrite moving one region per row cannot be right (defect
@@ -474,9 +518,9 @@ class ControlKernel:
         row-uniform ("conditions on row-uniform values are fine"): rewritten.
         A uniform k from a loop's trip count or from memory is left to the
         pass (loads are divergence sources to it by design); bytes decide."""
-        if not self.element.whole_pure or CONTROL[self.form][1]:
+        if CONTROL[self.form][1]:
             return "alone"
-        return "rewrite" if self.form in UNIFORM_CHOICES else "any"
+        return weakest(self.element.expect, "rewrite" if self.form in UNIFORM_CHOICES else "any")
 
     def source(self, name: str) -> str:
         r = restrict(self.restrict)
@@ -542,12 +586,16 @@ class ChainKernel:
     family: ClassVar[str] = "chain"
     language: ClassVar[str] = "cuda"
 
+    @property
+    def overlappable(self) -> bool:
+        return not self.restrict and not self.element.assign
+
     def expect(self, opt_level: int) -> Expect:
         """Legal outcomes are: neither group rewritten, or a group rewritten
         whose buffers are touched elsewhere only by groups rewritten in the
         same thread mapping (test_fuzz checks that from the report). Which
         one the pass picks is its choice; the schedules decide the bytes."""
-        return "any" if self.element.whole_pure else "alone"
+        return weakest(self.element.expect, "any")
 
     def body(self) -> list[str]:
         lines: list[str] = []
@@ -632,6 +680,10 @@ class LoopKernel:
     language: ClassVar[str] = "cuda"
 
     @property
+    def overlappable(self) -> bool:
+        return not self.restrict and not self.element.assign
+
+    @property
     def n(self) -> int:
         return 3 * self.block * self.blocks - self.tail
 
@@ -645,7 +697,7 @@ class LoopKernel:
         contract, and every bound here is row-uniform (`n - c`, `n / 2`,
         `min(n, m)`, computed in the body, an unsigned counter), as is the
         uniform loop's: all are rewritten, by valid IR (defect 4)."""
-        return "rewrite" if self.element.whole_pure else "alone"
+        return self.element.expect
 
     def source(self, name: str) -> str:
         r = restrict(self.restrict)
@@ -724,6 +776,10 @@ class OddWidthKernel:
     @property
     def restrict(self) -> bool:
         return self.noalias
+
+    @property
+    def overlappable(self) -> bool:
+        return not self.noalias
 
     @property
     def offsets(self) -> list[int]:

@@ -181,7 +181,7 @@ def run_kernel(kernel: Kernel, name: str, compiled: Compiled, level: int, rng: n
     where = f"{name} ({kernel.family}) at -O{level}"
     # Kernels without __restrict__ also run with dst and src a few bytes
     # apart in one allocation (one thread), where the oracle offers that.
-    extra = {"overlap": True} if OVERLAP and not kernel.restrict else {}
+    extra = {"overlap": True} if OVERLAP and kernel.overlappable else {}
     try:
         results = runner.check(spec, lambda _: entry["symbol"], compiled.original, compiled.optimized, n, rng, **extra)
     except CoaldaError as exc:
