@@ -1,8 +1,9 @@
 // Bounds-guard forms: each kernel copies whole pixels (a 3-byte struct) of
 // the threads its guard lets through. COALDA rewrites the copy when the
 // threads that pass are a prefix of every block row, whatever form the guard
-// takes, and leaves it alone, saying why, when they are not (a suffix, a
-// hole, an unsigned range whose start may be negative). docs/guard-forms.md
+// takes (checking at run time that the guard's index does not wrap inside
+// the row), and leaves it alone, saying why, when they are not (a suffix, a
+// hole). docs/guard-forms.md
 // lists the decision for every kernel at -O0 and -O3 (they must agree).
 struct Pixel {
   unsigned char r, g, b;
@@ -38,6 +39,9 @@ __global__ void grid_stride_at_most(ARGS, int n) {
 // Not prefixes: left alone.
 __global__ void suffix(ARGS, int n, int lo) { int i = GID; if (i >= lo && i < n) COPY(i); }
 __global__ void hole(ARGS, int n, int skip) { int i = GID; if (i < n && i != skip) COPY(i); }
+// A prefix in every row but block 0's, where (unsigned)(gid - 5) wraps:
+// rewritten behind a run-time check that sends a row whose index wraps to the
+// original code.
 __global__ void negative_start(ARGS, int n) {
   int i = (int)GID - 5;
   if ((unsigned)i < (unsigned)n)

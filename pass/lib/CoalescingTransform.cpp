@@ -22,6 +22,7 @@
 #include "Report.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -161,7 +162,8 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     std::vector<GroupOutcome> Groups = collectCopyGroups(Info);
     decideLegality(Groups, Info, FAM.getResult<PostDominatorTreeAnalysis>(*F),
                    FAM.getResult<DominatorTreeAnalysis>(*F),
-                   FAM.getResult<LoopAnalysis>(*F));
+                   FAM.getResult<LoopAnalysis>(*F),
+                   FAM.getResult<CycleAnalysis>(*F));
     remarkAccesses(Info, ORE);
     for (GroupOutcome &O : Groups) {
       O.FirstLoc = O.Group.first().Inst->getDebugLoc();

@@ -21,6 +21,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/IRBuilder.h"
 
 #include <optional>
@@ -58,7 +59,6 @@ enum class MissedReason {
   VectorizedElement,
   StrideLimit,
   ActiveThreads,
-  UnsignedGuard,
   SuffixGuard,
   GuardUnavailable,
   VolatileOrAtomic,
@@ -127,6 +127,8 @@ struct PrefixBound {
   llvm::Value *Hi = nullptr;
   bool Signed = true;
   bool Inclusive = false;
+  /// tid.x is in Hi (with coefficient -1, `n - i > 0`), not in Lo (+1).
+  bool LaneOnHi = false;
 };
 
 /// How a legal group is rewritten: what both emitters read.
@@ -179,7 +181,8 @@ std::vector<GroupOutcome> collectCopyGroups(const CoalescingInfo &Info);
 /// legality: decides each candidate, filling its Plan or its Skip.
 void decideLegality(std::vector<GroupOutcome> &Groups,
                     const CoalescingInfo &Info, llvm::PostDominatorTree &PDT,
-                    llvm::DominatorTree &DT, llvm::LoopInfo &LI);
+                    llvm::DominatorTree &DT, llvm::LoopInfo &LI,
+                    const llvm::CycleInfo &Cycles);
 
 /// emit: the region copy of one legal group, at its last member, with the
 /// original members as the fallback; returns what it did, for people.

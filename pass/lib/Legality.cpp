@@ -33,6 +33,7 @@
 #include "RowUniformity.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -152,6 +153,15 @@ Loop *liveLoopFor(const LoopInfo &LI, const BasicBlock *BB) {
   return nullptr;
 }
 
+/// BB is in a cycle that is not a natural loop (entered at more than one
+/// block): LoopInfo does not see it, and nothing here reasons about it.
+bool inIrreducibleCycle(const CycleInfo &Cycles, const BasicBlock *BB) {
+  for (const Cycle *C = Cycles.getCycle(BB); C; C = C->getParentCycle())
+    if (!C->isReducible())
+      return true;
+  return false;
+}
+
 /// The outermost loop around BB that can iterate, or null.
 Loop *outermostLiveLoop(const LoopInfo &LI, const BasicBlock *BB) {
   Loop *Live = nullptr;
@@ -181,8 +191,8 @@ BasicBlock *singleLivePredecessor(BasicBlock *BB) {
 class UniformReach {
 public:
   UniformReach(const RowUniformity &Uniformity, PostDominatorTree &PDT,
-               LoopInfo &LI)
-      : Uniformity(Uniformity), PDT(PDT), LI(LI) {}
+               LoopInfo &LI, const CycleInfo &Cycles)
+      : Uniformity(Uniformity), PDT(PDT), LI(LI), Cycles(Cycles) {}
 
   /// The terminator of BB sends all threads of a row the same way.
   bool uniformBranch(const BasicBlock *BB) const {
@@ -197,7 +207,7 @@ public:
   }
 
   bool allOrNone(const BasicBlock *BB) {
-    if (liveLoopFor(LI, BB))
+    if (liveLoopFor(LI, BB) || inIrreducibleCycle(Cycles, BB))
       return false;
     if (PDT.dominates(BB, &BB->getParent()->getEntryBlock()))
       return true;
@@ -227,19 +237,9 @@ private:
   const RowUniformity &Uniformity;
   PostDominatorTree &PDT;
   LoopInfo &LI;
+  const CycleInfo &Cycles;
   DenseMap<const BasicBlock *, bool> Memo;
 };
-
-/// P >= 0 in every launch: non-negative coefficients over atoms that are
-/// never negative (special registers, loop iteration counts).
-bool provablyNonNegative(const Poly &P, const std::vector<Atom> &Atoms) {
-  return all_of(P.Terms, [&](const auto &T) {
-    return T.second >= 0 && all_of(T.first, [&](unsigned Id) {
-             return Atoms[Id].Kind <= Atom::GridDim ||
-                    Atoms[Id].Kind == Atom::Iteration;
-           });
-  });
-}
 
 /// A `__shared__` variable with a size of its own; every `extern __shared__`
 /// array is the same dynamic shared memory.
@@ -343,10 +343,10 @@ Instruction *firstMember(const CopyGroup &G) {
 class Legality {
 public:
   Legality(const CoalescingInfo &Info, PostDominatorTree &PDT,
-           DominatorTree &DT, LoopInfo &LI,
+           DominatorTree &DT, LoopInfo &LI, const CycleInfo &Cycles,
            const std::vector<GroupOutcome> &Groups)
-      : Info(Info), PDT(PDT), DT(DT), LI(LI),
-        Reach(Info.uniformity(), PDT, LI),
+      : Info(Info), PDT(PDT), DT(DT), LI(LI), Cycles(Cycles),
+        Reach(Info.uniformity(), PDT, LI, Cycles),
         Tid(Info.registerAtom(Atom::ThreadIdx, 0)) {
     // The members of every pure copy collect found, for the question which
     // other accesses may touch a copy's bytes.
@@ -393,6 +393,7 @@ private:
   PostDominatorTree &PDT;
   DominatorTree &DT;
   LoopInfo &LI;
+  const CycleInfo &Cycles;
   UniformReach Reach;
   unsigned Tid;
   DenseMap<const Instruction *, const CopyGroup *> CopyOf;
@@ -402,7 +403,7 @@ private:
   Verdict findGridStrideLoop(const CopyGroup &G, Loop *L, RewritePlan &P);
   /// Why B does not keep a prefix of the row (NotLane when its sides have
   /// the wrong form), or nothing.
-  Verdict prefixBound(const PrefixBound &B, const Missed &NotLane);
+  Verdict prefixBound(PrefixBound &B, const Missed &NotLane);
   Verdict findBoundsGuards(const CopyGroup &G, RewritePlan &P);
   Verdict checkMembers(const CopyGroup &G);
   Verdict checkBuffers(const CopyGroup &G, const RewritePlan &P);
@@ -438,53 +439,91 @@ Verdict Legality::checkShape(const CopyGroup &G) {
   return std::nullopt;
 }
 
+/// The coefficient of tid.x in P when it is its only use of tid.x (linear),
+/// else nullopt.
+std::optional<int64_t> laneCoefficient(const Poly &P, unsigned Tid) {
+  int64_t C = 0;
+  for (const auto &[M, K] : P.Terms)
+    if (is_contained(M, Tid)) {
+      if (M.size() != 1)
+        return std::nullopt;
+      C = K;
+    }
+  return C;
+}
+
+/// Every value on the way from tid.x to V that depends on tid.x has V's
+/// width: an extension applies only to the tid.x read itself. Then a value
+/// that wraps inside a row does so in that one width.
+bool laneInOneWidth(const Value *V, unsigned Bits,
+                    SmallPtrSetImpl<const Value *> &Seen,
+                    const CoalescingInfo &Info, unsigned Tid) {
+  if (!Seen.insert(V).second)
+    return true;
+  std::optional<Poly> P = Info.readInteger(V);
+  if (!P)
+    return false;
+  if (!P->mentions(Tid))
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (const auto *II = dyn_cast_or_null<IntrinsicInst>(I);
+      II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x)
+    return Bits == 32;
+  if (isa_and_nonnull<ZExtInst>(I) || isa_and_nonnull<SExtInst>(I)) {
+    const auto *Op = dyn_cast<IntrinsicInst>(I->getOperand(0));
+    return Op && Op->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x &&
+           I->getType()->getIntegerBitWidth() == Bits;
+  }
+  if (!I || !I->getType()->isIntegerTy(Bits))
+    return false;
+  return all_of(I->operands(), [&](const Use &U) {
+    return laneInOneWidth(U.get(), Bits, Seen, Info, Tid);
+  });
+}
+
 // `Lo < Hi` (or <=) holds for a prefix of the row's threads when Lo - Hi is
-// tid.x plus a row-uniform value: signed, exactly for tid.x < Hi - Lo +
-// tid.x. Unsigned, a Lo below zero wraps to a large value and fails the
-// test, so the threads are a prefix only when Lo is tid.x plus a First that
-// cannot be negative and Hi does not depend on tid.x (else, for gid - 5, a
-// suffix of block 0). With tid.x on the other side (`Lo - Hi` = -tid.x +
-// ...) the threads that pass are a suffix.
-Verdict Legality::prefixBound(const PrefixBound &B, const Missed &NotLane) {
+// tid.x plus a row-uniform value, tid.x being in one side only (+tid.x in
+// Lo, or -tid.x in Hi: `n - i > 0`), as long as that side does not wrap
+// inside the row (gid - 5 does in block 0, unsigned; so does a 32-bit gid
+// past 2^31, signed). The rewrite checks that at run time (every thread of a
+// row that wraps sees its row start out of range, so the row decides alike);
+// here the lane side must be computed in one width. With tid.x the other way
+// round the threads that pass are a suffix.
+Verdict Legality::prefixBound(PrefixBound &B, const Missed &NotLane) {
   std::optional<Poly> L = Info.readInteger(B.Lo);
   std::optional<Poly> H = Info.readInteger(B.Hi);
   if (!L || !H)
     return NotLane;
-  Poly Delta = *L + H->scaled(-1);
-  int64_t Lane = 0;
-  for (const auto &[M, C] : Delta.Terms)
-    if (is_contained(M, Tid)) {
-      if (M.size() != 1)
-        return NotLane;
-      Lane = C;
-    }
-  if (Lane == -1)
+  std::optional<int64_t> CL = laneCoefficient(*L, Tid);
+  std::optional<int64_t> CH = laneCoefficient(*H, Tid);
+  if (!CL || !CH || (*CL != 0 && *CH != 0))
+    return NotLane;
+  if (*CL == -1 || *CH == 1)
     return Missed{MissedReason::SuffixGuard,
                   "the guard keeps a suffix of the row's threads (the lane "
                   "index must be below the bound), not a prefix"};
-  if (Lane != 1)
+  if (*CL != 1 && *CH != -1)
     return NotLane;
-  if (B.Signed)
-    return std::nullopt;
-  Poly First = *L + Poly::atom(Tid).scaled(-1);
-  if (!H->mentions(Tid) && !First.mentions(Tid) &&
-      provablyNonNegative(First, Info.atoms()))
-    return std::nullopt;
-  std::string S;
-  raw_string_ostream OS(S);
-  First.print(OS, Info.atoms());
-  return Missed{MissedReason::UnsignedGuard,
-                "the guard compares the index unsigned and the row's first "
-                "index (" +
-                    S +
-                    ") may be negative: the threads that pass it need not be "
-                    "a prefix of the row"};
+  B.LaneOnHi = *CH == -1;
+  Value *Lane = B.LaneOnHi ? B.Hi : B.Lo;
+  SmallPtrSet<const Value *, 8> Seen;
+  if (!laneInOneWidth(Lane, Lane->getType()->getIntegerBitWidth(), Seen, Info,
+                      Tid))
+    return Missed{MissedReason::ActiveThreads,
+                  "the guard's index mixes integer widths on its way from "
+                  "threadIdx.x: a wrap inside a row could not be detected"};
+  return std::nullopt;
 }
 
 Verdict Legality::findActiveThreads(const CopyGroup &G, RewritePlan &P) {
   BasicBlock *BB = G.first().Inst->getParent();
   if (Reach.allOrNone(BB))
     return std::nullopt;
+  if (inIrreducibleCycle(Cycles, BB))
+    return Missed{MissedReason::ActiveThreads,
+                  "the copy is in a cycle that is not a loop (entered at more "
+                  "than one block): threads may leave it in different "
+                  "iterations"};
   if (Loop *L = liveLoopFor(LI, BB))
     return findGridStrideLoop(G, L, P);
   return findBoundsGuards(G, P);
@@ -504,7 +543,7 @@ Verdict Legality::findBoundsGuards(const CopyGroup &G, RewritePlan &P) {
   for (BasicBlock *Cur = G.first().Inst->getParent(); !Reach.allOrNone(Cur);) {
     BasicBlock *Pred = singleLivePredecessor(Cur);
     SmallVector<std::pair<Value *, bool>, 4> Conditions;
-    if (!Pred || liveLoopFor(LI, Pred) ||
+    if (!Pred || liveLoopFor(LI, Pred) || inIrreducibleCycle(Cycles, Pred) ||
         !edgeConditions(Pred->getTerminator(), Cur, Conditions))
       return NotGuard;
     for (auto [C, Holds] : Conditions) {
@@ -873,8 +912,8 @@ void Legality::findFlatLoop(const CopyGroup &G, RewritePlan &P) {
 
 void decideLegality(std::vector<GroupOutcome> &Groups,
                     const CoalescingInfo &Info, PostDominatorTree &PDT,
-                    DominatorTree &DT, LoopInfo &LI) {
-  Legality Phase(Info, PDT, DT, LI, Groups);
+                    DominatorTree &DT, LoopInfo &LI, const CycleInfo &Cycles) {
+  Legality Phase(Info, PDT, DT, LI, Cycles, Groups);
   for (GroupOutcome &O : Groups) {
     Phase.decide(O);
     if (opts::AnalyzeOnly && O.legal())

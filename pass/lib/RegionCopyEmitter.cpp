@@ -60,7 +60,16 @@ public:
     Ntid = B.CreateZExt(
         B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}), I64,
         "coalda.ntid");
-    Left = activeLeft(B);
+    Value *NoWrap = nullptr;
+    Left = activeLeft(B, NoWrap);
+    if (NoWrap) {
+      // A row whose guard index wraps is not a prefix: its threads all see
+      // that and run the original code.
+      BasicBlock *Rows = BasicBlock::Create(Ctx, "coalda.rows", F, Join);
+      B.CreateCondBr(NoWrap, Rows, emitOriginal());
+      Head = Rows;
+      B.SetInsertPoint(Rows);
+    }
     regionStarts(B);
     BasicBlock *Slow = emitFastPath(Head);
     emitSlowPath(Slow);
@@ -87,7 +96,9 @@ private:
   SmallVector<Instruction *, 16> Order;
 
   BasicBlock *splitAndCheckPreconditions();
-  Value *activeLeft(IRBuilder<> &B);
+  Value *activeLeft(IRBuilder<> &B, Value *&NoWrap);
+  Value *rowStartInRange(IRBuilder<> &B, const PrefixBound &Bound,
+                         Value *First);
   void regionStarts(IRBuilder<> &B);
   BasicBlock *emitFastPath(BasicBlock *Head);
   void emitSlowPath(BasicBlock *Slow);
@@ -155,9 +166,10 @@ BasicBlock *RegionCopyEmitter::splitAndCheckPreconditions() {
 
 /// With a guard, the row's first `Left` threads are active (all of them when
 /// Left >= ntid.x, the fast path's case): the least Left over the bounds;
-/// null without a guard.
-Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B) {
+/// null without a guard. NoWrap: that no bound's lane side wraps in the row.
+Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B, Value *&NoWrap) {
   Value *Left = nullptr;
+  SmallVector<Value *, 2> Firsts;
   for (const PrefixBound &Bound : P.Bounds) {
     auto Ext = [&](Value *V) {
       return Bound.Signed ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
@@ -167,8 +179,51 @@ Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B) {
     if (Bound.Inclusive)
       This = B.CreateAdd(This, B.getInt64(1), "coalda.left");
     Left = Left ? B.CreateBinaryIntrinsic(Intrinsic::smin, Left, This) : This;
+    Firsts.push_back(First);
+  }
+  for (auto [Bound, First] : zip(P.Bounds, Firsts)) {
+    Value *InRange = rowStartInRange(B, Bound, First);
+    NoWrap = NoWrap ? B.CreateAnd(NoWrap, InRange) : InRange;
   }
   return Left;
+}
+
+/// The lane side X = start +- tid.x of a bound does not wrap inside the row:
+/// start = X -+ tid.x, computed exactly, lies within X's range with room for
+/// the row's ntid.x values. In a row where X wraps, every thread computes a
+/// start out of range (before the wrap too large, after it too small), so
+/// the row decides alike. First is Lo - tid.x in i64, reused when it is the
+/// start.
+Value *RegionCopyEmitter::rowStartInRange(IRBuilder<> &B,
+                                          const PrefixBound &Bound,
+                                          Value *First) {
+  Value *X = Bound.LaneOnHi ? Bound.Hi : Bound.Lo;
+  unsigned Bits = X->getType()->getIntegerBitWidth();
+  // Exact in twice the width (i64 for the usual 32-bit index).
+  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
+  Value *Start = First;
+  if (Bound.LaneOnHi || Wide != I64) {
+    Value *Ext = Bound.Signed ? B.CreateSExt(X, Wide) : B.CreateZExt(X, Wide);
+    Value *T = B.CreateZExt(Tid, Wide);
+    Start = Bound.LaneOnHi ? B.CreateAdd(Ext, T) : B.CreateSub(Ext, T);
+  }
+  APInt Min = Bound.Signed ? APInt::getSignedMinValue(Bits)
+                           : APInt::getMinValue(Bits);
+  APInt Max = Bound.Signed ? APInt::getSignedMaxValue(Bits)
+                           : APInt::getMaxValue(Bits);
+  unsigned WideBits = Wide->getIntegerBitWidth();
+  auto Const = [&](const APInt &V) {
+    return ConstantInt::get(Wide, Bound.Signed ? V.sext(WideBits)
+                                               : V.zext(WideBits));
+  };
+  Value *Span =
+      B.CreateSub(B.CreateZExt(Ntid, Wide), ConstantInt::get(Wide, 1));
+  // +tid.x: start + (ntid.x - 1) <= Max; -tid.x: start - (ntid.x - 1) >= Min.
+  Value *Low = Bound.LaneOnHi ? B.CreateSub(Start, Span) : Start;
+  Value *High = Bound.LaneOnHi ? Start : B.CreateAdd(Start, Span);
+  Value *LowOk = B.CreateICmpSGE(Low, Const(Min));
+  Value *HighOk = B.CreateICmpSLE(High, Const(Max));
+  return B.CreateAnd(LowOk, HighOk, "coalda.nowrap");
 }
 
 /// The region's start on both sides: member 0's address stepped back by
