@@ -137,11 +137,12 @@ __global__ void shifted_copy(Pixel *dst, const Pixel *src, int n, int shift) {
   if (i + shift < n) COPY(dst, src, i);
 }
 
-// Guard combinations (all rewritten, bounds guards): && with an inclusive
+// Guard combinations (rewritten, bounds guards): && with an inclusive
 // bound, the difference form, nested guards under a uniform flag, an early
 // return followed by an unsigned bound, a negated >=, an || of returns,
-// inclusive bounds at INT_MAX / UINT_MAX (every thread passes), and tid.x on
-// both sides of the compare.
+// inclusive bounds at INT_MAX / UINT_MAX (every thread passes). The last one
+// has tid.x on both sides of the compare (2*i < n + tid): it was rewritten
+// (correctly) until the no-wrap check, now left alone.
 __global__ void and_le(Pixel *dst, const Pixel *src, int n, int m) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n && i <= m) COPY(dst, src, i);

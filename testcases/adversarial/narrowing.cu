@@ -89,7 +89,9 @@ __global__ void widen_u16(Pixel *dst, const Pixel *src, unsigned short n) {
   }
 }
 
-// MISCOMPILE (-O0; -O3 folds the constants to -1 and refuses). Unsigned
+// Was a MISCOMPILE at -O0 (fixed in the working tree after fe5ac07: a
+// run-time check sends a row whose guard index wraps to the original code;
+// -O3 folds the constants to -1). Unsigned
 // 32-bit arithmetic wraps by definition: 65535u * 65537u == 2^32 - 1, so
 // i == tid - ctaid (mod 2^32). In block 1 thread 0 has i = 2^32 - 1 and fails
 // `i < n`, threads 1.. pass: a suffix of the row. The pass reads the first
@@ -108,7 +110,8 @@ __global__ void unsigned_wrap_guard(Pixel *dst, const Pixel *src, unsigned n) {
   }
 }
 
-// MISCOMPILE (-O0 and -O3). An unsigned index converted to int for a signed
+// Was a MISCOMPILE at -O0 and -O3 (fixed like unsigned_wrap_guard). An
+// unsigned index converted to int for a signed
 // compare (modular, defined since C++20 and in clang): with off = 2^31 - 3,
 // u = tid + off is 2^31 - 3 + tid, so (int)u is a large positive value for
 // threads 0..2 and negative (passing `< n`) for threads 3.. : a suffix. The
@@ -124,7 +127,8 @@ __global__ void signed_cmp_unsigned_add(Pixel *dst, const Pixel *src, unsigned o
   }
 }
 
-// MISCOMPILE (-O0 and -O3). The difference form `n - i > 0` of an unsigned
+// Was a MISCOMPILE at -O0 and -O3 (fixed like unsigned_wrap_guard). The
+// difference form `n - i > 0` of an unsigned
 // n and i, compared signed: with n = 2^31 + 3, (int)(n - i) is negative
 // (fails) for gid 0..3 and positive for gid 4.. : a suffix of block 0.
 __global__ void signed_diff_unsigned(Pixel *dst, const Pixel *src, unsigned n) {
@@ -133,5 +137,40 @@ __global__ void signed_diff_unsigned(Pixel *dst, const Pixel *src, unsigned n) {
     dst[i].r = src[i].r;
     dst[i].g = src[i].g;
     dst[i].b = src[i].b;
+  }
+}
+
+// MISCOMPILE (-O0 and -O3, with the run-time no-wrap check of the working
+// tree after fe5ac07). A loop on an unsigned index that starts wrapped for
+// some threads: u = tid + 2^32 - 3, so threads 0..2 start at 2^32 - 3 + t,
+// fail `u < n` and never enter; threads 3.. start at t - 3 and iterate with
+// step ntid.x. In iteration 0 the row's start wraps and the rewrite's
+// check sends it to the original code, but in iteration 1 the row start is
+// 29 (no wrap), so the rewrite takes all ntid.x threads as active: u < n
+// "holds" for threads 0..2 too, although they left the loop before it. The
+// prefix of iteration k is the threads whose u passed the test in EVERY
+// iteration so far; that is `u_k < n` only while u does not wrap between
+// iterations.
+__global__ void loop_wrap(Pixel *dst, const Pixel *src, unsigned off, unsigned n) {
+  int base = blockIdx.x * blockDim.x;
+  int k = 0;
+  for (unsigned u = threadIdx.x + off; u < n; u += blockDim.x, ++k) {
+    int e = base + k * 64 + (int)threadIdx.x;
+    dst[e].r = src[e].r;
+    dst[e].g = src[e].g;
+    dst[e].b = src[e].b;
+  }
+}
+
+// Held: a 64-bit unsigned index wrapping inside the row (off = 2^64 - 3):
+// the run-time check (exact in 128 bits) sends the row to the original code.
+__global__ void u64_wrap_guard(Pixel *dst, const Pixel *src, unsigned long long off,
+                               unsigned long long n) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned long long u = threadIdx.x + off;
+  if (u < n) {
+    dst[g].r = src[g].r;
+    dst[g].g = src[g].g;
+    dst[g].b = src[g].b;
   }
 }

@@ -91,7 +91,8 @@ __global__ void rejoin_before_copy(Pixel *__restrict__ dst, const Pixel *__restr
   COPY(dst, src, i);
 }
 
-// MISCOMPILE (-O0 and -O3). An irreducible cycle {A, B} (entered at A or at
+// Was a MISCOMPILE at -O0 and -O3 (fixed in the working tree after fe5ac07:
+// a copy in an irreducible cycle is left alone). An irreducible cycle {A, B} (entered at A or at
 // B, as the uniform flag says) whose only exit is the divergent test after
 // the copy in A: thread t copies iterations 0..t%4. A post-dominates the
 // entry and is in no natural loop, so UniformReach::allOrNone(A) says every
