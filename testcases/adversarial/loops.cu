@@ -175,3 +175,19 @@ __global__ void induction_after_loop(Pixel *dst, const Pixel *src, const int *li
   while (j < (lim[g] & 0xffff)) j += 1000;
   COPY(dst, src, j - 1000 * (j / 1000) + (g / 1000) * 1000);
 }
+
+// MISCOMPILE (-O0 and -O3). A loop whose index goes DOWN by the row-uniform
+// step ntid.x and is tested `u < n` (unsigned: the loop ends when u wraps
+// below 0). With F = 80, n = 100 and rows of 32, threads 0..19 start below n
+// and iterate, threads 20..31 fail the first test and never enter. In
+// iteration 1 every thread's u is 32 lower (48 + t), so `u < n` "holds" for
+// threads 20..31 too and the rewrite takes the whole row as active. The
+// active threads of iteration k are those that passed the test in every
+// iteration so far: `u_k < n` only when the step is not negative (and u
+// does not wrap between iterations: narrowing.cu loop_wrap).
+__global__ void down_loop(Pixel *dst, const Pixel *src, unsigned F, unsigned n) {
+  int base = blockIdx.x * blockDim.x * 5;
+  int k = 0;
+  for (unsigned u = threadIdx.x + F; u < n; u -= blockDim.x, ++k)
+    COPY(dst, src, base + k * (int)blockDim.x + (int)threadIdx.x);
+}
