@@ -93,7 +93,8 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
     ("reach", 3): ("after_uniform_loop", "rejoin_before_copy", "uniform_switch"),
     **{
         ("members", o): ("packed_csi", "packed_dc", "packed_scs_scrambled", "char3_copy", "short3_copy",
-                         "packed_int2", "packed_mixed", "bools_as_bytes", "csi_bytes_1023")
+                         "packed_int2", "packed_mixed", "bools_as_bytes", "csi_bytes_1023", "wide_members",
+                         "three_doubles", "double_float_float", "int4_triple")
         for o in (0, 3)
     },
     **{

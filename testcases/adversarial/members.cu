@@ -13,6 +13,11 @@ struct F4x2 { float4 a, b; };                                           // 32 by
 struct __attribute__((packed)) Mixed { unsigned char a; double b; short c; char3 d; };  // 14 bytes
 struct Bools { bool a, b, c; };                                         // 3 bytes
 struct Halves { __half a, b, c; };                                      // 6 bytes
+typedef int v8i __attribute__((ext_vector_type(8)));
+struct Wide { v8i a, b; };                                              // two 32-byte vectors
+struct D3 { double x, y, z; };                                          // 24 bytes, 8-byte members
+struct DFF { double d; float a, b; };                                   // 16 bytes, align 8
+struct I4x3 { int4 a, b, c; };                                          // 48 bytes
 
 #define G (blockIdx.x * blockDim.x + threadIdx.x)
 
@@ -117,4 +122,26 @@ __global__ void csi_bytes_1023(CSI *dst, const CSI *src, int n) {
     char *d = (char *)&dst[i];
     d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3]; d[4] = s[4]; d[5] = s[5]; d[6] = s[6];
   }
+}
+
+// Two 32-byte vector members: member units are capped at 16 bytes. Rewritten.
+__global__ void wide_members(Wide *dst, const Wide *src) {
+  int i = G; dst[i].a = src[i].a; dst[i].b = src[i].b;
+}
+
+// Three doubles (8-byte member units). Rewritten.
+__global__ void three_doubles(D3 *dst, const D3 *src) {
+  int i = G; dst[i].x = src[i].x; dst[i].y = src[i].y; dst[i].z = src[i].z;
+}
+
+// double + two floats: a 16-byte element aligned 8 only, so not one vector
+// access: the cost rule does not apply. Rewritten.
+__global__ void double_float_float(DFF *dst, const DFF *src) {
+  int i = G; dst[i].d = src[i].d; dst[i].a = src[i].a; dst[i].b = src[i].b;
+}
+
+// Three int4 members under a bounds guard (48-byte stride). Rewritten.
+__global__ void int4_triple(I4x3 *dst, const I4x3 *src, int n) {
+  int i = G;
+  if (i < n) { dst[i].a = src[i].a; dst[i].b = src[i].b; dst[i].c = src[i].c; }
 }
