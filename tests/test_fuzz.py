@@ -7,6 +7,9 @@ decisions are checked too: what the README promises to rewrite is
 rewritten, what cannot be rewritten correctly is left alone, and a
 rewritten group's buffers are touched elsewhere only by rewritten groups.
 
+Kernels without __restrict__ also run with their buffers a few bytes apart
+in one allocation (one thread), where the oracle has those layouts.
+
 COALDA_FUZZ_EXAMPLES kernels (default 300; `make fuzz` runs 5000), each
 compiled at both levels. COALDA_FUZZ_FAMILIES=guard,loop restricts the
 families (to hunt one defect with `--hypothesis-seed`). A failure names the
@@ -248,6 +251,8 @@ def test_fuzzer_ran_enough_kernels() -> None:
     if schedules is not None:
         assert len(SCHEDULES_SEEN) >= min(3, len(schedules)), SCHEDULES_SEEN
     if not ONLY:
-        assert STATS["rewritten"] >= STATS["compiles"] // 8, STATS
+        assert STATS["rewritten"] >= STATS["compiles"] // 5, STATS  # observed: 37-40% of the compiles
         for family in FAMILIES:
             assert STATS[f"family:{family}"] > 0, f"no {family} kernel generated: {STATS}"
+            # every family rewrites some (observed: chains 10%, the others 20-70%)
+            assert KERNELS < 300 or STATS[f"rewritten:{family}"] > 0, f"no {family} kernel rewritten: {STATS}"
