@@ -662,6 +662,8 @@ LOOPS: dict[str, str] = {
     "while": f"int i = {GID};\n  while (i < n - CONST) {{",
     "unsigned": f"for (unsigned i = {GID}; i < (unsigned)(n - CONST); i += {STRIDE}) {{",
     "uniform": f"for (int r = 0; r < m - CONST; r++) {{\n    int i = r * {STRIDE} + {GID};",
+    # counting down: lane stride -1, a row's elements in reverse order
+    "down": f"for (int i = n - 1 - CONST - (int)({GID}); i >= 0; i -= {STRIDE}) {{",
 }
 
 
@@ -696,8 +698,10 @@ class LoopKernel:
         """`for (i = gid; i < n; i += stride)` is the README's grid-stride
         contract, and every bound here is row-uniform (`n - c`, `n / 2`,
         `min(n, m)`, computed in the body, an unsigned counter), as is the
-        uniform loop's: all are rewritten, by valid IR (defect 4)."""
-        return self.element.expect
+        uniform loop's: all are rewritten, by valid IR (defect 4). A loop
+        counting down moves each row's elements in reverse thread order:
+        the pass may or may not take that on."""
+        return weakest(self.element.expect, "any" if self.form == "down" else "rewrite")
 
     def source(self, name: str) -> str:
         r = restrict(self.restrict)
