@@ -89,6 +89,11 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
                            "tile_assign")
         for o in (0, 3)
     },
+    **{
+        ("uniform_loads", o): ("flag_in_memory", "flag_per_block", "bound_in_memory", "bound_in_shared",
+                               "stride_in_memory")
+        for o in (0, 3)
+    },
     ("reach", 0): ("after_uniform_loop", "rejoin_before_copy"),
     ("reach", 3): ("after_uniform_loop", "rejoin_before_copy", "uniform_switch"),
     **{
