@@ -87,7 +87,10 @@ bool transformKernel(Function &F, std::vector<GroupOutcome> &Groups,
   for (GroupOutcome &O : Groups) {
     if (!O.legal())
       continue;
-    O.Action = emitRegionCopy(O.Group, O.Plan, Info.atoms());
+    if (O.Plan.FlatOnly)
+      O.Action = describeFlatOnly(O.Group, O.Plan);
+    else
+      O.Action = emitRegionCopy(O.Group, O.Plan, Info.atoms());
     if (O.Plan.flat())
       emitFlatCopy(O.Group, O.Plan);
     O.Transformed = true;
@@ -98,7 +101,7 @@ bool transformKernel(Function &F, std::vector<GroupOutcome> &Groups,
   if (Report)
     Kernel = kernelReport(F, Info, Groups);
   for (GroupOutcome &O : Groups)
-    if (O.Transformed)
+    if (O.Transformed && !O.Plan.FlatOnly)
       eraseMembers(O.Group);
   if (Any && opts::BreakForTesting)
     breakForTesting(F);

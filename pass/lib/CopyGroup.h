@@ -74,6 +74,7 @@ enum class MissedReason {
   DestinationAccessed,
   SourceWritten,
   NoRuntimeChecks,
+  OverlapInLoop,
   AnalysisOnly,
   // after the rewrite
   RolledBack,
@@ -154,6 +155,10 @@ struct RewritePlan {
   /// it is computed inside (operands first; empty when it is available).
   llvm::SmallVector<llvm::Instruction *, 4> FlatEndCopies;
 
+  /// Only the flat copy is emitted; the loop keeps the original copy (its
+  /// buffers may overlap, and only the flat copy checks all of them).
+  bool FlatOnly = false;
+
   bool flat() const { return FlatEntry != nullptr; }
 };
 
@@ -188,6 +193,9 @@ void decideLegality(std::vector<GroupOutcome> &Groups,
 /// original members as the fallback; returns what it did, for people.
 std::string emitRegionCopy(const CopyGroup &G, const RewritePlan &P,
                            const std::vector<Atom> &Atoms);
+
+/// What a flat copy alone (P.FlatOnly) does, for people.
+std::string describeFlatOnly(const CopyGroup &G, const RewritePlan &P);
 
 /// emit: the flat copy in front of a grid-stride loop (P.flat()).
 void emitFlatCopy(const CopyGroup &G, const RewritePlan &P);

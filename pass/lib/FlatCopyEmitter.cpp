@@ -201,6 +201,13 @@ void FlatCopyEmitter::emitLoop(BasicBlock *From, unsigned Width,
 
 } // namespace
 
+std::string describeFlatOnly(const CopyGroup &G, const RewritePlan &P) {
+  return "rewritten: the whole grid-stride loop runs as one flat copy of " +
+         std::to_string(G.Stride) +
+         "*n bytes by all threads when aligned and disjoint (the buffers may "
+         "overlap, so each iteration keeps its original code)";
+}
+
 void emitFlatCopy(const CopyGroup &G, const RewritePlan &P) {
   FlatCopyEmitter(G, P).emit();
 }

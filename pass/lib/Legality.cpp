@@ -382,6 +382,20 @@ public:
                       "and run-time checks are disabled"};
       return;
     }
+    // In a loop, the run-time overlap check of one iteration's regions does
+    // not cover the next iteration reading what this one wrote (the same
+    // thread, in the original; another thread, after the rewrite). Only the
+    // flat copy, which checks the whole loop's bytes, may then be used.
+    if (P.NeedsOverlapCheck && liveLoopFor(LI, G.first().Inst->getParent())) {
+      if (!P.flat()) {
+        O.Skip = Missed{MissedReason::OverlapInLoop,
+                        "source and destination may overlap (no __restrict__) "
+                        "and the copy is in a loop: a later iteration could "
+                        "read bytes this one wrote"};
+        return;
+      }
+      P.FlatOnly = true;
+    }
     for (unsigned U : {16u, 4u})
       if (U > G.MemberWidth && U <= opts::MaxUnitWidth)
         P.Units.push_back(U);

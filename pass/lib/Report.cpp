@@ -39,6 +39,7 @@ const char *const ReasonNames[] = {
     "AddressSpaces",     "SameBuffer",        "SharedFillGuarded",
     "NoBarrier",         "TileBeforeBarrier", "CallMayTouch",
     "DestinationAccessed", "SourceWritten",   "NoRuntimeChecks",
+    "OverlapInLoop",
     "AnalysisOnly",      "RolledBack",
 };
 constexpr size_t NumReasons = (size_t)MissedReason::RolledBack + 1;
@@ -79,6 +80,7 @@ Statistic MissedStats[] = {
     COALDA_MISSED_STAT(DestinationAccessed),
     COALDA_MISSED_STAT(SourceWritten),
     COALDA_MISSED_STAT(NoRuntimeChecks),
+    COALDA_MISSED_STAT(OverlapInLoop),
     COALDA_MISSED_STAT(AnalysisOnly),
     COALDA_MISSED_STAT(RolledBack),
 #undef COALDA_MISSED_STAT
