@@ -29,7 +29,7 @@ __global__ void preheader_side_effect(Pixel *__restrict__ dst, const Pixel *__re
 // Held: the loop is entered only when a uniform flag says so. Rewritten per
 // iteration; no flat copy (the block before the loop does not post-dominate
 // the entry).
-__global__ void flag_before_loop(Pixel *dst, const Pixel *src, int n, int flag) {
+__global__ void flag_before_loop(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n, int flag) {
   if (flag) {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
       COPY(dst, src, i);
@@ -38,7 +38,7 @@ __global__ void flag_before_loop(Pixel *dst, const Pixel *src, int n, int flag) 
 
 // Held: the same with a goto around the loop. Rewritten at -O0 (no flat
 // copy); left alone at -O3.
-__global__ void flag_goto_loop(Pixel *dst, const Pixel *src, int n, int flag) {
+__global__ void flag_goto_loop(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n, int flag) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int step = blockDim.x * gridDim.x;
   if (!flag) goto done;

@@ -33,7 +33,7 @@ __global__ void loop_and_flag(Pixel *dst, const Pixel *src, int n, int flag) {
 }
 // i < n && i < m. Left alone at -O0 (two exits); -O3 merges them into
 // i < min(n, m) and rewrites it per iteration.
-__global__ void loop_two_bounds(Pixel *dst, const Pixel *src, int n, int m) {
+__global__ void loop_two_bounds(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n, int m) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < m; i += blockDim.x * gridDim.x) COPY(dst, src, i);
 }
 // i <= m with m = -5: nothing is copied. Rewritten with a flat copy.

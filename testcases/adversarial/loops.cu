@@ -1,7 +1,11 @@
 // Adversarial corpus: copies inside loops. findActiveThreads accepts a loop
 // whose single exit tests `i < n` on an induction i = tid.x + row-uniform, and
 // then assumes the copy of an iteration runs exactly in the threads whose i
-// passes that test. Launch specs: loops.toml.
+// passes that test. Since 0718775 a copy in a loop whose buffers may overlap
+// keeps its per-iteration code (a later iteration of one thread may read what
+// an earlier one wrote, and the rewrite hands those bytes to other threads),
+// so the kernels meant to reach the rewrite take __restrict__ pointers.
+// Launch specs: loops.toml.
 struct Pixel { unsigned char r, g, b; };
 
 #define COPY(d, s, i) { (d)[i].r = (s)[i].r; (d)[i].g = (s)[i].g; (d)[i].b = (s)[i].b; }
@@ -50,7 +54,7 @@ __global__ void grid_stride(Pixel *dst, const Pixel *src, int n) {
 }
 
 // Held: a hand-rotated guarded do-while. Rewritten (loop guard; flat copy at -O3).
-__global__ void guarded_do_while(Pixel *dst, const Pixel *src, int n) {
+__global__ void guarded_do_while(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     do {
@@ -73,14 +77,14 @@ __global__ void unguarded_do_while(Pixel *dst, const Pixel *src, int n) {
 
 // Held: step is the block width only (one block sweeps everything, launched
 // with one block), start tid.x. Rewritten (loop guard), no flat copy.
-__global__ void block_stride(Pixel *dst, const Pixel *src, int n) {
+__global__ void block_stride(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     COPY(dst, src, i);
 }
 
 // Held: start gid + 5 and a step of twice the grid: elements 5.. of every
 // other grid-sized chunk. Rewritten (loop guard), no flat copy.
-__global__ void odd_start_step(Pixel *dst, const Pixel *src, int n) {
+__global__ void odd_start_step(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x + 5; i < n; i += 2 * blockDim.x * gridDim.x)
     COPY(dst, src, i);
 }
@@ -122,7 +126,7 @@ __global__ void reads_previous_iteration(Pixel *dst, const Pixel *src, int *out,
 
 // Held: a uniform loop (k < m) around a copy indexed by tid + k*ntid.
 // Rewritten (every thread of a row runs every iteration).
-__global__ void uniform_loop(Pixel *dst, const Pixel *src, int m) {
+__global__ void uniform_loop(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int m) {
   int base = blockIdx.x * blockDim.x * m;
   for (int k = 0; k < m; ++k)
     COPY(dst, src, base + k * (int)blockDim.x + (int)threadIdx.x);
@@ -176,7 +180,8 @@ __global__ void induction_after_loop(Pixel *dst, const Pixel *src, const int *li
   COPY(dst, src, j - 1000 * (j / 1000) + (g / 1000) * 1000);
 }
 
-// MISCOMPILE (-O0 and -O3). A loop whose index goes DOWN by the row-uniform
+// MISCOMPILE (-O0 and -O3; __restrict__ so that 0718775's overlap rule does
+// not hide it). A loop whose index goes DOWN by the row-uniform
 // step ntid.x and is tested `u < n` (unsigned: the loop ends when u wraps
 // below 0). With F = 80, n = 100 and rows of 32, threads 0..19 start below n
 // and iterate, threads 20..31 fail the first test and never enter. In
@@ -185,7 +190,7 @@ __global__ void induction_after_loop(Pixel *dst, const Pixel *src, const int *li
 // active threads of iteration k are those that passed the test in every
 // iteration so far: `u_k < n` only when the step is not negative (and u
 // does not wrap between iterations: narrowing.cu loop_wrap).
-__global__ void down_loop(Pixel *dst, const Pixel *src, unsigned F, unsigned n) {
+__global__ void down_loop(Pixel *__restrict__ dst, const Pixel *__restrict__ src, unsigned F, unsigned n) {
   int base = blockIdx.x * blockDim.x * 5;
   int k = 0;
   for (unsigned u = threadIdx.x + F; u < n; u -= blockDim.x, ++k)

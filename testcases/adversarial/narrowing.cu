@@ -141,7 +141,8 @@ __global__ void signed_diff_unsigned(Pixel *dst, const Pixel *src, unsigned n) {
 }
 
 // MISCOMPILE (-O0 and -O3, with the run-time no-wrap check of the working
-// tree after fe5ac07). A loop on an unsigned index that starts wrapped for
+// tree after fe5ac07; __restrict__ so that 0718775's overlap rule for loops
+// does not hide it). A loop on an unsigned index that starts wrapped for
 // some threads: u = tid + 2^32 - 3, so threads 0..2 start at 2^32 - 3 + t,
 // fail `u < n` and never enter; threads 3.. start at t - 3 and iterate with
 // step ntid.x. In iteration 0 the row's start wraps and the rewrite's
@@ -151,7 +152,7 @@ __global__ void signed_diff_unsigned(Pixel *dst, const Pixel *src, unsigned n) {
 // prefix of iteration k is the threads whose u passed the test in EVERY
 // iteration so far; that is `u_k < n` only while u does not wrap between
 // iterations.
-__global__ void loop_wrap(Pixel *dst, const Pixel *src, unsigned off, unsigned n) {
+__global__ void loop_wrap(Pixel *__restrict__ dst, const Pixel *__restrict__ src, unsigned off, unsigned n) {
   int base = blockIdx.x * blockDim.x;
   int k = 0;
   for (unsigned u = threadIdx.x + off; u < n; u += blockDim.x, ++k) {

@@ -70,7 +70,7 @@ __global__ void rows_reversed(Pixel *dst, const Pixel *src) {
 
 // A grid-stride loop in a 2-D grid of 1-D blocks, step over the whole grid.
 // Rewritten per iteration (the flat copy needs a 1-D grid step).
-__global__ void grid_2d_stride(Pixel *dst, const Pixel *src, int n) {
+__global__ void grid_2d_stride(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n) {
   int g = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x;
   for (int i = g; i < n; i += blockDim.x * gridDim.x * gridDim.y) COPY(dst, src, i);
 }
