@@ -132,3 +132,30 @@ __global__ void two_phases(Pixel *dst, const Pixel *__restrict__ src, const Pixe
   __syncthreads();
   DRAIN(dst2, tile, i, blockDim.x - 1 - t);
 }
+
+// Held: after the fill's barrier each thread overwrites ANOTHER thread's
+// source element (the mirror): ordered after every fill load by the barrier.
+// Rewritten (the source may be written after the barrier that ends a fill).
+__global__ void src_written_after_barrier(Pixel *__restrict__ dst, Pixel *src) {
+  __shared__ Pixel tile[256];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  FILL(tile, src, t, i);
+  __syncthreads();
+  int m = blockDim.x - 1 - t;
+  src[blockIdx.x * blockDim.x + m].g = 7;
+  DRAIN(dst, tile, i, m);
+}
+
+// Held: each thread writes its OWN source element BEFORE the fill
+// (race-free; after a rewrite another thread's fill could read that byte
+// before or after the write). Left alone (the source is written elsewhere,
+// not after the barrier; at -O3 the stored 7 is forwarded into the fill,
+// which is then not a pure copy).
+__global__ void src_written_before_fill(Pixel *__restrict__ dst, Pixel *src) {
+  __shared__ Pixel tile[256];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  src[i].g = 7;
+  FILL(tile, src, t, i);
+  __syncthreads();
+  DRAIN(dst, tile, i, blockDim.x - 1 - t);
+}
