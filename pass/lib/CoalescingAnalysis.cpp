@@ -363,7 +363,8 @@ DenseSet<const Function *> kernelsOf(const Module &M) {
 }
 
 bool isKernel(const Function &F) {
-  if (F.getCallingConv() == CallingConv::PTX_Kernel)
+  if (F.getCallingConv() == CallingConv::PTX_Kernel ||
+      F.hasFnAttribute(InlinedKernelAttr))
     return true;
   const NamedMDNode *Annotations =
       F.getParent()->getNamedMetadata("nvvm.annotations");

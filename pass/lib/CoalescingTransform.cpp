@@ -26,6 +26,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -33,6 +34,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -54,16 +56,59 @@ Function *cloneForRollback(Function &F) {
   return CloneFunction(&F, VMap);
 }
 
-/// Puts Backup's body back into F and deletes Backup.
-void rollback(Function &F, Function *Backup) {
+/// Gives F the body of From (a clone of F's) and deletes From.
+void replaceBody(Function &F, Function *From) {
   for (BasicBlock &BB : F)
     BB.dropAllReferences();
   while (!F.empty())
     F.begin()->eraseFromParent();
-  F.splice(F.end(), Backup);
-  for (auto [Mine, Theirs] : zip(F.args(), Backup->args()))
+  F.splice(F.end(), From);
+  for (auto [Mine, Theirs] : zip(F.args(), From->args()))
     Theirs.replaceAllUsesWith(&Mine);
-  Backup->eraseFromParent();
+  // The clone has a subprogram of its own, which its debug locations name.
+  if (DISubprogram *SP = From->getSubprogram()) {
+    From->setSubprogram(nullptr);
+    F.setSubprogram(SP);
+  }
+  From->eraseFromParent();
+}
+
+/// A call the transformation may inline into a copy of Kernel: to a device
+/// function with a body.
+bool isHelperCall(const Instruction &I, const Function &Kernel) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && !Callee->isDeclaration() && !Callee->isIntrinsic() &&
+         Callee != &Kernel;
+}
+
+/// A copy of the kernel with its device functions inlined (four levels
+/// deep), so that a copy written in a helper is seen in the context of its
+/// call; null when the kernel calls none. At -O3 clang has inlined them
+/// already; at -O0 this makes the same decision possible.
+Function *withHelpersInlined(Function &Kernel) {
+  if (none_of(instructions(Kernel),
+              [&](Instruction &I) { return isHelperCall(I, Kernel); }))
+    return nullptr;
+  ValueToValueMapTy VMap;
+  Function *Copy = CloneFunction(&Kernel, VMap);
+  Copy->addFnAttr(InlinedKernelAttr);
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    SmallVector<CallBase *, 8> Calls;
+    for (Instruction &I : instructions(*Copy))
+      if (isHelperCall(I, Kernel))
+        Calls.push_back(cast<CallBase>(&I));
+    if (Calls.empty())
+      break;
+    for (CallBase *Call : Calls) {
+      InlineFunctionInfo IFI;
+      InlineResult R = InlineFunction(*Call, IFI);
+      LLVM_DEBUG(if (!R.isSuccess()) dbgs()
+                 << "coalda: cannot inline " << *Call << ": "
+                 << R.getFailureReason() << "\n");
+    }
+  }
+  return Copy;
 }
 
 /// For testing the rollback: makes F invalid (a use before its definition).
@@ -77,10 +122,12 @@ void breakForTesting(Function &F) {
       }
 }
 
-/// Emits every legal group of F, erases the members, verifies F; an invalid
-/// result is replaced by the original body and its groups are reported as
-/// missed. Appends F's JSON to Report when given. Returns whether F changed.
-bool transformKernel(Function &F, std::vector<GroupOutcome> &Groups,
+/// Emits every legal group of F (Kernel, or its copy with the helpers
+/// inlined), erases the members, verifies F; an invalid result is replaced
+/// by the original body and its groups are reported as missed. Appends
+/// Kernel's JSON to Report when given. Returns whether F changed.
+bool transformKernel(Function &F, const Function &Kernel,
+                     std::vector<GroupOutcome> &Groups,
                      const CoalescingInfo &Info, json::Array *Report) {
   bool Any = any_of(Groups, [](const GroupOutcome &O) { return O.legal(); });
   Function *Backup = Any ? cloneForRollback(F) : nullptr;
@@ -97,9 +144,9 @@ bool transformKernel(Function &F, std::vector<GroupOutcome> &Groups,
     ++NumGroupsRewritten;
   }
   // The report reads the members, so it comes before they are erased.
-  std::optional<json::Value> Kernel;
+  std::optional<json::Value> Json;
   if (Report)
-    Kernel = kernelReport(F, Info, Groups);
+    Json = kernelReport(Kernel, Info, Groups);
   for (GroupOutcome &O : Groups)
     if (O.Transformed && !O.Plan.FlatOnly)
       eraseMembers(O.Group);
@@ -111,7 +158,7 @@ bool transformKernel(Function &F, std::vector<GroupOutcome> &Groups,
     LLVM_DEBUG(dbgs() << "coalda: invalid IR after rewriting " << F.getName()
                       << ", rolled back:\n"
                       << Problems);
-    rollback(F, Backup);
+    replaceBody(F, Backup);
     ++NumRolledBack;
     for (GroupOutcome &O : Groups)
       if (O.Transformed) {
@@ -119,14 +166,49 @@ bool transformKernel(Function &F, std::vector<GroupOutcome> &Groups,
         O.Skip = Missed{MissedReason::RolledBack, RolledBackDetail};
         --NumGroupsRewritten;
       }
-    if (Kernel)
-      markRolledBack(*Kernel);
+    if (Json)
+      markRolledBack(*Json);
   } else if (Backup) {
     Backup->eraseFromParent();
   }
-  if (Kernel)
-    Report->push_back(std::move(*Kernel));
+  if (Json)
+    Report->push_back(std::move(*Json));
   return Backup != nullptr;
+}
+
+/// The whole transformation of one kernel: on a copy with its device
+/// functions inlined when it calls any (adopted only when something was
+/// rewritten in it), else on the kernel itself. Returns whether it changed.
+bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
+                       json::Array *Report) {
+  Function *Copy = withHelpersInlined(Kernel);
+  Function &F = Copy ? *Copy : Kernel;
+  const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
+  std::vector<GroupOutcome> Groups = collectCopyGroups(Info);
+  decideLegality(Groups, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
+                 FAM.getResult<DominatorTreeAnalysis>(F),
+                 FAM.getResult<LoopAnalysis>(F), FAM.getResult<CycleAnalysis>(F));
+  remarkAccesses(Info, Kernel, ORE);
+  for (GroupOutcome &O : Groups) {
+    O.FirstLoc = O.Group.first().Inst->getDebugLoc();
+    O.LastLoc = O.Group.Stores.back()->Inst->getDebugLoc();
+  }
+  bool Changed = transformKernel(F, Kernel, Groups, Info, Report);
+  // Before the copy goes: the remarks name its arguments.
+  for (const GroupOutcome &O : Groups)
+    remarkGroup(O, Kernel, ORE);
+  if (Copy) {
+    FAM.clear(*Copy, Copy->getName());
+    Changed = any_of(Groups, [](const GroupOutcome &O) { return O.Transformed; });
+    if (Changed)
+      replaceBody(Kernel, Copy);
+    else
+      Copy->eraseFromParent();
+  }
+  if (Changed)
+    FAM.invalidate(Kernel, PreservedAnalyses::none());
+  return Changed;
 }
 
 void writeReport(Module &M, json::Array Kernels) {
@@ -159,27 +241,9 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
 
   json::Array Report;
   bool Changed = false;
-  for (Function *F : Kernels) {
-    const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(*F);
-    auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F);
-    std::vector<GroupOutcome> Groups = collectCopyGroups(Info);
-    decideLegality(Groups, Info, FAM.getResult<PostDominatorTreeAnalysis>(*F),
-                   FAM.getResult<DominatorTreeAnalysis>(*F),
-                   FAM.getResult<LoopAnalysis>(*F),
-                   FAM.getResult<CycleAnalysis>(*F));
-    remarkAccesses(Info, ORE);
-    for (GroupOutcome &O : Groups) {
-      O.FirstLoc = O.Group.first().Inst->getDebugLoc();
-      O.LastLoc = O.Group.Stores.back()->Inst->getDebugLoc();
-    }
-    if (transformKernel(*F, Groups, Info,
-                        opts::ReportFile.empty() ? nullptr : &Report)) {
-      Changed = true;
-      FAM.invalidate(*F, PreservedAnalyses::none());
-    }
-    for (const GroupOutcome &O : Groups)
-      remarkGroup(O, *F, ORE);
-  }
+  for (Function *F : Kernels)
+    Changed |= transformKernelOf(*F, FAM,
+                                 opts::ReportFile.empty() ? nullptr : &Report);
   if (!opts::ReportFile.empty())
     writeReport(M, std::move(Report));
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

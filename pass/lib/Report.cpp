@@ -141,8 +141,9 @@ json::Value groupJSON(const GroupOutcome &O, const CoalescingInfo &Info) {
 
 const char *missedName(MissedReason R) { return ReasonNames[(size_t)R]; }
 
-void remarkAccesses(const CoalescingInfo &Info,
+void remarkAccesses(const CoalescingInfo &Info, const Function &Kernel,
                     OptimizationRemarkEmitter &ORE) {
+  const BasicBlock *Region = &Kernel.getEntryBlock();
   for (const AccessExpr &A : Info.Accesses) {
     ++NumAccesses;
     if (A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced()))
@@ -152,7 +153,7 @@ void remarkAccesses(const CoalescingInfo &Info,
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(
                  DEBUG_TYPE, A.isKnown() ? "Uncoalesced" : "Unanalyzable",
-                 A.Inst)
+                 A.Inst->getDebugLoc(), Region)
              << (A.IsStore ? "store " : "load ") << Info.exprString(A)
              << (!A.isKnown() ? ""
                  : A.isTransfer()

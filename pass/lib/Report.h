@@ -28,8 +28,9 @@ inline constexpr const char *RolledBackDetail =
 /// The stable remark name of a reason ("PartialCopy").
 const char *missedName(MissedReason R);
 
-/// Analysis remarks for every uncoalesced or unreadable access.
-void remarkAccesses(const CoalescingInfo &Info,
+/// Analysis remarks for every uncoalesced or unreadable access (of Kernel,
+/// or of its copy with the device functions inlined).
+void remarkAccesses(const CoalescingInfo &Info, const llvm::Function &Kernel,
                     llvm::OptimizationRemarkEmitter &ORE);
 
 /// The Passed or Missed remark of one group (from its saved locations: the

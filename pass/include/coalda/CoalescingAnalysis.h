@@ -166,8 +166,12 @@ private:
   std::unique_ptr<AddressWalker> Walker;
 };
 
+/// Marks the transformation's copy of a kernel with its device functions
+/// inlined (its arguments are the kernel's).
+inline constexpr const char *InlinedKernelAttr = "coalda-inlined-kernel";
+
 /// True for functions that are CUDA kernels (nvvm.annotations "kernel" or the
-/// ptx_kernel calling convention). Scans the module's annotations: for many
+/// ptx_kernel calling convention, or a copy marked InlinedKernelAttr). Scans the module's annotations: for many
 /// functions use kernelsOf.
 bool isKernel(const llvm::Function &F);
 
