@@ -62,14 +62,16 @@ MISCOMPILES: dict[tuple[str, str, int], str] = {
 # change must not quietly refuse them.
 MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
     **{
-        ("guards", o): ("less_equal", "swapped", "signed_minus", "per_row_offset", "wide_index",
+        ("guards", o): ("less_equal", "swapped", "unsigned_minus", "signed_minus", "per_row_offset", "wide_index",
                         "unsigned_vs_negative", "early_returns", "guard_on_y", "guard_flat_2d",
                         "uniform_phi_bound", "shifted_copy", "and_le", "diff_and_lt", "nested",
                         "ret_then_lt", "not_ge", "or_false", "le_max", "ule_max")
         for o in (0, 3)
     },
-    ("loops", 0): ("grid_stride", "guarded_do_while", "block_stride", "odd_start_step", "uniform_loop"),
-    ("loops", 3): ("grid_stride", "guarded_do_while", "block_stride", "odd_start_step"),
+    ("loops", 0): ("grid_stride", "guarded_do_while", "block_stride", "odd_start_step", "uniform_loop",
+                   "after_divergent_loop"),
+    ("loops", 3): ("grid_stride", "guarded_do_while", "block_stride", "odd_start_step",
+                   "after_divergent_loop"),
     ("flat", 0): ("flag_before_loop", "flag_goto_loop", "shifted_elements", "unsigned_loop",
                   "bound_minus_one", "negative_bound"),
     ("flat", 3): ("flag_before_loop", "shifted_elements", "unsigned_loop", "bound_minus_one",
@@ -99,7 +101,7 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
     **{
         ("members", o): ("packed_csi", "packed_dc", "packed_scs_scrambled", "char3_copy", "short3_copy",
                          "packed_int2", "packed_mixed", "bools_as_bytes", "csi_bytes_1023", "wide_members",
-                         "three_doubles", "double_float_float", "int4_triple")
+                         "three_doubles", "double_float_float", "int4_triple", "float3_assign", "float4_pair")
         for o in (0, 3)
     },
     **{

@@ -14,10 +14,10 @@ struct Pix5 { int a, b, c, d, e; };   // 20 bytes: a thread's element spans
 #define COPY5(D, S, I) { (D)[I].a = (S)[I].a; (D)[I].b = (S)[I].b; (D)[I].c = (S)[I].c; \
                          (D)[I].d = (S)[I].d; (D)[I].e = (S)[I].e; }
 
-// Was a MISCOMPILE (-O0 and -O3). Each thread reads back its own element after
-// the copy through p = flag ? dst : other (race-free: only its own bytes).
-// Rewritten anyway; after the rewrite other threads write those bytes, so
-// the read sees stale data.
+// Was a MISCOMPILE (-O0 and -O3), now left alone. Each thread reads back its
+// own element after the copy through p = flag ? dst : other (race-free: only
+// its own bytes). It used to be rewritten; after the rewrite other threads
+// write those bytes, so the read saw stale data.
 __global__ void readback_select(Pix5 *__restrict__ dst, const Pix5 *__restrict__ src,
                                 int *__restrict__ out, const int *__restrict__ other, int flag) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -31,7 +31,9 @@ __global__ void swapped(Pixel *dst, const Pixel *src, int n) {
 }
 
 // Unsigned guard on gid - 5: threads 0..4 of block 0 wrap and fail, a suffix
-// of the row passes. Left alone (first index may be negative).
+// of the row passes. Left alone until the run-time no-wrap check (after
+// fe5ac07); now rewritten: block 0's row sees its start wrap and runs the
+// original code, the other rows the region copy.
 __global__ void unsigned_minus(Pixel *dst, const Pixel *src, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x - 5u;
   if (i < n) COPY(dst, src, i + 5u);

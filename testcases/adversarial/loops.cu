@@ -160,8 +160,8 @@ __global__ void data_break(Pixel *dst, const Pixel *src, const int *stop, int n)
 }
 
 // Held: a copy after a loop whose exit is divergent (every thread reaches
-// the copy, at different times). Left alone: the pass only trusts blocks
-// reached through uniform branches and uniform-exit loops.
+// the copy, at different times). Rewritten (the copy's block post-dominates
+// the entry; left alone by earlier versions).
 __global__ void after_divergent_loop(Pixel *__restrict__ dst, const Pixel *__restrict__ src,
                                      int *__restrict__ out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -59,9 +59,9 @@ __global__ void short3_copy(short3 *dst, const short3 *src) {
   int i = G; dst[i].x = src[i].x; dst[i].y = src[i].y; dst[i].z = src[i].z;
 }
 
-// float3 as a whole struct assignment: a 12-byte memcpy at both levels, not
-// a load/store copy. No group (a missed opportunity, not a bug). The
-// pointers are __restrict__ so that the oracle's overlap layouts (dst = src
+// float3 as a whole struct assignment: a 12-byte memcpy at both levels.
+// Rewritten since transfers are copy members (1bfe514). The pointers are
+// __restrict__ so that the oracle's overlap layouts (dst = src
 // +- 1) are not run: a struct assignment between partially overlapping
 // objects is undefined (a memcpy), and the emulator's two runs of the same
 // IR disagree there.
@@ -86,7 +86,7 @@ __global__ void packed_int2(I2 *dst, const I2 *src) {
 }
 
 // Two float4 members (32 bytes): each member assignment is a 16-byte
-// memcpy. No group.
+// memcpy (a transfer member). Rewritten.
 __global__ void float4_pair(F4x2 *dst, const F4x2 *src) {
   int i = G; dst[i].a = src[i].a; dst[i].b = src[i].b;
 }

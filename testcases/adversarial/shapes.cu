@@ -6,8 +6,9 @@ struct Pixel { unsigned char r, g, b; };
 
 #define COPY(d, s, i) { (d)[i].r = (s)[i].r; (d)[i].g = (s)[i].g; (d)[i].b = (s)[i].b; }
 
-// One kernel, launched with blocks of 1, 31, 33 and 1023 threads (see the
-// spec: one entry per shape). Rewritten (bounds guard).
+// One kernel body, launched with blocks of 31, 1, 33 and 1023 threads (one
+// kernel per shape, as a spec entry names one launch). Rewritten (bounds
+// guard).
 __global__ void guarded(Pixel *dst, const Pixel *src, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) COPY(dst, src, i);
