@@ -96,6 +96,8 @@ MUST_REWRITE: dict[tuple[str, int], tuple[str, ...]] = {
                                "stride_in_memory")
         for o in (0, 3)
     },
+    ("helpers", 0): ("helper_copy", "helper_fill_barrier", "helper_twice"),
+    ("helpers", 3): ("helper_copy", "helper_fill_barrier", "helper_twice", "helper_recursive"),
     ("reach", 0): ("after_uniform_loop", "rejoin_before_copy"),
     ("reach", 3): ("after_uniform_loop", "rejoin_before_copy", "uniform_switch"),
     **{
