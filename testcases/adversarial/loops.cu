@@ -180,8 +180,10 @@ __global__ void induction_after_loop(Pixel *dst, const Pixel *src, const int *li
   COPY(dst, src, j - 1000 * (j / 1000) + (g / 1000) * 1000);
 }
 
-// MISCOMPILE (-O0 and -O3; __restrict__ so that 0718775's overlap rule does
-// not hide it). A loop whose index goes DOWN by the row-uniform
+// Was a MISCOMPILE at -O0 and -O3 (fixed after 5eaa1fc: the index must step
+// up by a positive multiple of the grid's dimensions; now left alone).
+// __restrict__ so that 0718775's overlap rule does not hide it. A loop whose
+// index goes DOWN by the row-uniform
 // step ntid.x and is tested `u < n` (unsigned: the loop ends when u wraps
 // below 0). With F = 80, n = 100 and rows of 32, threads 0..19 start below n
 // and iterate, threads 20..31 fail the first test and never enter. In
