@@ -133,7 +133,13 @@ class FuzzKernel:
     def expect(self, opt_level: int) -> Expect:
         """The README's contract, both ways: these index forms are all
         row-prefix forms, so a whole pure copy is rewritten, anything else
-        is not."""
+        is not. Except a uniform loop over buffers that may overlap: each
+        iteration's overlap check covers its own regions only, and a later
+        iteration could read what this one wrote (another thread's bytes
+        after a rewrite); the oracle cannot lay buffers out that way with
+        several threads, so the decision is the only check: left alone."""
+        if self.index == "uniform_loop" and not self.restrict:
+            return "alone"
         return "rewrite" if self.expect_rewrite else "alone"
 
     def source(self, name: str) -> str:
@@ -698,10 +704,22 @@ class LoopKernel:
         """`for (i = gid; i < n; i += stride)` is the README's grid-stride
         contract, and every bound here is row-uniform (`n - c`, `n / 2`,
         `min(n, m)`, computed in the body, an unsigned counter), as is the
-        uniform loop's: all are rewritten, by valid IR (defect 4). A loop
-        counting down moves each row's elements in reverse thread order:
-        the pass may or may not take that on."""
-        return weakest(self.element.expect, "any" if self.form == "down" else "rewrite")
+        uniform loop's: with __restrict__ all are rewritten, by valid IR
+        (defect 4). Over buffers that may overlap, a per-iteration rewrite
+        is unsound (a later iteration may read what this one wrote, and a
+        partial last row changes the unit, so the thread): the uniform loop
+        is left alone (the oracle cannot build that overlap with several
+        threads, so the decision is the check), and a grid-stride loop gets
+        at most the flat copy, whose check covers the whole loop: promised
+        for `i < n`, left to the pass for other bounds. A loop counting down
+        moves each row's elements in reverse thread order: left to the pass."""
+        if self.form == "down":
+            return weakest(self.element.expect, "any")
+        if not self.restrict and self.form == "uniform":
+            return "alone"
+        if not self.restrict and self.form != "lt":
+            return weakest(self.element.expect, "any")
+        return self.element.expect
 
     def source(self, name: str) -> str:
         r = restrict(self.restrict)
