@@ -140,6 +140,12 @@ struct RewritePlan {
   /// is the induction and Hi the loop's bound.
   llvm::SmallVector<PrefixBound, 2> Bounds;
   bool RotatedLoop = false; ///< the loop tests `i + step < n` at its latch
+  /// A loop's step (special registers only), for the run-time check that
+  /// bound + step fits the index's type (no wrap between iterations).
+  std::optional<Poly> LoopStep;
+  /// The loop index's value on entry, checked like the index: a row whose
+  /// start wraps has threads that never entered among those below the bound.
+  llvm::Value *LoopStart = nullptr;
   bool NeedsOverlapCheck = true;
   /// Unit widths of the region copy's versions, widest first; the last is
   /// the member width.

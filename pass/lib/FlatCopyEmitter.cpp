@@ -125,6 +125,17 @@ BasicBlock *FlatCopyEmitter::emitCheck() {
     Ok = B.CreateAnd(
         Ok, B.CreateOr(B.CreateICmpULE(B.CreateAdd(DstInt, Bytes), SrcInt),
                        B.CreateICmpULE(B.CreateAdd(SrcInt, Bytes), DstInt)));
+  // The loop covers [0, n) only if its index cannot wrap on its way past n:
+  // n + ntid.x*nctaid.x fits the index's type. (A 64-bit n counts elements
+  // of an allocation, far below 2^63.)
+  if (Loop.Hi->getType()->getIntegerBitWidth() < 64) {
+    APInt Max = Loop.Signed
+                    ? APInt::getSignedMaxValue(
+                          Loop.Hi->getType()->getIntegerBitWidth())
+                    : APInt::getMaxValue(Loop.Hi->getType()->getIntegerBitWidth());
+    Value *Past = B.CreateAdd(End, Threads);
+    Ok = B.CreateAnd(Ok, B.CreateICmpSLE(Past, B.getInt64(Max.getZExtValue())));
+  }
   Ok->setName("flat.ok");
 
   BasicBlock *Orig = BasicBlock::Create(Ctx, "flat.orig", F);

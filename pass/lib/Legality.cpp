@@ -419,6 +419,7 @@ private:
   /// the wrong form), or nothing.
   Verdict prefixBound(PrefixBound &B, const Missed &NotLane);
   Verdict findBoundsGuards(const CopyGroup &G, RewritePlan &P);
+  std::optional<Poly> loopStep(const PHINode *Phi);
   Verdict checkMembers(const CopyGroup &G);
   Verdict checkBuffers(const CopyGroup &G, const RewritePlan &P);
   Verdict checkOtherAccesses(const CopyGroup &G);
@@ -653,6 +654,18 @@ Verdict Legality::findGridStrideLoop(const CopyGroup &G, Loop *L,
       Why = NotPrefix;
       continue;
     }
+    // The threads still in the loop are those below the bound now only if
+    // the index never goes down (a thread that left could pass the test
+    // again) and never wraps between iterations (checked at run time:
+    // bound + step fits the type).
+    std::optional<Poly> Step = loopStep(&Phi);
+    if (!Step) {
+      Why = Missed{MissedReason::ActiveThreads,
+                   "the loop's index does not step up by a positive "
+                   "multiple of the grid's dimensions: a thread that left "
+                   "the loop could pass its test again"};
+      continue;
+    }
     if (Tested == &Phi) {
       // Tested on entry to every iteration: all threads must enter, and the
       // copy must come after the test (only threads that pass it copy).
@@ -675,6 +688,8 @@ Verdict Legality::findGridStrideLoop(const CopyGroup &G, Loop *L,
     }
     P.Kind = Guard::Loop;
     P.Bounds.assign({Current});
+    P.LoopStep = *Step;
+    P.LoopStart = Start;
     P.RotatedLoop = Tested == Next;
     if (auto *I = dyn_cast<Instruction>(Test.Hi);
         I && !DT.dominates(I, lastMember(G)))
@@ -684,6 +699,35 @@ Verdict Legality::findGridStrideLoop(const CopyGroup &G, Loop *L,
     return std::nullopt;
   }
   return Why;
+}
+
+/// The step of the induction Phi (start + step*iter(Phi)) when it is a
+/// positive combination of special registers (ntid.x*nctaid.x): never
+/// negative, the same in every thread of the grid. Else nullopt.
+std::optional<Poly> Legality::loopStep(const PHINode *Phi) {
+  std::optional<Poly> I = Info.readInteger(Phi);
+  if (!I)
+    return std::nullopt;
+  unsigned Iter = Info.iterationAtom(Phi);
+  Poly Step;
+  for (const auto &[M, C] : I->Terms) {
+    if (count(M, Iter) == 0)
+      continue;
+    Monomial Rest;
+    for (unsigned Id : M)
+      if (Id != Iter)
+        Rest.push_back(Id);
+    if (C <= 0 || count(M, Iter) != 1 ||
+        any_of(Rest, [&](unsigned Id) {
+          const Atom &A = Info.atoms()[Id];
+          return A.Kind > Atom::GridDim || A.isLane();
+        }))
+      return std::nullopt;
+    Step.Terms[Rest] += C;
+  }
+  if (Step.Terms.empty())
+    return std::nullopt;
+  return Step;
 }
 
 Verdict Legality::checkMembers(const CopyGroup &G) {

@@ -99,6 +99,7 @@ private:
   Value *activeLeft(IRBuilder<> &B, Value *&NoWrap);
   Value *rowStartInRange(IRBuilder<> &B, const PrefixBound &Bound,
                          Value *First);
+  Value *loopDoesNotWrap(IRBuilder<> &B, const PrefixBound &Bound);
   void regionStarts(IRBuilder<> &B);
   BasicBlock *emitFastPath(BasicBlock *Head);
   void emitSlowPath(BasicBlock *Slow);
@@ -185,6 +186,17 @@ Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B, Value *&NoWrap) {
     Value *InRange = rowStartInRange(B, Bound, First);
     NoWrap = NoWrap ? B.CreateAnd(NoWrap, InRange) : InRange;
   }
+  // A loop: the threads still in it are those below the bound only if the
+  // index started without a wrap in the row and does not wrap later.
+  if (P.LoopStep) {
+    PrefixBound Entry = P.Bounds.front();
+    Entry.Lo = P.LoopStart;
+    Value *First = B.CreateSub(Entry.Signed ? B.CreateSExt(Entry.Lo, I64)
+                                            : B.CreateZExt(Entry.Lo, I64),
+                               Tid);
+    NoWrap = B.CreateAnd(NoWrap, rowStartInRange(B, Entry, First));
+    NoWrap = B.CreateAnd(NoWrap, loopDoesNotWrap(B, P.Bounds.front()));
+  }
   return Left;
 }
 
@@ -224,6 +236,27 @@ Value *RegionCopyEmitter::rowStartInRange(IRBuilder<> &B,
   Value *LowOk = B.CreateICmpSGE(Low, Const(Min));
   Value *HighOk = B.CreateICmpSLE(High, Const(Max));
   return B.CreateAnd(LowOk, HighOk, "coalda.nowrap");
+}
+
+/// A loop's index, below the bound in the threads still in the loop, does
+/// not wrap on the way to the next iteration: bound (+1 when inclusive) +
+/// step fits the index's type, computed exactly.
+Value *RegionCopyEmitter::loopDoesNotWrap(IRBuilder<> &B,
+                                          const PrefixBound &Bound) {
+  unsigned Bits = Bound.Hi->getType()->getIntegerBitWidth();
+  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
+  Value *End = Bound.Signed ? B.CreateSExt(Bound.Hi, Wide)
+                            : B.CreateZExt(Bound.Hi, Wide);
+  Value *Step = B.CreateZExt(materialize(B, *P.LoopStep), Wide);
+  Value *Next = B.CreateAdd(B.CreateAdd(End, Step),
+                            ConstantInt::get(Wide, Bound.Inclusive ? 1 : 0));
+  APInt Max = Bound.Signed ? APInt::getSignedMaxValue(Bits)
+                           : APInt::getMaxValue(Bits);
+  unsigned WideBits = Wide->getIntegerBitWidth();
+  return B.CreateICmpSLE(
+      Next, ConstantInt::get(Wide, Bound.Signed ? Max.sext(WideBits)
+                                                : Max.zext(WideBits)),
+      "coalda.loop.nowrap");
 }
 
 /// The region's start on both sides: member 0's address stepped back by

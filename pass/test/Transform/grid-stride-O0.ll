@@ -12,6 +12,11 @@
 ; CHECK-NEXT: %coalda.first = sub i64 [[I]], %coalda.tid
 ; CHECK-NEXT: [[N:%[0-9]+]] = sext i32 %n to i64
 ; CHECK-NEXT: %coalda.left = sub i64 [[N]], %coalda.first
+; CHECK: %coalda.nowrap = and i1
+; The index must not wrap on its way to the next iteration: n + ntid.x*nctaid.x
+; fits an int (else the row runs the original code).
+; CHECK: %coalda.loop.nowrap = icmp sle i64 %{{[0-9]+}}, 2147483647
+; CHECK: br i1 %{{[0-9]+}}, label %coalda.rows, label %coalda.original
 ; CHECK: [[BACK:%[0-9]+]] = mul nuw nsw i64 %coalda.tid, 3
 ; CHECK-NEXT: %coalda.back = sub i64 0, [[BACK]]
 ; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 3
