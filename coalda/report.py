@@ -49,11 +49,27 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]]) -> tuple[str, s
         if access["coalesced"]:
             return "already coalesced", "dim"
         return "left alone: " + group["reason"], "yellow"
-    if access["lane"] == "unknown":
-        return "not analysable: " + access.get("reason", "?"), "red"
+    if access.get("class") == "unknown" or access["lane"] == "unknown":
+        return "unknown: " + access.get("reason", "?"), "red"
     if access["coalesced"]:
         return "already coalesced", "dim"
     return "uncoalesced, not part of a copy", "yellow"
+
+
+def findings(report: Report, kernel: dict[str, Any]) -> list[tuple[dict[str, Any], int, str, str]]:
+    """One row per source access: (access, count, verdict, style). The IR
+    accesses of one source access (an unrolled loop's copies, one per
+    iteration) that read and end alike are merged, with their count."""
+    rows: dict[tuple[Any, ...], list[Any]] = {}
+    for access in kernel["accesses"]:
+        verdict, style = action(access, kernel["groups"])
+        key = (access.get("file"), access["line"], access["column"], access["kind"], access["width"],
+               pattern(access), verdict)
+        if key in rows:
+            rows[key][1] += 1
+        else:
+            rows[key] = [access, 1, verdict, style]
+    return [tuple(row) for row in rows.values()]  # type: ignore[misc]
 
 
 def findings_table(report: Report) -> Table:
@@ -66,11 +82,11 @@ def findings_table(report: Report) -> Table:
     for kernel in report["kernels"]:
         if not kernel["accesses"]:
             table.add_row(kernel["name"], "", "", "", "no global-memory accesses")
-        for access in kernel["accesses"]:
-            verdict, style = action(access, kernel["groups"])
+        for access, count, verdict, style in findings(report, kernel):
             where = f"{Path(access.get('file') or report['source']).name}:{access['line']}:{access['column']}"
+            times = f" ×{count}" if count > 1 else ""
             table.add_row(
-                kernel["name"], where, f"{access['kind']} {access['width']}B",
+                kernel["name"], where, f"{access['kind']} {access['width']}B{times}",
                 pattern(access), f"[{style}]{verdict}[/]",
             )
     return table

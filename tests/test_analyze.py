@@ -78,3 +78,49 @@ def test_analyze_at_O0_inlines_forceinline_helpers() -> None:
 def test_analyze_table_names_header_lines() -> None:
     proc = run_cli("analyze", ANALYSIS / "particles.cu")
     assert proc.returncode == 0 and "particles.h:14" in proc.stdout
+
+
+FINDINGS = """
+__global__ void gather(float *out, const float *in, const int *idx) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[idx[i]];
+}
+__global__ void walk(float *out, const float *in, int n, int stride) {
+  const float *p = in + threadIdx.x;
+  for (int k = 0; k < n; ++k) {
+    out[threadIdx.x * n + k] = *p;
+    p += stride;
+  }
+}
+struct Pixel { unsigned char r, g, b; };
+__global__ void rows(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n) {
+  for (int k = 0; k < n; ++k) {
+    int i = k * gridDim.x * blockDim.x + blockIdx.x * blockDim.x + threadIdx.x;
+    dst[i].r = src[i].r;
+    dst[i].g = src[i].g;
+    dst[i].b = src[i].b;
+  }
+}
+"""
+
+
+def test_findings_classes_reasons_lines_and_merged_rows(tmp_path: Path) -> None:
+    """An unreadable access is `unknown` (not uncoalesced) with a precise
+    reason; at -O3 every access keeps a source line; the table shows one
+    row per source access, an unrolled loop's copies merged with a count."""
+    source = tmp_path / "findings.cu"
+    source.write_text(FINDINGS)
+    report = analyze(source)
+    by_kernel = {k["name"]: k["accesses"] for k in report["kernels"]}
+    gather = {(a["kind"], a["class"]) for a in by_kernel["gather"]}
+    assert ("load", "unknown") in gather and ("store", "coalesced") in gather
+    [load] = [a for a in by_kernel["gather"] if a["class"] == "unknown"]
+    assert load["reason"].startswith("data-dependent index")
+    stepped = [a for a in by_kernel["walk"] if a["class"] == "unknown"]
+    assert stepped and all("chosen at run time (phi) among" in a["reason"] for a in stepped)
+    assert all(a["line"] > 0 for accesses in by_kernel.values() for a in accesses)
+    # -O3 unrolls `rows` by 4 plus a remainder: several IR stores per source store
+    stores = [a for a in by_kernel["rows"] if a["kind"] == "store"]
+    assert len(stores) > 3
+    table = run_cli("analyze", source).stdout
+    assert "store 1B ×" in table

@@ -18,7 +18,9 @@
 //   P      kernel argument / global var     ACCEPT base (space from the
 //                                           address space; 3 = shared)
 //   P      alloca                           ACCEPT base (local: not reported)
-//   P      phi / select / load / other      REJECT "pointer chosen at run time"
+//   P      phi / select of pointers         REJECT "the address is chosen at run
+//                                           time among ..." (which objects)
+//   P      load / other                     REJECT "pointer loaded ..."
 //   I      ConstantInt                      ACCEPT constant
 //   I      sext / zext x                    I(x)   (index math is assumed not
 //                                           to wrap, as clang's inbounds GEPs)
@@ -468,8 +470,33 @@ public:
     }
     if (isa<LoadInst>(Ptr))
       return Reading::fail("pointer loaded from memory");
-    return Reading::fail("pointer chosen at run time (" +
-                         opcodeName(Ptr) + ")");
+    return Reading::fail(chosenPointer(Ptr));
+  }
+
+  /// Why a phi or select of pointers is not read: which objects it chooses
+  /// among (a pointer stepped in a loop, or a branch's choice of buffers).
+  static std::string chosenPointer(const Value *Ptr) {
+    SmallVector<const Value *, 4> Choices;
+    if (const auto *Phi = dyn_cast<PHINode>(Ptr))
+      Choices.append(Phi->incoming_values().begin(),
+                     Phi->incoming_values().end());
+    else if (const auto *Sel = dyn_cast<SelectInst>(Ptr))
+      Choices.append({Sel->getTrueValue(), Sel->getFalseValue()});
+    else
+      return "pointer chosen at run time (" + opcodeName(Ptr) + ")";
+    SmallVector<std::string, 4> Names;
+    for (const Value *C : Choices) {
+      std::string Name = baseName(getUnderlyingObject(C));
+      if (!is_contained(Names, Name))
+        Names.push_back(Name);
+    }
+    std::string Of = Names.size() == 1 ? "positions in " + Names.front()
+                                       : join(Names, ", ");
+    return "the address is chosen at run time (" + opcodeName(Ptr) +
+           ") among " + std::to_string(Choices.size()) + " " + Of +
+           (isa<PHINode>(Ptr) ? ": a pointer stepped in a loop or chosen by "
+                                "a branch"
+                              : "");
   }
 
 private:

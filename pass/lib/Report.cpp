@@ -88,13 +88,40 @@ Statistic MissedStats[] = {
 static_assert(std::size(MissedStats) == NumReasons,
               "one statistic per MissedReason");
 
+/// The access's source location. An access -O3 merged from several lines
+/// (line 0) takes the location of its address, else of the nearest
+/// instruction before it that has one.
+DebugLoc sourceLocation(const AccessExpr &A) {
+  DebugLoc DL = A.Inst->getDebugLoc();
+  if (DL && DL.getLine())
+    return DL;
+  if (const auto *Addr = dyn_cast<Instruction>(A.pointer()))
+    if (const DebugLoc &AL = Addr->getDebugLoc(); AL && AL.getLine())
+      return AL;
+  for (const Instruction *I = A.Inst->getPrevNode(); I; I = I->getPrevNode())
+    if (const DebugLoc &IL = I->getDebugLoc(); IL && IL.getLine())
+      return IL;
+  return DL;
+}
+
+/// What a reader calls the access: coalesced, uncoalesced, uniform (one
+/// address for the whole row) or unknown (the analysis cannot read it).
+const char *accessClass(const AccessExpr &A) {
+  if (!A.isKnown())
+    return "unknown";
+  if (A.Lane == LaneKind::None)
+    return "uniform";
+  return A.isCoalesced() ? "coalesced" : "uncoalesced";
+}
+
 json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   json::Object O;
   O["expr"] = Info.exprString(A);
   if (A.isKnown())
     O["base"] = baseName(A.Base);
   O["kind"] = A.IsStore ? "store" : "load";
-  const DebugLoc &DL = A.Inst->getDebugLoc();
+  O["class"] = accessClass(A);
+  const DebugLoc DL = sourceLocation(A);
   O["line"] = DL ? (int64_t)DL.getLine() : 0;
   O["column"] = DL ? (int64_t)DL.getCol() : 0;
   if (auto *Scope = DL ? dyn_cast<DIScope>(DL.getScope()) : nullptr)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Differential runs of the testcases on a real GPU, plain and under
+# compute-sanitizer (memcheck, racecheck, synccheck). The GPU machine has no
+# clang/opt: the IR and PTX are built here, the runs reuse them with --from.
+#
+#   scripts/gpu_runs.sh prepare            # here: .device/<testcase>/ for each
+#   scripts/gpu_runs.sh run OUTDIR         # there: logs into OUTDIR
+#
+# `run` expects click and rich (and their needs) as wheels in .whl/ when the
+# machine lacks them (see docs/gpu-runs.md). Exit status: 1 if any run
+# reports a difference or the sanitizer an error.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+TESTCASES=(rgb shared_tile guards assign helpers copies)
+SMALL=1000,4099           # sizes under the sanitizer (it slows kernels a lot)
+
+prepare() {
+  for t in "${TESTCASES[@]}"; do
+    .venv/bin/coalda optimize "testcases/$t.cu" -o ".device/$t" >/dev/null || exit 1
+  done
+  echo "prepared .device/ for: ${TESTCASES[*]}"
+}
+
+run() {
+  local out=$1 status=0
+  mkdir -p "$out"
+  if [ -d .whl ]; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+      --upgrade --target /tmp/coalda-site .whl/*.whl || exit 1
+    export PYTHONPATH=/tmp/coalda-site:$PWD
+  else
+    export PYTHONPATH=$PWD
+  fi
+  export PYTHONUNBUFFERED=1 COLUMNS=200
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader >"$out/runs.txt"
+  for t in "${TESTCASES[@]}"; do
+    echo "== coalda run testcases/$t.cu (GPU)" >>"$out/runs.txt"
+    python3 -m coalda.cli run "testcases/$t.cu" --from ".device/$t" >>"$out/runs.txt" 2>&1 || status=1
+  done
+  for tool in memcheck racecheck synccheck; do
+    for t in "${TESTCASES[@]}"; do
+      echo "== compute-sanitizer --tool $tool: coalda run testcases/$t.cu --sizes $SMALL" >>"$out/$tool.txt"
+      compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        python3 -m coalda.cli run "testcases/$t.cu" --from ".device/$t" --sizes "$SMALL" \
+        >>"$out/$tool.txt" 2>&1 || status=1
+    done
+  done
+  grep -h "ERROR SUMMARY\|comparisons\|error:" "$out"/*.txt >"$out/summary.txt"
+  return $status
+}
+
+case "${1:-}" in
+  prepare) prepare ;;
+  run) run "${2:?usage: scripts/gpu_runs.sh run OUTDIR}" ;;
+  *) echo "usage: scripts/gpu_runs.sh prepare | run OUTDIR" >&2; exit 2 ;;
+esac
