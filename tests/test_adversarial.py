@@ -34,11 +34,7 @@ OPT_LEVELS = (0, 3)
 
 # (file stem, kernel, -O level) -> what goes wrong. Each fails the oracle today.
 MISCOMPILES: dict[tuple[str, str, int], str] = {
-    **{
-        ("narrowing", "loop_wrap", o): "a loop index that wraps between iterations (threads that left at "
-        "iteration 0 pass `u < n` again in iteration 1): the per-iteration no-wrap check does not see it"
-        for o in (0, 3)
-    },
+    # None open at ca91baf; add (stem, kernel, opt): "what goes wrong" here.
 }
 
 # Fixed in 5f0774f, now ordinary must-match cases (and left alone):
@@ -53,6 +49,8 @@ MISCOMPILES: dict[tuple[str, str, int], str] = {
 # (-O0, -O3), reach/irreducible_cycle (-O0, -O3).
 # Fixed in the working tree after 5eaa1fc (the loop index must step up by a
 # positive multiple of the grid's dimensions): loops/down_loop (-O0, -O3).
+# Fixed in ca91baf (the grid-stride index must step up by special registers
+# and not wrap): narrowing/loop_wrap (-O0, -O3).
 
 # (file stem, -O level) -> kernels whose copy must be rewritten (at least one
 # group transformed; the others are the kernel's helper accesses): a later

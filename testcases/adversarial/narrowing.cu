@@ -140,9 +140,10 @@ __global__ void signed_diff_unsigned(Pixel *dst, const Pixel *src, unsigned n) {
   }
 }
 
-// MISCOMPILE (-O0 and -O3, with the run-time no-wrap check of the working
-// tree after fe5ac07; __restrict__ so that 0718775's overlap rule for loops
-// does not hide it). A loop on an unsigned index that starts wrapped for
+// Was a MISCOMPILE at -O0 and -O3 (with the run-time no-wrap check of the
+// working tree after fe5ac07; fixed in ca91baf: the index must step up by
+// special registers and not wrap). __restrict__ so that 0718775's overlap
+// rule for loops does not hide it. A loop on an unsigned index that starts wrapped for
 // some threads: u = tid + 2^32 - 3, so threads 0..2 start at 2^32 - 3 + t,
 // fail `u < n` and never enter; threads 3.. start at t - 3 and iterate with
 // step ntid.x. In iteration 0 the row's start wraps and the rewrite's
