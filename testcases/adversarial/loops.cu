@@ -198,3 +198,16 @@ __global__ void down_loop(Pixel *__restrict__ dst, const Pixel *__restrict__ src
   for (unsigned u = threadIdx.x + F; u < n; u -= blockDim.x, ++k)
     COPY(dst, src, base + k * (int)blockDim.x + (int)threadIdx.x);
 }
+
+// Held: the same downward loop with its step spelled as a positive product
+// that wraps: ntid.x * 65535u * 65537u == -ntid.x (mod 2^32). The polynomial
+// step is positive, so -O0 rewrites it; the run-time check of ca91baf
+// (bound + step must fit the index's type) sends every row to the original
+// code. -O3 folds the constant and leaves it alone.
+__global__ void down_wrapped_step(Pixel *__restrict__ dst, const Pixel *__restrict__ src, unsigned F,
+                                  unsigned n) {
+  int base = blockIdx.x * blockDim.x * 5;
+  int k = 0;
+  for (unsigned u = threadIdx.x + F; u < n; u += blockDim.x * 65535u * 65537u, ++k)
+    COPY(dst, src, base + k * (int)blockDim.x + (int)threadIdx.x);
+}
