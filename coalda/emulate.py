@@ -58,7 +58,10 @@ _BUILTIN_VARS = re.compile(r"^@(threadIdx|blockIdx|blockDim|gridDim) = [^\n]*$",
 _SHARED_GLOBAL = re.compile(r"^@(\S+) = ([^\n]*?)addrspace\(3\) global ([^\n]*)$", re.M)
 _DEFINE = re.compile(r"^define [^\n]*?@([^\s(]+)\(.*?^\}", re.M | re.S)
 _LOCATION = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)[^\n]*?(?:inlinedAt: !(\d+))?\)$", re.M)
-_FAULT_OVERRUN, _FAULT_STRAY_BARRIER = 1, 2
+_FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED = 1, 2, 3
+# The address operand and alignment of a load or store: the last `, ptr X,
+# align N` of the line (a stored or loaded pointer is not followed by align).
+_ACCESS = re.compile(r"^(\s+)(?:%\S+ = load |store )[^\n]*, ptr(?: addrspace\((\d+)\))? ([%@][^\s,]+), align (\d+)(?:,[^\n]*)?$", re.M)
 
 # ctypes for the IR types a kernel parameter may have.
 _CTYPES = {
@@ -303,14 +306,53 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     text = re.sub(r"^target datalayout = .*$", "", text, flags=re.M)
     text = re.sub(r"^target triple = .*$", f'target triple = "{llvm.get_process_triple()}"', text, flags=re.M)
     text = _TARGET_ATTRS.sub("", text)
+    text, spaces = _check_alignment(text)
     parts = [
         text,
+        _alignment_checks(spaces),
         "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS),
         _barrier_wrappers(),
         _shared_functions(static, shared_sizes, dynamic, text),
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
     ]
     return HostModule("\n".join(parts), tuple(sites), threaded, dynamic)
+
+
+def _check_alignment(text: str) -> tuple[str, set[str]]:
+    """Before every load and store that declares an alignment above 1, a call
+    that sets the fault flag when the address is not that aligned: the GPU
+    faults on a misaligned access, the host would not notice. Returns the
+    address spaces used."""
+    spaces: set[str] = set()
+
+    def check(m: re.Match[str]) -> str:
+        indent, space, ptr, align = m[1], m[2] or "0", m[3], int(m[4])
+        if align <= 1:
+            return m[0]
+        spaces.add(space)
+        ty = "ptr" if space == "0" else f"ptr addrspace({space})"
+        return f"{indent}call void @__coalda_aligned_{space}({ty} {ptr}, i64 {align - 1})\n{m[0]}"
+
+    return _ACCESS.sub(check, text), spaces
+
+
+def _alignment_checks(spaces: set[str]) -> str:
+    """`__coalda_aligned_<space>(p, mask)`: the fault flag on p & mask != 0."""
+    out = []
+    for space in sorted(spaces):
+        ty = "ptr" if space == "0" else f"ptr addrspace({space})"
+        out.append(f"""define internal void @__coalda_aligned_{space}({ty} %p, i64 %mask) alwaysinline {{
+  %a = ptrtoint {ty} %p to i64
+  %low = and i64 %a, %mask
+  %bad = icmp ne i64 %low, 0
+  br i1 %bad, label %fault, label %ok
+fault:
+  store i32 {_FAULT_MISALIGNED}, ptr @__coalda_fault
+  br label %ok
+ok:
+  ret void
+}}""")
+    return "\n".join(out)
 
 
 def _target_machine() -> llvm.TargetMachine:
@@ -418,6 +460,9 @@ class EmulatedModule:
         fault, self._fault.value = self._fault.value, 0
         if fault == _FAULT_OVERRUN:
             raise EmulationFault(f"kernel {kernel}: a block wrote past its {shared_bytes} bytes of dynamic shared memory")
+        if fault == _FAULT_MISALIGNED:
+            raise EmulationFault(f"kernel {kernel}: a misaligned access (on the GPU: CUDA_ERROR_MISALIGNED_ADDRESS); "
+                                 "check the launch spec's align")
         if fault == _FAULT_STRAY_BARRIER:
             raise EmulationFault(f"kernel {kernel}: reached a barrier through a call the emulator cannot follow")
 

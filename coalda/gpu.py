@@ -117,7 +117,10 @@ class GpuExecutor:
 
     def download(self, dargs: DeviceArgs) -> None:
         _, driver = _modules()
-        self.stream.sync()
+        try:
+            self.stream.sync()
+        except Exception as exc:  # the kernel faulted: one line, no traceback
+            raise CudaError(f"the kernel failed on the GPU: {str(exc).strip().splitlines()[0]}") from None
         for buf, storage in zip(dargs.buffers, dargs.storages):
             _check(driver.cuMemcpyDtoH(storage.ctypes.data, int(buf.handle), storage.nbytes), "cuMemcpyDtoH")
         for buf in dargs.buffers:

@@ -78,6 +78,9 @@ class HostBuffer:
     size: int
     lo: int = -1
     hi: int = -1
+    # each buffer's guards hold a poison of their own, so that bytes copied
+    # from one buffer's guard into another's show
+    poison: int = POISON
 
     def __post_init__(self) -> None:
         if self.lo < 0:
@@ -86,13 +89,13 @@ class HostBuffer:
             self.hi = self.offset + self.size
 
     def copy(self) -> HostBuffer:
-        return dataclasses.replace(self, storage=self.storage.copy())
+        return dataclasses.replace(self, storage=_aligned_copy(self.storage))
 
     def guard_before_intact(self) -> bool:
-        return bool((self.storage[: self.lo] == POISON).all())
+        return bool((self.storage[: self.lo] == self.poison).all())
 
     def guard_after_intact(self) -> bool:
-        return bool((self.storage[self.hi :] == POISON).all())
+        return bool((self.storage[self.hi :] == self.poison).all())
 
     def guard_intact(self) -> bool:
         return self.guard_before_intact() and self.guard_after_intact()
@@ -144,13 +147,27 @@ OVERLAP_LAYOUTS: tuple[Layout, ...] = (
 )
 
 
-def _allocation(nbytes: int) -> np.ndarray:
-    """nbytes of POISON whose first byte is 64-byte aligned."""
+def _allocation(nbytes: int, poison: int = POISON) -> np.ndarray:
+    """nbytes of poison whose first byte is 64-byte aligned."""
     raw = np.empty(nbytes + 64, dtype=np.uint8)
     start = (-raw.ctypes.data) % 64
     storage = raw[start : start + nbytes]
-    storage[:] = POISON
+    storage[:] = poison
     return storage
+
+
+def _aligned_copy(storage: np.ndarray) -> np.ndarray:
+    """A copy that keeps the allocation's 64-byte alignment (numpy's own copy
+    does not), so that every layout's offsets mean what they say."""
+    copy = _allocation(storage.nbytes)
+    copy[:] = storage
+    return copy
+
+
+def poison_of(index: int) -> int:
+    """The guard byte of the index-th parameter's buffer: POISON for the
+    first, others distinct from it and from each other."""
+    return (POISON + 0x3B * index) % 256
 
 
 def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout) -> list[Arg]:
@@ -164,9 +181,9 @@ def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout
             args.append(value)
             continue
         offset = GUARD + layout.offsets(index, spec.align)
-        storage = _allocation(offset + value + GUARD)
+        storage = _allocation(offset + value + GUARD, poison_of(index))
         storage[offset : offset + value] = _contents(param, value, n, rng)
-        args.append(HostBuffer(storage, offset, value))
+        args.append(HostBuffer(storage, offset, value, poison=poison_of(index)))
     return args
 
 
@@ -223,7 +240,7 @@ def clone(args: Sequence[Arg]) -> list[Arg]:
     for a in args:
         if isinstance(a, HostBuffer):
             if id(a.storage) not in copies:
-                copies[id(a.storage)] = a.storage.copy()
+                copies[id(a.storage)] = _aligned_copy(a.storage)
             out.append(dataclasses.replace(a, storage=copies[id(a.storage)]))
         else:
             out.append(a)

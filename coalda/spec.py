@@ -191,7 +191,9 @@ def infer_spec(report: Report, signatures: dict[str, tuple[tuple[str, str], ...]
             out.append(Param(pname, "out" if pname in stores else "in", f"{stride}*n"))
         if lanes != {"gid"}:
             raise SpecError(f"kernel {name}: the index is not the global thread index; write a launch spec")
-        kernels[name] = KernelSpec(name, tuple(out), grid="n // block", block="gcd(n, 256)")
+        # the buffers may be offset only by what every access's alignment allows
+        align = max((a.get("align", 1) for a in kernel["accesses"]), default=1)
+        kernels[name] = KernelSpec(name, tuple(out), grid="n // block", block="gcd(n, 256)", align=align)
     if not kernels:
         raise SpecError("no kernel whose launch can be inferred; write a launch spec")
     return Spec(kernels)

@@ -186,8 +186,10 @@ ODD = {"<3 x i16>": 6, "<3 x i8>": 3, "i24": 3, "i16": 2}
 def odd_module(members: tuple[str, ...], noalias: bool) -> tuple[str, int]:
     """A whole copy of packed members of these types; (module, stride)."""
     body, offset = [], 0
+    # an element with an odd-width member is only byte-aligned (odd_spec's
+    # layouts offset it by 1): no member may claim more
+    align = 2 if all(ODD[t] % 2 == 0 for t in members) else 1
     for k, ty in enumerate(members):
-        align = 2 if offset % 2 == 0 and ODD[ty] % 2 == 0 else 1
         body += [
             f"  %o{k} = add nsw i64 %e, {offset}",
             f"  %s{k} = getelementptr inbounds i8, ptr %src, i64 %o{k}",

@@ -363,7 +363,7 @@ def test_threads_run_between_barriers_in_the_schedules_order(modules: dict[str, 
 
 def dyn_spec(name: str) -> KernelSpec:
     return KernelSpec(name, (Param("dst", "out", "4*n"), Param("src", "in", "4*n")), grid="n // block", block=BLOCK,
-                      shared="4*block")
+                      shared="4*block", align=4)
 
 
 @pytest.mark.parametrize("kernel", ["dyn_mirror", "dyn_stage"])
@@ -410,8 +410,10 @@ def test_layouts_misalign_and_guard_every_buffer() -> None:
         args = make_args(spec, 100, rng, layout)
         buffers = [a for a in args if not isinstance(a, int)]
         assert all(b.guard_intact() and b.storage.ctypes.data % 64 == 0 for b in buffers)
-        assert all((b.storage[: b.offset] == POISON).all() and (b.storage[b.offset + b.size :] == POISON).all()
+        assert all((b.storage[: b.offset] == b.poison).all() and (b.storage[b.offset + b.size :] == b.poison).all()
                    for b in buffers)
+        # each buffer's guards hold a poison of their own
+        assert len({b.poison for b in buffers}) == len(buffers) and buffers[0].poison == POISON
         starts[layout.name] = [(b.storage.ctypes.data + b.offset) % 16 for b in buffers]
     assert starts == {"aligned": [0, 0, 0], "offset": [1, 1, 1], "offset-max": [15, 15, 15], "mixed": [0, 4, 0]}
     four = KernelSpec("k", (Param("d", "out", "n"), Param("s", "in", "n")), align=4)
@@ -469,3 +471,28 @@ def test_coalda_run_says_racy_original_and_race_apart(tmp_path: Path) -> None:
     assert "RACY ORIGINAL" in proc.stdout
     error = proc.stderr.strip().splitlines()
     assert len(error) == 1 and error[0].startswith("coalda: error: racy original: the result of shift depends on the schedule")
+
+
+MISALIGNED = """
+__global__ void bounded(char *dst, const char *src, const int *np) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < *np) dst[i] = src[i];
+}
+"""
+
+
+def test_a_misaligned_access_faults_as_on_the_gpu(tmp_path: Path) -> None:
+    """The GPU faults on a load that is less aligned than it declares; the
+    host would not. A spec whose layouts misalign the int bound (align = 1)
+    is caught by the emulator as a fault, and align = 4 runs."""
+    source = tmp_path / "bounded.cu"
+    source.write_text(MISALIGNED)
+    spec = tmp_path / "bounded.toml"
+    params = 'params = [{ name = "dst", out = "n" }, { name = "src", in = "n" }, { name = "np", in = 4, int32 = "n" }]'
+    spec.write_text(f"sizes = [100]\n[kernels.bounded]\nblock = 32\ngrid = 4\n{params}\n")
+    proc = run_cli("run", source, "--emulate")
+    assert proc.returncode == 1
+    assert "misaligned access" in proc.stderr and "Traceback" not in proc.stderr
+    spec.write_text(f"sizes = [100]\n[kernels.bounded]\nalign = 4\nblock = 32\ngrid = 4\n{params}\n")
+    proc = run_cli("run", source, "--emulate")
+    assert proc.returncode == 0, proc.stdout + proc.stderr

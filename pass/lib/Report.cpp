@@ -11,6 +11,7 @@
 #include "Report.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
@@ -117,8 +118,12 @@ const char *accessClass(const AccessExpr &A) {
 json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   json::Object O;
   O["expr"] = Info.exprString(A);
+  // The buffer, also when the address within it cannot be read.
   if (A.isKnown())
     O["base"] = baseName(A.Base);
+  else if (const Value *Object = getUnderlyingObject(A.pointer());
+           isa<Argument>(Object) || isa<GlobalVariable>(Object))
+    O["base"] = baseName(Object);
   O["kind"] = A.IsStore ? "store" : "load";
   O["class"] = accessClass(A);
   const DebugLoc DL = sourceLocation(A);
@@ -130,6 +135,7 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   O["stride"] = S ? json::Value(*S) : json::Value(nullptr);
   O["offset"] = A.isKnown() ? json::Value(A.Offset) : json::Value(nullptr);
   O["width"] = (int64_t)A.Width;
+  O["align"] = (int64_t)A.alignment().value();
   O["lane"] = A.isKnown() ? A.laneName() : "unknown";
   O["coalesced"] = A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced());
   O["space"] = A.Space == MemorySpace::Shared ? "shared" : "global";
