@@ -22,6 +22,17 @@ from .spec import Dim3
 _SCALARS = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "float": np.float32, "double": np.float64}
 
 
+def _scalar(ty: str, value: int | float) -> np.generic:
+    """A kernel's scalar argument as the IR type holds it: an integer is
+    taken modulo 2^bits (an `unsigned` 4294967295 is the i32 -1), as the
+    emulator's ctypes do."""
+    kind = _SCALARS[ty]
+    if np.issubdtype(kind, np.integer):
+        bits = np.iinfo(kind).bits
+        return kind(np.array(int(value) % (1 << bits), dtype=np.uint64).astype(kind))
+    return kind(value)
+
+
 class GpuUnavailable(CoaldaError):
     pass
 
@@ -112,7 +123,7 @@ class GpuExecutor:
                     dargs.storages.append(arg.storage)
                 dargs.values.append(np.uint64(bases[id(arg.storage)] + arg.offset))  # a pointer is 8 bytes
             else:
-                dargs.values.append(_SCALARS[ty](arg))
+                dargs.values.append(_scalar(ty, arg))
         return dargs
 
     def download(self, dargs: DeviceArgs) -> None:

@@ -14,11 +14,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-TESTCASES=(rgb shared_tile guards assign helpers copies)
+# testcases/<name>.cu with a launch spec; COALDA_GPU_TESTCASES overrides
+read -r -a TESTCASES <<<"${COALDA_GPU_TESTCASES:-rgb shared_tile guards assign helpers copies}"
 SMALL=1000,4099           # sizes under the sanitizer (it slows kernels a lot)
 
 prepare() {
   for t in "${TESTCASES[@]}"; do
+    mkdir -p "$(dirname ".device/$t")"
     .venv/bin/coalda optimize "testcases/$t.cu" -o ".device/$t" >/dev/null || exit 1
   done
   echo "prepared .device/ for: ${TESTCASES[*]}"
@@ -35,10 +37,13 @@ run() {
     export PYTHONPATH=$PWD
   fi
   export PYTHONUNBUFFERED=1 COLUMNS=200
+  local sizes=()   # the specs' gpu_sizes, unless COALDA_GPU_SIZES says
+  [ -n "${COALDA_GPU_SIZES:-}" ] && sizes=(--sizes "$COALDA_GPU_SIZES")
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader >"$out/runs.txt"
   for t in "${TESTCASES[@]}"; do
     echo "== coalda run testcases/$t.cu (GPU)" >>"$out/runs.txt"
-    python3 -m coalda.cli run "testcases/$t.cu" --from ".device/$t" >>"$out/runs.txt" 2>&1 || status=1
+    python3 -m coalda.cli run "testcases/$t.cu" --from ".device/$t" "${sizes[@]}" \
+      >>"$out/runs.txt" 2>&1 || status=1
   done
   for tool in memcheck racecheck synccheck; do
     for t in "${TESTCASES[@]}"; do
