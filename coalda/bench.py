@@ -6,9 +6,7 @@ and cudaMemcpy on the same buffers, in one run, and check every output byte.
 from __future__ import annotations
 
 import json
-import shutil
 import statistics
-import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -17,11 +15,13 @@ from pathlib import Path
 import numpy as np
 from rich.table import Table
 
-from .differential import Compiled, symbol_map
-from .emulate import signatures
+from .compile import run_tool
 from .errors import CoaldaError
-from .runner import LAYOUTS, HostBuffer, clone, compare, make_args, reference_args
+from .ir import signatures
+from .oracle import LAYOUTS, HostBuffer, clone, compare, make_args, reference_args
+from .run_command import Compiled, symbol_map
 from .spec import KernelSpec, Spec, evaluate
+from .toolchain import find_nvcc
 
 CLANG, NVCC, COALDA, HAND, MEMCPY = "clang -O3", "nvcc -O3", "COALDA", "hand-coalesced", "cudaMemcpy"
 
@@ -66,16 +66,14 @@ def moved_bytes(spec: KernelSpec, n: int) -> int:
 
 def nvcc_ptx(source: Path, arch: str, includes: Sequence[Path], defines: Sequence[str]) -> str | None:
     """PTX of SOURCE by nvcc -O3, or None when nvcc is not installed."""
-    nvcc = shutil.which("nvcc")
+    nvcc = find_nvcc()
     if nvcc is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "k.ptx"
-        cmd = [nvcc, "-ptx", "-O3", f"-arch={arch}", "-o", str(out), str(source)]
+        cmd = [str(nvcc), "-ptx", "-O3", f"-arch={arch}", "-o", str(out), str(source)]
         cmd += [f"-I{i}" for i in includes] + [f"-D{d}" for d in defines]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise CoaldaError(f"nvcc could not compile {source}: {proc.stderr.strip().splitlines()[-1:]}")
+        run_tool("nvcc", cmd)
         return out.read_text()
 
 

@@ -139,7 +139,7 @@ def run_cmd(
     layouts and, with --emulate, several schedules; exit 1 on a mismatch, a
     race in the rewritten kernel, or an original whose result depends on the
     schedule (a racy test)."""
-    from .differential import choose_spec, compile_or_reuse, run
+    from .run_command import choose_spec, compile_or_reuse, run
     from .report import run_failure, run_table
 
     size_list = _sizes(sizes)
@@ -181,7 +181,7 @@ def bench_cmd(
 ) -> None:
     """Time FILE's kernels before and after COALDA against cudaMemcpy on the GPU."""
     from .bench import bench_table, nvcc_ptx, plot, run_bench
-    from .differential import choose_spec, compile_or_reuse
+    from .run_command import choose_spec, compile_or_reuse
     from .gpu import device
 
     size_list = _sizes(sizes)

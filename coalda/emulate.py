@@ -36,11 +36,12 @@ from dataclasses import dataclass
 import llvmlite.binding as llvm
 import numpy as np
 
+from . import ir
 from .errors import CoaldaError
 from .schedule import FORWARD, Schedule
 from .threads import KIND_OF, POOL, BlockRun, EmulationFault, Site
 
-__all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefused", "EmulatorExecutor", "load", "signatures"]
+__all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefused", "EmulatorExecutor", "load"]
 
 DIMS = ("x", "y", "z")
 REGISTERS = ("tid", "ctaid", "ntid", "nctaid")
@@ -372,12 +373,12 @@ class EmulatedModule:
 
     def __init__(self, device_ir: str) -> None:
         self.device_ir = device_ir
-        parsed = _parse(device_ir)
+        parsed = ir.parse(device_ir)
         self.signatures = {
             fn.name: KernelSignature(fn.name, tuple((a.name, str(a.type)) for a in fn.arguments))
             for fn in parsed.functions if not fn.is_declaration
         }
-        self.kernels = [s for name, s in self.signatures.items() if _is_kernel(device_ir, name)]
+        self.kernels = [s for name, s in self.signatures.items() if ir.is_kernel(device_ir, name)]
         tm = _target_machine()
         layout = tm.target_data
         shared_sizes = {
@@ -390,7 +391,7 @@ class EmulatedModule:
             for _, ty in k.params:
                 if ty not in _CTYPES:
                     raise EmulationRefused(f"kernel {k.name} has a parameter of type {ty}, which the emulator cannot pass")
-        host = _parse(lowered.text)
+        host = ir.parse(lowered.text)
         host.verify()
         host.triple = tm.triple
         host.data_layout = str(layout)
@@ -505,20 +506,6 @@ class EmulatedModule:
         return run.arrive(kind, site, arg)
 
 
-def _parse(text: str) -> llvm.ModuleRef:
-    try:
-        return llvm.parse_assembly(text)
-    except RuntimeError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "parse error"
-        raise CoaldaError(f"the emulator cannot read this IR: {first}") from None
-
-
-def _is_kernel(ir: str, name: str) -> bool:
-    return re.search(rf'!\{{ptr @{re.escape(name)}, !"kernel", i32 1\}}', ir) is not None or (
-        re.search(rf"define [^\n]*ptx_kernel[^\n]*@{re.escape(name)}\(", ir) is not None
-    )
-
-
 @functools.lru_cache(maxsize=64)
 def _cached(digest: str, text: str) -> EmulatedModule:
     return EmulatedModule(text)
@@ -529,28 +516,8 @@ def load(device_ir: str) -> EmulatedModule:
     return _cached(hashlib.sha256(device_ir.encode()).hexdigest(), device_ir)
 
 
-def signatures(device_ir: str) -> dict[str, tuple[tuple[str, str], ...]]:
-    """(name, IR type) of each parameter of each defined function."""
-    parsed = _parse(device_ir)
-    return {
-        fn.name: tuple((a.name, str(a.type)) for a in fn.arguments)
-        for fn in parsed.functions
-        if not fn.is_declaration
-    }
-
-
-def noalias_params(device_ir: str) -> dict[str, frozenset[int]]:
-    """Positions of the `__restrict__` (noalias) parameters of each defined function."""
-    parsed = _parse(device_ir)
-    return {
-        fn.name: frozenset(i for i, a in enumerate(fn.arguments) if b"noalias" in set(a.attributes))
-        for fn in parsed.functions
-        if not fn.is_declaration
-    }
-
-
 class EmulatorExecutor:
-    """runner.Executor on the CPU emulator."""
+    """oracle.Executor on the CPU emulator."""
 
     def __init__(self, device_ir: str) -> None:
         self.module = load(device_ir)
@@ -559,7 +526,7 @@ class EmulatorExecutor:
         self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[object],
         schedule: Schedule | None = None, shared_bytes: int = 0,
     ) -> None:
-        from .runner import HostBuffer
+        from .oracle import HostBuffer
 
         values = [a.storage[a.offset :] if isinstance(a, HostBuffer) else a for a in args]
         self.module.launch(kernel, grid, block, values, schedule or FORWARD, shared_bytes)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .errors import CoaldaError
-from .runner import Arg, HostBuffer
+from .oracle import Arg, HostBuffer
 from .schedule import Schedule
 from .spec import Dim3
 
@@ -85,7 +85,7 @@ class DeviceArgs:
 
 
 class GpuExecutor:
-    """runner.Executor on the GPU: copies buffers in, launches, copies them out."""
+    """oracle.Executor on the GPU: copies buffers in, launches, copies them out."""
 
     def __init__(self, ptx: str, signatures: dict[str, tuple[tuple[str, str], ...]]) -> None:
         core, _ = _modules()

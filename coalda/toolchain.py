@@ -60,6 +60,19 @@ def _find(tool: str, env: str, names: tuple[str, ...], install: str) -> Path:
     raise ToolNotFound(tool, looked, install)
 
 
+def find_nvcc() -> Path | None:
+    """nvcc, only to time `nvcc -O3` as a baseline in `coalda bench` (on the
+    GPU machine); None where it is not installed. COALDA_NVCC overrides."""
+    override = os.environ.get("COALDA_NVCC")
+    if override:
+        path = Path(override)
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+        raise ToolNotFound("nvcc", [f"$COALDA_NVCC={override}"], "fix $COALDA_NVCC or unset it")
+    found = shutil.which("nvcc")
+    return Path(found) if found else None
+
+
 def find_clang() -> Path:
     return _find("clang++-19", "COALDA_CLANG", ("clang++-19",), INSTALL_LLVM)
 

@@ -21,10 +21,11 @@ import numpy as np
 import pytest
 
 from coalda.compile import CompileOptions
-from coalda.differential import may_overlap
-from coalda.emulate import EmulatorExecutor, noalias_params
+from coalda.run_command import may_overlap
+from coalda.emulate import EmulatorExecutor
+from coalda.ir import noalias_params
 from coalda.pipeline import Artifacts, build
-from coalda.runner import Verdict, check
+from coalda.oracle import Verdict, check
 from coalda.spec import Spec, load_spec
 from conftest import TESTCASES
 

@@ -13,7 +13,7 @@ from coalda import emulate
 from coalda.compile import CompileOptions, run_coalda
 from coalda.emulate import EmulationRefused, EmulatorExecutor
 from coalda.pipeline import Artifacts, build
-from coalda.runner import LAYOUTS, check
+from coalda.oracle import LAYOUTS, check
 from coalda.spec import KernelSpec, Param, load_spec
 from conftest import TESTCASES, run_cli
 

@@ -1,7 +1,7 @@
 """Differential fuzzing: random kernels (tests/fuzz_kernels.py: plain copies
 and the shapes that once broke the pass) through `coalda optimize`'s
 pipeline at -O0 AND -O3, emulated before and after on random inputs under
-every layout and schedule of the oracle (`coalda.runner.check` defaults),
+every layout and schedule of the oracle (`coalda.oracle.check` defaults),
 must compute byte-identical outputs (guard zones included). The pass's
 decisions are checked too: what the README promises to rewrite is
 rewritten, what cannot be rewritten correctly is left alone, and a
@@ -20,7 +20,6 @@ failing kernel as a regression in tests/test_fuzz_regressions.py.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import tempfile
@@ -34,7 +33,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from coalda import runner
+from coalda import oracle
 from coalda.compile import CompileOptions, run_coalda, run_tool
 from coalda.emulate import EmulatorExecutor
 from coalda.errors import CoaldaError
@@ -47,7 +46,6 @@ KERNELS = int(os.environ.get("COALDA_FUZZ_EXAMPLES", "300"))
 ONLY = [f for f in os.environ.get("COALDA_FUZZ_FAMILIES", "").split(",") if f]
 LEVELS = (0, 3)
 SHRINK = os.environ.get("COALDA_FUZZ_SHRINK") == "1"
-OVERLAP = "overlap" in inspect.signature(runner.check).parameters
 
 assert all(f in FAMILIES for f in ONLY), f"COALDA_FUZZ_FAMILIES: unknown family in {ONLY}; known: {list(FAMILIES)}"
 
@@ -184,9 +182,9 @@ def run_kernel(kernel: Kernel, name: str, compiled: Compiled, level: int, rng: n
     where = f"{name} ({kernel.family}) at -O{level}"
     # Kernels without __restrict__ also run with dst and src a few bytes
     # apart in one allocation (one thread), where the oracle offers that.
-    extra = {"overlap": True} if OVERLAP and kernel.overlappable else {}
+    extra = {"overlap": True} if kernel.overlappable else {}
     try:
-        results = runner.check(spec, lambda _: entry["symbol"], compiled.original, compiled.optimized, n, rng, **extra)
+        results = oracle.check(spec, lambda _: entry["symbol"], compiled.original, compiled.optimized, n, rng, **extra)
     except CoaldaError as exc:
         return [f"{where}: cannot be emulated: {exc}\n{kernel.source(name)}"]
     problems = []
@@ -246,10 +244,8 @@ def test_fuzzer_ran_enough_kernels() -> None:
     print(dict(STATS))
     assert STATS["kernels"] >= KERNELS, STATS
     assert STATS["compiles"] >= len(LEVELS) * KERNELS, STATS
-    assert STATS["cases"] >= STATS["compiles"] * len(runner.LAYOUTS), STATS
-    schedules = getattr(runner, "SCHEDULES", None)
-    if schedules is not None:
-        assert len(SCHEDULES_SEEN) >= min(3, len(schedules)), SCHEDULES_SEEN
+    assert STATS["cases"] >= STATS["compiles"] * len(oracle.LAYOUTS), STATS
+    assert len(SCHEDULES_SEEN) >= min(3, len(oracle.SCHEDULES)), SCHEDULES_SEEN
     if not ONLY:
         assert STATS["rewritten"] >= STATS["compiles"] // 5, STATS  # observed: 37-40% of the compiles
         for family in FAMILIES:

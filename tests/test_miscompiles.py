@@ -2,7 +2,7 @@
 
 Each test compiles the defect's kernel (as the issue states it) at -O0 and
 -O3, with and without `__restrict__`, runs the original and the rewritten
-module through the oracle (`coalda.runner.check`: every default layout,
+module through the oracle (`coalda.oracle.check`: every default layout,
 misaligned bases included, and every schedule), and asserts byte equality
 AND the pass's decision as the report states it. Before the fixes these
 fail: 1, 2, 3 and 5 with differing bytes (or a decision that cannot be
@@ -11,7 +11,6 @@ right), 4 with opt aborting on invalid IR.
 
 from __future__ import annotations
 
-import inspect
 import json
 import tempfile
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from coalda import runner
+from coalda import oracle
 from coalda.compile import CompileOptions, run_coalda, run_tool
 from coalda.emulate import EmulatorExecutor
 from coalda.pipeline import Artifacts, build
@@ -30,7 +29,6 @@ from coalda.toolchain import toolchain
 from test_fuzz import race_free_decision
 
 LEVELS = (0, 3)
-OVERLAP = "overlap" in inspect.signature(runner.check).parameters
 
 
 @dataclass
@@ -79,8 +77,8 @@ def mismatches(built: Built, spec: KernelSpec, restrict: bool, seed: int = 0) ->
     """Every layout x schedule case (and, without restrict, the overlapping
     layouts where the oracle has them) whose bytes differ."""
     symbol = built.kernels[spec.name]["symbol"]
-    extra = {"overlap": True} if OVERLAP and not restrict else {}
-    results = runner.check(spec, lambda _: symbol, built.original, built.optimized, 0,
+    extra = {"overlap": True} if not restrict else {}
+    results = oracle.check(spec, lambda _: symbol, built.original, built.optimized, 0,
                            np.random.default_rng(seed), **extra)
     assert results, "the oracle ran no case"
     return [f"{r.layout}/{getattr(r, 'schedule', '')}: {r.detail}" for r in results if not r.match]

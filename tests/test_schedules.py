@@ -20,7 +20,7 @@ from coalda.compile import CompileOptions, compile_to_ir
 from coalda.emulate import EmulationFault, EmulatorExecutor
 from coalda.errors import CoaldaError
 from coalda.pipeline import Artifacts, build
-from coalda.runner import (
+from coalda.oracle import (
     LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args,
 )
 from coalda.schedule import FORWARD, REVERSE, SHUFFLED

@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from .compile import CompileOptions
-from .emulate import EmulatorExecutor, noalias_params, signatures
+from .emulate import EmulatorExecutor
+from .ir import noalias_params, signatures
 from .errors import CoaldaError
 from .pipeline import Artifacts, build
 from .report import Report
-from .runner import LAYOUTS, SCHEDULES, CaseResult, Executor, check, make_args
+from .oracle import LAYOUTS, SCHEDULES, CaseResult, Executor, check, make_args
 from .spec import KernelSpec, Spec, infer_spec, load_spec, spec_path
 
 
