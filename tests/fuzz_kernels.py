@@ -33,6 +33,8 @@ gives it; each family says why in `_expect`.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol
 
@@ -351,7 +353,13 @@ def buffers(element: Element, count: int, *names: str, kinds: tuple[str, ...] = 
 
 
 def launch(name: str, params: tuple[Param, ...], element: Element, block: int, blocks: int) -> KernelSpec:
-    return KernelSpec(name, params, grid=blocks, block=block, align=element.layout[1])
+    """The launch; every buffer is offset only by multiples of the alignment
+    all of them need (the element's, 4 for the int `sel` buffer): the
+    emulator, like the GPU, faults on a misaligned access."""
+    align = element.layout[1]
+    if any(p.name == "sel" for p in params):
+        align = math.lcm(align, 4)
+    return KernelSpec(name, params, grid=blocks, block=block, align=align)
 
 
 # --------------------------------------------------------------------------
