@@ -531,7 +531,7 @@ class ControlKernel:
         3). A k chosen by a branch or select on blockIdx or a parameter is
         row-uniform ("conditions on row-uniform values are fine"): rewritten.
         A uniform k from a loop's trip count or from memory is left to the
-        pass (loads are divergence sources to it by design); bytes decide."""
+        pass; bytes decide."""
         if CONTROL[self.form][1]:
             return "alone"
         return weakest(self.element.expect, "rewrite" if self.form in UNIFORM_CHOICES else "any")
