@@ -57,7 +57,7 @@ def compile_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
     f = click.option(
         "-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True,
-        help="Optimization level; 0 is the seed's -O0 -Xclang -disable-O0-optnone + mem2reg.",
+        help="Optimization level; 0 is the design's -O0 -Xclang -disable-O0-optnone + mem2reg.",
     )(f)
     f = click.option(
         "--arch", type=click.Choice(ARCHES), default="sm_90", show_default=True, help="GPU architecture."
@@ -102,12 +102,12 @@ def optimize_cmd(
 def analyze_cmd(
     file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...], as_json: bool
 ) -> None:
-    """Report every uncoalesced access of FILE's kernels without transforming."""
+    """Report every access of FILE's kernels, and what `optimize` would rewrite; writes nothing."""
     report = analyze(file, _options(arch, opt_level, includes, defines))
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
-        print_findings(report, stdout)
+        print_findings(report, stdout, would=True)
 
 
 def _sizes(value: str | None) -> list[int] | None:
@@ -165,7 +165,7 @@ def run_cmd(
 @compile_options
 @click.option("--sizes", help="Comma-separated problem sizes n (default: the spec's largest GPU size).")
 @click.option("--blocks", default="128,256,512,1024", show_default=True, help="Threads per block to run each case at.")
-@click.option("--repeat", type=click.IntRange(20, None), default=20, show_default=True, help="Timed launches per variant (after a warm-up).")
+@click.option("--repeat", type=click.IntRange(1, None), default=20, show_default=True, help="Timed launches per variant (after a warm-up).")
 @click.option("--kernels", help="Comma-separated kernels to bench (default: all but the references).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--spec", "spec_file", type=click.Path(dir_okay=False, path_type=Path), help="Launch spec (default: FILE.toml).")
@@ -216,12 +216,15 @@ def bench_cmd(
 def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...]) -> None:
     """Show the device IR before and after COALDA as a coloured unified diff."""
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
-        result = build(file, _options(arch, opt_level, includes, defines), Artifacts(Path(scratch), file.stem))
+        result = build(file, _options(arch, opt_level, includes, defines), Artifacts(Path(scratch), file.stem), ptx=False)
         text = result.artifacts.diff.read_text()
-    if not text:
-        stdout.print("COALDA changed nothing.")
+    if not any(g["transformed"] for k in result.report["kernels"] for g in k["groups"]):
+        stdout.print("no change: COALDA rewrote nothing in this file (`coalda analyze` says why).")
         return
-    stdout.print(Syntax(text, "diff", theme="ansi_dark", background_color="default"))
+    if stdout.is_terminal:
+        stdout.print(Syntax(text, "diff", theme="ansi_dark", background_color="default"))
+    else:  # a pipe or a file gets the plain diff, whole lines
+        click.echo(text, nl=False)
 
 
 def main() -> None:

@@ -48,7 +48,8 @@ def _modules() -> tuple[Any, Any]:
         from cuda.bindings import driver  # noqa: PLC0415
     except ImportError:
         raise GpuUnavailable(
-            "cuda-core is not installed: `pip install 'coalda[gpu]'`, or run on the CPU with --emulate"
+            "cuda-core is not installed: `pip install 'coalda[gpu]'` on a machine with an NVIDIA GPU"
+            " (`coalda run --emulate` checks kernels on the CPU; timings need the GPU)"
         ) from None
     return core, driver
 
@@ -69,7 +70,10 @@ def device() -> Any:
         dev.set_current()
     except Exception as exc:  # cuda-core raises its own types; any means "no GPU"
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise GpuUnavailable(f"no CUDA GPU is available ({first}); run on the CPU with --emulate") from None
+        raise GpuUnavailable(
+            f"no CUDA GPU is available ({first}); `coalda run --emulate` checks kernels on the CPU, "
+            "timings (`coalda bench`) need the GPU"
+        ) from None
     return dev
 
 

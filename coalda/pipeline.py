@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compile import CompileOptions, compile_to_ir, emit_ptx, run_coalda
-from .errors import CoaldaError
+from .errors import CoaldaError, ToolFailed
 from .report import Report, build_report
 
 
@@ -86,6 +88,10 @@ def staged_output(outdir: Path) -> Iterator[Path]:
         if outdir.exists() and not outdir.is_dir():
             raise CoaldaError(f"cannot write to {outdir}: it is not a directory")
         staging = Path(tempfile.mkdtemp(prefix=f".{outdir.name}.", dir=outdir.parent))
+        # mkdtemp makes it 0700; OUTDIR gets the usual mode
+        umask = os.umask(0)
+        os.umask(umask)
+        staging.chmod(0o777 & ~umask)
     except OSError as exc:
         raise _io_error(outdir, exc) from None
     try:
@@ -103,6 +109,47 @@ def staged_output(outdir: Path) -> Iterator[Path]:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def inputs_digest(source: Path, options: CompileOptions) -> str:
+    """A fingerprint of what an OUTDIR was built from: the source's bytes and
+    every compile option."""
+    try:
+        text = source.read_bytes()
+    except OSError as exc:
+        raise CoaldaError(f"cannot read {source}: {exc.strerror or exc}") from None
+    what = repr((options.arch, options.opt_level, tuple(map(str, options.includes)), tuple(options.defines)))
+    return hashlib.sha256(text + b"\0" + what.encode()).hexdigest()
+
+
+def _keep_for_reproduction(exc: ToolFailed, artifacts: Artifacts, scratch: Path) -> ToolFailed:
+    """The failing command, rewritten to read a kept copy of the device IR
+    (the scratch directory goes away) and to write nothing."""
+    keep = Path(tempfile.mkdtemp(prefix=f"coalda-failed-{artifacts.stem}-"))
+    cmd = []
+    for arg in exc.cmd:
+        if arg == str(artifacts.before) and artifacts.before.is_file():
+            kept = keep / artifacts.before.name
+            shutil.copyfile(artifacts.before, kept)
+            arg = str(kept)
+        elif str(artifacts.directory) in arg or str(scratch) in arg:
+            flag, sep, _ = arg.partition("=")
+            arg = f"{flag}=/dev/null" if sep else "/dev/null"
+        cmd.append(arg)
+    what = str(exc).split(" (exit ")[0]
+    return ToolFailed(what, cmd, exc.returncode, exc.stderr)
+
+
+def _same_module_id(before: Path, after: Path) -> None:
+    """opt names the module after the file it read (a scratch path): the
+    after.ll gets the before.ll's ModuleID and source_filename back, so the
+    diff shows only what COALDA changed."""
+    head = {m.group(1): m.group(0) for m in re.finditer(r"^(; ModuleID|source_filename) = .*$",
+                                                         before.read_text(), re.M)}
+    text = after.read_text()
+    for key, line in head.items():
+        text = re.sub(rf"^{re.escape(key)} = .*$", lambda _: line, text, count=1, flags=re.M)
+    after.write_text(text)
+
+
 def build(
     source: Path,
     options: CompileOptions,
@@ -113,14 +160,21 @@ def build(
     ptx: bool = True,
 ) -> OptimizeResult:
     """Compile, run COALDA, emit PTX, diff and report into artifacts.directory."""
-    compile_to_ir(source, options, artifacts.before)
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         raw = Path(scratch) / "pass-report.json"
-        remarks = run_coalda(
-            artifacts.before, artifacts.after, raw, artifacts.remarks,
-            analyze_only=analyze_only, extra=pass_args,
-        )
-        report = build_report(raw, source, options.arch, options.opt_level)
+        try:
+            compile_to_ir(source, options, artifacts.before)
+            remarks = run_coalda(
+                artifacts.before, artifacts.after, raw, artifacts.remarks,
+                analyze_only=analyze_only, extra=pass_args,
+            )
+        except ToolFailed as exc:
+            raise _keep_for_reproduction(exc, artifacts, Path(scratch)) from None
+        report = build_report(raw, source, options.arch, options.opt_level,
+                              inputs_digest(source, options))
+    if not report["kernels"]:
+        raise CoaldaError(f"{source} defines no CUDA kernel (__global__ function): nothing to analyze")
+    _same_module_id(artifacts.before, artifacts.after)
     if ptx and not analyze_only:
         emit_ptx(artifacts.before, options.arch, artifacts.before_ptx)
         emit_ptx(artifacts.after, options.arch, artifacts.ptx)
@@ -141,6 +195,7 @@ def optimize(
 
 
 def analyze(source: Path, options: CompileOptions) -> Report:
-    """`coalda analyze`: the findings, nothing written."""
+    """`coalda analyze`: the findings and what `optimize` would rewrite,
+    nothing written."""
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
-        return build(source, options, Artifacts(Path(scratch), source.stem), analyze_only=True).report
+        return build(source, options, Artifacts(Path(scratch), source.stem), ptx=False).report

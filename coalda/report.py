@@ -12,10 +12,11 @@ from rich.table import Table
 Report = dict[str, Any]
 
 
-def build_report(pass_report: Path, source: Path, arch: str, opt_level: int) -> Report:
-    """The pass's per-kernel findings, plus what the pipeline knows."""
+def build_report(pass_report: Path, source: Path, arch: str, opt_level: int, inputs: str = "") -> Report:
+    """The pass's per-kernel findings, plus what the pipeline knows; `inputs`
+    fingerprints the source and the options (`coalda run --from` checks it)."""
     data = json.loads(pass_report.read_text())
-    return {"source": str(source), "arch": arch, "opt_level": opt_level, "kernels": data["kernels"]}
+    return {"source": str(source), "arch": arch, "opt_level": opt_level, "inputs": inputs, "kernels": data["kernels"]}
 
 
 def pattern(access: dict[str, Any]) -> str:
@@ -92,11 +93,14 @@ def findings_table(report: Report) -> Table:
     return table
 
 
-def print_findings(report: Report, console: Console) -> None:
+def print_findings(report: Report, console: Console, would: bool = False) -> None:
+    """The table and the count of rewritten groups (`would`: analyze, which
+    says what optimize does without writing it)."""
     console.print(findings_table(report))
     groups = [g for k in report["kernels"] for g in k["groups"]]
     done = sum(g["transformed"] for g in groups)
-    console.print(f"{done} of {len(groups)} copy groups rewritten coalesced.")
+    verb = "would be rewritten" if would else "rewritten"
+    console.print(f"{done} of {len(groups)} copy groups {verb} coalesced.")
 
 
 _VERDICT_LABEL = {

@@ -20,7 +20,7 @@ from .compile import CompileOptions
 from .emulate import EmulatorExecutor
 from .ir import noalias_params, signatures
 from .errors import CoaldaError
-from .pipeline import Artifacts, build
+from .pipeline import Artifacts, build, inputs_digest
 from .report import Report
 from .oracle import LAYOUTS, SCHEDULES, CaseResult, Executor, check, make_args
 from .spec import KernelSpec, Spec, infer_spec, load_spec, spec_path
@@ -46,9 +46,13 @@ def compile_or_reuse(source: Path, options: CompileOptions, from_dir: Path | Non
         def read(path: Path) -> str:
             return path.read_text() if path.is_file() else ""
 
-        return Compiled(
-            read(art.before), read(art.after), read(art.before_ptx), read(art.ptx), json.loads(art.report.read_text())
-        )
+        report = json.loads(art.report.read_text())
+        if report.get("inputs") != inputs_digest(source, options):
+            raise CoaldaError(
+                f"{from_dir} was made from another version of {source} or with other options; "
+                f"run `coalda optimize {source} -o {from_dir}` (with the same options) again"
+            )
+        return Compiled(read(art.before), read(art.after), read(art.before_ptx), read(art.ptx), report)
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         art = Artifacts(Path(scratch), source.stem)
         result = build(source, options, art, ptx=ptx)

@@ -171,3 +171,74 @@ def test_failed_run_keeps_the_previous_outdir(tmp_path: Path, rgb: Path) -> None
     bad.write_text("this is not CUDA\n")
     assert run_cli("optimize", bad, "-o", out).returncode == 1
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+# ---- defects a new user hit (issue: a tool for real projects)
+
+
+def test_analyze_says_what_optimize_would_do(tmp_path: Path, rgb: Path) -> None:
+    """analyze used to report every group as 'analysis only'."""
+    report = json.loads(run_cli("analyze", rgb, "--json").stdout)
+    assert run_cli("optimize", rgb, "-o", tmp_path / "out").returncode == 0
+    optimized = json.loads((tmp_path / "out" / "rgb.report.json").read_text())
+    decisions = lambda r: [(g["transformed"], g["reason"]) for k in r["kernels"] for g in k["groups"]]  # noqa: E731
+    assert decisions(report) == decisions(optimized) and any(t for t, _ in decisions(report))
+    table = run_cli("analyze", rgb).stdout
+    done = sum(t for t, _ in decisions(report))
+    assert f"{done} of {len(decisions(report))} copy groups would be rewritten coalesced." in table
+
+
+def test_a_file_without_kernels_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    for name, text in [("empty.cu", ""), ("host.cu", "int twice(int x) { return 2 * x; }\n"),
+                       ("device.cpp", "__device__ int twice(int x) { return 2 * x; }\n")]:
+        source = tmp_path / name
+        source.write_text(text)
+        proc = run_cli("optimize", source, "-o", tmp_path / "out")
+        assert_clean_failure(proc, "defines no CUDA kernel", code=1)
+        assert not (tmp_path / "out").exists()
+
+
+def test_diff_of_an_unchanged_file_says_no_change(tmp_path: Path) -> None:
+    source = tmp_path / "plain.cu"
+    source.write_text("__global__ void k(int *p) { p[threadIdx.x] = 1; }\n")
+    proc = run_cli("diff", source)
+    assert proc.returncode == 0 and proc.stdout.startswith("no change")
+
+
+def test_diff_to_a_file_keeps_whole_lines_and_no_scratch_paths(tmp_path: Path, rgb: Path) -> None:
+    proc = run_cli("diff", rgb)
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "--- rgb.before.ll" and max(map(len, lines)) > 120  # not cut at 80 columns
+    assert "ModuleID" not in proc.stdout and "coalda-" not in proc.stdout
+    assert run_cli("optimize", rgb, "-o", tmp_path / "out").returncode == 0
+    saved = (tmp_path / "out" / "rgb.diff").read_text()
+    assert ".out." not in saved and "ModuleID" not in saved
+
+
+def test_run_from_a_stale_outdir_is_refused(tmp_path: Path, rgb: Path) -> None:
+    source = tmp_path / "rgb.cu"
+    source.write_text(rgb.read_text())
+    (tmp_path / "rgb.toml").write_text((rgb.parent / "rgb.toml").read_text())
+    assert run_cli("optimize", source, "-o", tmp_path / "out").returncode == 0
+    assert run_cli("run", source, "--emulate", "--from", tmp_path / "out", "--sizes", "256").returncode == 0
+    source.write_text(rgb.read_text() + "\n// edited\n")
+    proc = run_cli("run", source, "--emulate", "--from", tmp_path / "out", "--sizes", "256")
+    assert_clean_failure(proc, "was made from another version", "coalda optimize", code=1)
+    proc = run_cli("run", rgb, "--emulate", "--from", tmp_path / "out", "-O", "0", "--sizes", "256")
+    assert_clean_failure(proc, "with other options", code=1)
+
+
+def test_the_reproduce_line_reads_files_that_still_exist(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.cu"
+    bad.write_text("__global__ void k(int *p) { p[threadIdx.x] = ; }\n")
+    proc = run_cli("optimize", bad, "-o", tmp_path / "out")
+    command = proc.stderr.strip().splitlines()[-1].split("reproduce with: ", 1)[1]
+    assert str(bad) in command and "-o /dev/null" in command
+
+
+def test_outdir_has_the_usual_mode(tmp_path: Path, rgb: Path) -> None:
+    assert run_cli("optimize", rgb, "-o", tmp_path / "out").returncode == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "out").stat().st_mode & 0o777 == 0o777 & ~umask

@@ -29,7 +29,7 @@ def test_rewritten_alike_at_O0_and_O3_and_the_same_bytes(stem: str, comparisons:
     report = json.loads((out / f"{stem}.report.json").read_text())
     rewritten = {k["name"] for k in report["kernels"] if any(g["transformed"] for g in k["groups"])}
     assert rewritten == CASES[(stem, comparisons)]
-    run = run_cli("run", TESTCASES / f"{stem}.cu", "--emulate", "--from", out)
+    run = run_cli("run", TESTCASES / f"{stem}.cu", "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     assert f"All {comparisons} comparisons match byte for byte." in run.stdout
 
