@@ -96,18 +96,44 @@ def optimize_cmd(
 
 
 @cli.command("analyze")
-@SOURCE
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @compile_options
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (the same as --format json).")
+@click.option(
+    "--format", "fmt", type=click.Choice(["table", "text", "json", "sarif"]), default="table", show_default=True,
+    help="table: the findings; text: compiler-style warnings with their cost, worst first; "
+    "json: the report; sarif: SARIF 2.1.0 for code scanning.",
+)
+@click.option(
+    "--fail-on", type=click.Choice(["uncoalesced", "unknown", "never"]), default="never", show_default=True,
+    help="Exit 3 when an access of this class is found (unknown: uncoalesced ones too).",
+)
+@click.option("--max", "max_count", type=click.IntRange(0, None), help="With --fail-on: tolerate this many.")
 def analyze_cmd(
-    file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...], as_json: bool
+    files: tuple[Path, ...], arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
+    as_json: bool, fmt: str, fail_on: str, max_count: int | None,
 ) -> None:
-    """Report every access of FILE's kernels, and what `optimize` would rewrite; writes nothing."""
-    report = analyze(file, _options(arch, opt_level, includes, defines))
-    if as_json:
-        click.echo(json.dumps(report, indent=2))
+    """Report every access of FILES' kernels, and what `optimize` would rewrite; writes nothing."""
+    from .diagnostics import counts, diagnostics, sarif, text
+
+    fmt = "json" if as_json else fmt
+    reports = [analyze(f, _options(arch, opt_level, includes, defines)) for f in files]
+    diags = [d for r in reports for d in diagnostics(r)]
+    if fmt == "json":
+        data = {"schema_version": 1, **reports[0]} if len(reports) == 1 else {"schema_version": 1, "reports": reports}
+        click.echo(json.dumps(data, indent=2))
+    elif fmt == "sarif":
+        click.echo(sarif(diags), nl=False)
+    elif fmt == "text":
+        click.echo(text(diags), nl=False)
     else:
-        print_findings(report, stdout, would=True)
+        for report in reports:
+            print_findings(report, stdout if stdout.is_terminal else Console(width=200), would=True)
+    found = counts(diags)
+    bad = {"uncoalesced": found["uncoalesced"], "unknown": found["uncoalesced"] + found["unknown"], "never": 0}[fail_on]
+    if bad > (max_count or 0):
+        _fail(f"{bad} {fail_on} accesses found (--fail-on {fail_on}"
+              + (f", --max {max_count})" if max_count is not None else ")"), code=3)
 
 
 def _sizes(value: str | None) -> list[int] | None:

@@ -136,6 +136,7 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   O["offset"] = A.isKnown() ? json::Value(A.Offset) : json::Value(nullptr);
   O["width"] = (int64_t)A.Width;
   O["align"] = (int64_t)A.alignment().value();
+  O["piece"] = (int64_t)A.pieceWidth();
   O["lane"] = A.isKnown() ? A.laneName() : "unknown";
   O["coalesced"] = A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced());
   O["space"] = A.Space == MemorySpace::Shared ? "shared" : "global";

@@ -1,0 +1,137 @@
+"""Compiler-style diagnostics of `coalda analyze`: one per source access,
+with the cost Nsight Compute would show (32-byte sectors per warp request),
+ranked by the traffic they waste; as text (`FILE:LINE:COL: warning: ...`)
+or SARIF 2.1.0 for code scanning.
+
+The cost of an access with lane stride s bytes and pieces of w bytes (a
+transfer moves several) is the number of distinct 32-byte sectors the 32
+lanes of a warp touch, from an aligned start; a contiguous access needs
+ceil(32*w/32) of them. An unknown access has no estimate.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .report import Report, findings
+
+SECTOR = 32
+WARP = 32
+RULES = {
+    "coalda-uncoalesced": "A warp's accesses touch more 32-byte sectors than the bytes they move need.",
+    "coalda-unknown": "COALDA cannot read the address, so it cannot say whether the access is coalesced.",
+}
+
+
+def sectors(stride: int, width: int) -> int:
+    """32-byte sectors one warp request touches: lanes at stride bytes apart
+    each moving width bytes, from a sector-aligned start."""
+    touched = {(abs(stride) * lane + byte) // SECTOR for lane in range(WARP) for byte in range(width)}
+    return len(touched)
+
+
+def ideal_sectors(width: int) -> int:
+    return -(-WARP * width // SECTOR)
+
+
+@dataclass
+class Diagnostic:
+    file: str
+    line: int
+    column: int
+    rule: str
+    message: str
+    note: str
+    excess: int  # sectors per request beyond the ideal, times the access's count (ranking)
+
+
+def _piece(access: dict[str, Any]) -> int:
+    """Bytes one machine access moves (a memcpy: what its alignment allows)."""
+    return int(access.get("piece", access["width"]))
+
+
+def _note(access: dict[str, Any], verdict: str) -> str:
+    if verdict.startswith("rewritten"):
+        return "COALDA rewrites it (coalda optimize): " + verdict.removeprefix("rewritten: ")
+    if access.get("class") == "unknown":
+        return "make the index a linear function of threadIdx.x, or run coalda analyze -O0 to see the unrolled form"
+    return ("make consecutive threads touch consecutive bytes: a structure of arrays, a vector type "
+            "(float4, uchar4), or __restrict__ so that COALDA may stage the copy; " + verdict)
+
+
+def diagnostics(report: Report) -> list[Diagnostic]:
+    """One diagnostic per uncoalesced or unknown source access, worst first."""
+    out = []
+    for kernel in report["kernels"]:
+        for access, count, verdict, _ in findings(report, kernel):
+            cls = access.get("class")
+            if cls not in ("uncoalesced", "unknown"):
+                continue
+            where = access.get("file") or report["source"]
+            kind = access["kind"]
+            if cls == "unknown":
+                message = f"{kind} of {access['width']} B cannot be analysed: {access.get('reason', '?')}"
+                out.append(Diagnostic(where, access["line"], access["column"], "coalda-unknown", message,
+                                      _note(access, verdict), 0))
+                continue
+            stride = access["stride"]
+            if stride is None:
+                message = f"{kind} of {access['width']} B at a run-time stride ({access['expr']})"
+                excess = 0
+            else:
+                width = _piece(access)
+                have, want = sectors(stride, width), ideal_sectors(width)
+                message = (f"{kind} of {access['width']} B at stride {stride} B: {have} sectors per warp request "
+                           f"where {want} would do")
+                excess = (have - want) * count
+            if count > 1:
+                message += f" (x{count} in the IR)"
+            out.append(Diagnostic(where, access["line"], access["column"], "coalda-uncoalesced", message,
+                                  _note(access, verdict), excess))
+    out.sort(key=lambda d: (-d.excess, d.rule, d.file, d.line, d.column))
+    return out
+
+
+def text(diags: list[Diagnostic]) -> str:
+    lines = []
+    for d in diags:
+        lines.append(f"{d.file}:{d.line}:{d.column}: warning: {d.message} [{d.rule}]")
+        lines.append(f"{d.file}:{d.line}:{d.column}: note: {d.note}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def sarif(diags: list[Diagnostic]) -> str:
+    """A SARIF 2.1.0 log with one run of COALDA."""
+    results = [
+        {
+            "ruleId": d.rule,
+            "level": "warning",
+            "message": {"text": f"{d.message}. {d.note}"},
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": {"uri": Path(d.file).as_posix()},
+                    "region": {"startLine": max(d.line, 1), "startColumn": max(d.column, 1)},
+                }
+            }],
+        }
+        for d in diags
+    ]
+    rules = [{"id": rid, "shortDescription": {"text": text_}} for rid, text_ in RULES.items()]
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "COALDA", "version": __version__, "rules": rules}},
+                  "results": results}],
+    }
+    return json.dumps(log, indent=2) + "\n"
+
+
+def counts(diags: list[Diagnostic]) -> dict[str, int]:
+    return {"uncoalesced": sum(d.rule == "coalda-uncoalesced" for d in diags),
+            "unknown": sum(d.rule == "coalda-unknown" for d in diags)}
+
+

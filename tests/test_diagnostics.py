@@ -1,0 +1,80 @@
+"""`coalda analyze --format text|sarif|json`, the cost per access and CI
+gating with --fail-on / --max."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from coalda.diagnostics import ideal_sectors, sectors
+from conftest import TESTCASES, run_cli
+
+ANALYSIS = TESTCASES / "analysis"
+
+
+@pytest.mark.parametrize(("stride", "width", "expected"), [
+    (1, 1, 1),    # 32 contiguous bytes: one sector
+    (3, 1, 3),    # RGB: 96 bytes
+    (4, 4, 4),    # coalesced floats: 128 bytes
+    (12, 4, 12),  # float3 member
+    (16, 16, 16),  # aligned 16-byte elements, contiguous
+    (32, 4, 32),  # one sector per lane
+    (64, 4, 32),  # never more than one per lane for a small piece
+    (0, 4, 1),    # one address for the warp
+])
+def test_sectors_per_warp_request(stride: int, width: int, expected: int) -> None:
+    assert sectors(stride, width) == expected
+
+
+def test_the_ideal_is_the_bytes_a_warp_moves() -> None:
+    assert [ideal_sectors(w) for w in (1, 2, 4, 8, 16)] == [1, 2, 4, 8, 16]
+
+
+def test_text_is_compiler_style_with_a_cost_and_a_note() -> None:
+    proc = run_cli("analyze", TESTCASES / "rgb.cu", "--format", "text")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    warning = re.compile(r"^.+rgb\.cu:\d+:\d+: warning: (load|store) of 1 B at stride 3 B: "
+                         r"3 sectors per warp request where 1 would do \[coalda-uncoalesced\]$")
+    assert lines and all(warning.match(line) for line in lines[0::2])
+    assert all(": note: " in line for line in lines[1::2])
+    assert any("COALDA rewrites it" in line for line in lines[1::2])
+
+
+def test_unknown_accesses_are_their_own_rule(tmp_path) -> None:
+    source = tmp_path / "gather.cu"
+    source.write_text("__global__ void g(float *o, const float *i, const int *x) {\n"
+                      "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  o[t] = i[x[t]];\n}\n")
+    proc = run_cli("analyze", source, "--format", "text")
+    assert "cannot be analysed: data-dependent index" in proc.stdout and "[coalda-unknown]" in proc.stdout
+    assert run_cli("analyze", source, "--fail-on", "uncoalesced").returncode == 0
+    gate = run_cli("analyze", source, "--fail-on", "unknown")
+    assert gate.returncode == 3 and "1 unknown accesses found" in gate.stderr
+
+
+def test_sarif_names_rules_and_locations() -> None:
+    proc = run_cli("analyze", TESTCASES / "rgb.cu", "--format", "sarif")
+    log = json.loads(proc.stdout)
+    assert log["version"] == "2.1.0" and len(log["runs"]) == 1
+    run = log["runs"][0]
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} == {"coalda-uncoalesced", "coalda-unknown"}
+    assert run["results"] and all(r["ruleId"] == "coalda-uncoalesced" and r["level"] == "warning" for r in run["results"])
+    region = run["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert region["startLine"] > 0 and region["startColumn"] > 0
+
+
+def test_fail_on_and_max_gate_ci() -> None:
+    assert run_cli("analyze", TESTCASES / "rgb.cu").returncode == 0
+    gate = run_cli("analyze", TESTCASES / "rgb.cu", "--fail-on", "uncoalesced")
+    assert gate.returncode == 3 and gate.stderr.startswith("coalda: error: 12 uncoalesced accesses found")
+    assert run_cli("analyze", TESTCASES / "rgb.cu", "--fail-on", "uncoalesced", "--max", "12").returncode == 0
+    assert run_cli("analyze", TESTCASES / "rgb.cu", "--fail-on", "uncoalesced", "--max", "11").returncode == 3
+
+
+def test_several_files_at_once() -> None:
+    one = json.loads(run_cli("analyze", TESTCASES / "rgb.cu", "--format", "json").stdout)
+    assert one["schema_version"] == 1 and one["kernels"]
+    both = json.loads(run_cli("analyze", TESTCASES / "rgb.cu", ANALYSIS / "stencil.cu", "--format", "json").stdout)
+    assert [r["source"].rsplit("/", 1)[-1] for r in both["reports"]] == ["rgb.cu", "stencil.cu"]
