@@ -397,8 +397,21 @@ PREFIX_GUARDS = ("lt", "gt", "le", "return", "min", "nested", "flag", "flag_firs
 DIVERGENT_GUARDS = ("tid_odd", "loaded")
 
 
+class OfElements:
+    """The kernels of the families over an Element: their buffers may overlap
+    in the oracle unless __restrict__ or a struct assignment (an overlapping
+    memcpy is undefined) says otherwise."""
+
+    restrict: bool
+    element: Element
+
+    @property
+    def overlappable(self) -> bool:
+        return not self.restrict and not self.element.assign
+
+
 @dataclass(frozen=True)
-class GuardKernel:
+class GuardKernel(OfElements):
     element: Element
     guard: str
     offset: int  # i = gid + offset
@@ -412,9 +425,6 @@ class GuardKernel:
     family: ClassVar[str] = "guard"
     language: ClassVar[str] = "cuda"
 
-    @property
-    def overlappable(self) -> bool:
-        return not self.restrict and not self.element.assign
 
     @property
     def threads(self) -> int:
@@ -505,7 +515,7 @@ UNIFORM_CHOICES = ("select_bid", "phi_bid", "phi_flag")
 
 
 @dataclass(frozen=True)
-class ControlKernel:
+class ControlKernel(OfElements):
     """`i = 2*ctaid*ntid + tid + k*ntid` with k in {0, 1} per thread: every
     thread copies one element of its block's two rows, so the original is
     race-free whatever k is."""
@@ -521,9 +531,6 @@ class ControlKernel:
     family: ClassVar[str] = "control"
     language: ClassVar[str] = "cuda"
 
-    @property
-    def overlappable(self) -> bool:
-        return not self.restrict and not self.element.assign
 
     def expect(self, opt_level: int) -> Expect:
         """A k that differs across a row puts threads of one row in different
@@ -587,7 +594,7 @@ CHAINS: dict[str, tuple[str, tuple[str, str, str]]] = {
 
 
 @dataclass(frozen=True)
-class ChainKernel:
+class ChainKernel(OfElements):
     element: Element
     shape: str
     guarded: bool  # `if (i < n)` around both copies
@@ -600,9 +607,6 @@ class ChainKernel:
     family: ClassVar[str] = "chain"
     language: ClassVar[str] = "cuda"
 
-    @property
-    def overlappable(self) -> bool:
-        return not self.restrict and not self.element.assign
 
     def expect(self, opt_level: int) -> Expect:
         """Legal outcomes are: neither group rewritten, or a group rewritten
@@ -682,7 +686,7 @@ LOOPS: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class LoopKernel:
+class LoopKernel(OfElements):
     element: Element
     form: str
     c: int
@@ -695,9 +699,6 @@ class LoopKernel:
     family: ClassVar[str] = "loop"
     language: ClassVar[str] = "cuda"
 
-    @property
-    def overlappable(self) -> bool:
-        return not self.restrict and not self.element.assign
 
     @property
     def n(self) -> int:
