@@ -54,6 +54,7 @@ _BARRIER = re.compile(
 )
 _MEMBAR = re.compile(r"@llvm\.nvvm\.membar\.(?:cta|gl|sys)\(")
 _OTHER_NVVM = re.compile(r"@(llvm\.nvvm\.[\w.]+)")
+_INLINE_ASM = re.compile(r"\bcall [^\n]*\basm (?:sideeffect |alignstack |inteldialect )*\"")
 _TARGET_ATTRS = re.compile(r'"target-(cpu|features)"="[^"]*"')
 _BUILTIN_VARS = re.compile(r"^@(threadIdx|blockIdx|blockDim|gridDim) = [^\n]*$", re.M)
 _SHARED_GLOBAL = re.compile(r"^@(\S+) = ([^\n]*?)addrspace\(3\) global ([^\n]*)$", re.M)
@@ -294,6 +295,8 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     text = _BUILTIN_VARS.sub("", device_ir)
     text = _SREG.sub(lambda m: f"@__coalda_sreg_{m[1]}_{m[2]}", text)
     text, sites = _lower_barriers(text)
+    if _INLINE_ASM.search(text):
+        raise EmulationRefused("kernel uses inline PTX assembly (asm); the CPU emulator cannot run it")
     others = sorted(set(_OTHER_NVVM.findall(text)))
     if others:
         raise EmulationRefused(f"kernel uses {', '.join(others)}; the CPU emulator cannot run it")

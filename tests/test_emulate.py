@@ -220,3 +220,16 @@ def test_run_time_stride_is_versioned(tmp_path: Path, stride: int) -> None:
     results = check(spec, lambda _: "_Z4copyPiPKii", EmulatorExecutor(art.before.read_text()),
                     EmulatorExecutor(art.after.read_text()), 192, np.random.default_rng(stride))
     assert all(r.match for r in results), [r.detail for r in results]
+
+
+def test_emulator_refuses_inline_assembly_with_one_line(tmp_path: Path) -> None:
+    """Inline PTX used to abort the whole process inside LLVM."""
+    src = tmp_path / "asm.cu"
+    src.write_text(
+        "__global__ void k(unsigned *p) {\n  unsigned lane;\n"
+        '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n  p[threadIdx.x] = lane;\n}\n'
+    )
+    (tmp_path / "asm.toml").write_text('[kernels.k]\nblock = 32\ngrid = 1\nalign = 4\nparams = [{ name = "p", out = 128 }]\n')
+    proc = run_cli("run", src, "--emulate")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "inline PTX assembly" in proc.stderr
