@@ -60,19 +60,14 @@ public:
     Ntid = B.CreateZExt(
         B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}), I64,
         "coalda.ntid");
+    // A row whose guard index wraps is not a prefix: its threads all see
+    // that (NoWrap false) and run the original code. The fast path folds the
+    // check into its one branch; the slow path tests it first.
     Value *NoWrap = nullptr;
     Left = activeLeft(B, NoWrap);
-    if (NoWrap) {
-      // A row whose guard index wraps is not a prefix: its threads all see
-      // that and run the original code.
-      BasicBlock *Rows = BasicBlock::Create(Ctx, "coalda.rows", F, Join);
-      B.CreateCondBr(NoWrap, Rows, emitOriginal());
-      Head = Rows;
-      B.SetInsertPoint(Rows);
-    }
     regionStarts(B);
-    BasicBlock *Slow = emitFastPath(Head);
-    emitSlowPath(Slow);
+    BasicBlock *Slow = emitFastPath(Head, NoWrap);
+    emitSlowPath(Slow, NoWrap);
     // Lay the fallback out last, where a reader looks for it.
     if (Original)
       Original->moveBefore(Join);
@@ -101,8 +96,8 @@ private:
                          Value *First);
   Value *loopDoesNotWrap(IRBuilder<> &B, const PrefixBound &Bound);
   void regionStarts(IRBuilder<> &B);
-  BasicBlock *emitFastPath(BasicBlock *Head);
-  void emitSlowPath(BasicBlock *Slow);
+  BasicBlock *emitFastPath(BasicBlock *Head, Value *NoWrap);
+  void emitSlowPath(BasicBlock *Slow, Value *NoWrap);
   Value *disjoint(IRBuilder<> &B, Value *Bytes);
   Value *aligned(IRBuilder<> &B, Value *Bytes, unsigned U);
   Value *materialize(IRBuilder<> &B, const Poly &Poly);
@@ -290,7 +285,7 @@ Value *RegionCopyEmitter::aligned(IRBuilder<> &B, Value *Bytes, unsigned U) {
 /// per second bounds these short kernels, so the few cycles between the
 /// thread's start and its first load are what a rewrite costs. Returns the
 /// block of the slow path.
-BasicBlock *RegionCopyEmitter::emitFastPath(BasicBlock *Head) {
+BasicBlock *RegionCopyEmitter::emitFastPath(BasicBlock *Head, Value *NoWrap) {
   if (P.Units.size() < 2) // only member-width units: no fast path
     return Head;
   unsigned Widest = P.Units.front();
@@ -300,6 +295,8 @@ BasicBlock *RegionCopyEmitter::emitFastPath(BasicBlock *Head) {
     Fast = HB.CreateAnd(Fast, disjoint(HB, FullRegion));
   if (Left)
     Fast = HB.CreateAnd(Fast, HB.CreateICmpSGE(Left, Ntid, "coalda.full"));
+  if (NoWrap)
+    Fast = HB.CreateAnd(Fast, NoWrap);
   Fast->setName("coalda.fast");
   BasicBlock *FastCopy = emitCopy(Widest, nullptr, Ntid, FullRegion,
                                   "coalda.fast" + std::to_string(Widest));
@@ -312,7 +309,12 @@ BasicBlock *RegionCopyEmitter::emitFastPath(BasicBlock *Head) {
 
 /// The slow path: partial rows, other alignments, possible overlap. The
 /// active threads are tid.x < clamp(End - (Index - tid.x), 0, ntid.x).
-void RegionCopyEmitter::emitSlowPath(BasicBlock *Slow) {
+void RegionCopyEmitter::emitSlowPath(BasicBlock *Slow, Value *NoWrap) {
+  if (NoWrap) {
+    BasicBlock *Rows = BasicBlock::Create(Ctx, "coalda.rows", F, Join);
+    LocatedBuilder(Slow, Loc).CreateCondBr(NoWrap, Rows, emitOriginal());
+    Slow = Rows;
+  }
   LocatedBuilder SB(Slow, Loc);
   Value *Active = Ntid;
   if (Left) {

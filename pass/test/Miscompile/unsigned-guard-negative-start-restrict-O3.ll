@@ -17,6 +17,9 @@
 ; CHECK-NEXT: [[LOW_OK:%[0-9]+]] = icmp sge i64 %coalda.first, 0
 ; CHECK-NEXT: [[HIGH_OK:%[0-9]+]] = icmp sle i64 [[HIGH]], 4294967295
 ; CHECK-NEXT: %coalda.nowrap = and i1 [[LOW_OK]], [[HIGH_OK]]
+; The fast path's one branch includes it; the slow path tests it first.
+; CHECK: %coalda.fast = and i1 %{{[0-9]+}}, %coalda.nowrap
+; CHECK: coalda.slow:
 ; CHECK-NEXT: br i1 %coalda.nowrap, label %coalda.rows, label %coalda.original
 
 ; REMARK: remark: {{.*}}coalesced copy of 3 members from src to dst: {{.*}}by the threads that pass the bounds guard

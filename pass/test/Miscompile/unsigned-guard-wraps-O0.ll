@@ -10,6 +10,9 @@
 ; CHECK-LABEL: define
 ; CHECK: %coalda.first = sub i64 %{{[0-9]+}}, %coalda.tid
 ; CHECK: %coalda.nowrap = and i1
+; The fast path's one branch includes it; the slow path tests it first.
+; CHECK: %coalda.fast = and i1 %{{[0-9]+}}, %coalda.nowrap
+; CHECK: coalda.slow:
 ; CHECK-NEXT: br i1 %coalda.nowrap, label %coalda.rows, label %coalda.original
 ; CHECK: coalda.original:
 ; CHECK-COUNT-3: store i8

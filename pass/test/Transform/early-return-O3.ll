@@ -24,6 +24,9 @@
 ; A partial row moves exactly its active threads' bytes: units k*active+tid.x,
 ; each checked against the region's end.
 ; CHECK: coalda.slow:
+; A row whose index wraps runs the original code.
+; CHECK-NEXT: br i1 %{{[a-z0-9.]+}}, label %coalda.rows, label %coalda.original
+; CHECK: coalda.rows:
 ; CHECK-NEXT: [[MIN:%[0-9]+]] = call i64 @llvm.smin.i64(i64 %coalda.left, i64 %coalda.ntid)
 ; CHECK-NEXT: %coalda.active = call i64 @llvm.smax.i64(i64 [[MIN]], i64 0)
 ; CHECK-NEXT: %coalda.bytes = mul i64 %coalda.active, 12

@@ -16,7 +16,6 @@
 ; The index must not wrap on its way to the next iteration: n + ntid.x*nctaid.x
 ; fits an int (else the row runs the original code).
 ; CHECK: %coalda.loop.nowrap = icmp sle i64 %{{[0-9]+}}, 2147483647
-; CHECK: br i1 %{{[0-9]+}}, label %coalda.rows, label %coalda.original
 ; CHECK: [[BACK:%[0-9]+]] = mul nuw nsw i64 %coalda.tid, 3
 ; CHECK-NEXT: %coalda.back = sub i64 0, [[BACK]]
 ; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 3
@@ -30,6 +29,9 @@
 ; A partial row moves exactly its active threads' bytes: units k*active+tid.x,
 ; each checked against the region's end.
 ; CHECK: coalda.slow:
+; A row whose index wraps runs the original code.
+; CHECK-NEXT: br i1 %{{[a-z0-9.]+}}, label %coalda.rows, label %coalda.original
+; CHECK: coalda.rows:
 ; CHECK-NEXT: [[MIN:%[0-9]+]] = call i64 @llvm.smin.i64(i64 %coalda.left, i64 %coalda.ntid)
 ; CHECK-NEXT: %coalda.active = call i64 @llvm.smax.i64(i64 [[MIN]], i64 0)
 ; CHECK-NEXT: %coalda.bytes = mul i64 %coalda.active, 3
