@@ -106,6 +106,7 @@ Function *withHelpersInlined(Function &Kernel) {
       LLVM_DEBUG(if (!R.isSuccess()) dbgs()
                  << "coalda: cannot inline " << *Call << ": "
                  << R.getFailureReason() << "\n");
+      (void)R; // read only by LLVM_DEBUG, which release builds compile out
     }
   }
   return Copy;

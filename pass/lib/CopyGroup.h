@@ -221,6 +221,12 @@ llvm::Align memberAlignment(const CopyGroup &G);
 /// A shared-memory (__shared__) variable.
 bool isSharedBase(const llvm::Value *V);
 
+/// The least (or greatest) value of a Bits-bit integer, signed or not, as a
+/// constant of the wider type Wide: the run-time wrap checks compare sums
+/// computed exactly in Wide against it.
+llvm::ConstantInt *integerLimit(llvm::Type *Wide, unsigned Bits, bool Signed,
+                                bool Greatest);
+
 /// Clones Order (in order) with the operands that refer to earlier clones
 /// remapped; Place puts each clone where it belongs. Returns original ->
 /// clone.

@@ -209,6 +209,17 @@ bool isSharedBase(const Value *V) {
   return GV && GV->getAddressSpace() == 3;
 }
 
+ConstantInt *integerLimit(Type *Wide, unsigned Bits, bool Signed,
+                          bool Greatest) {
+  APInt Limit = Greatest ? (Signed ? APInt::getSignedMaxValue(Bits)
+                                   : APInt::getMaxValue(Bits))
+                         : (Signed ? APInt::getSignedMinValue(Bits)
+                                   : APInt::getMinValue(Bits));
+  unsigned WideBits = Wide->getIntegerBitWidth();
+  return ConstantInt::get(Wide->getContext(), Signed ? Limit.sext(WideBits)
+                                                     : Limit.zext(WideBits));
+}
+
 DenseMap<Value *, Value *>
 cloneInOrder(ArrayRef<Instruction *> Order,
              function_ref<void(Instruction *Clone, Instruction *Of)> Place) {

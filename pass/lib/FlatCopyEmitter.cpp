@@ -129,12 +129,10 @@ BasicBlock *FlatCopyEmitter::emitCheck() {
   // n + ntid.x*nctaid.x fits the index's type. (A 64-bit n counts elements
   // of an allocation, far below 2^63.)
   if (Loop.Hi->getType()->getIntegerBitWidth() < 64) {
-    APInt Max = Loop.Signed
-                    ? APInt::getSignedMaxValue(
-                          Loop.Hi->getType()->getIntegerBitWidth())
-                    : APInt::getMaxValue(Loop.Hi->getType()->getIntegerBitWidth());
+    unsigned Bits = Loop.Hi->getType()->getIntegerBitWidth();
     Value *Past = B.CreateAdd(End, Threads);
-    Ok = B.CreateAnd(Ok, B.CreateICmpSLE(Past, B.getInt64(Max.getZExtValue())));
+    Ok = B.CreateAnd(
+        Ok, B.CreateICmpSLE(Past, integerLimit(I64, Bits, Loop.Signed, true)));
   }
   Ok->setName("flat.ok");
 

@@ -214,22 +214,15 @@ Value *RegionCopyEmitter::rowStartInRange(IRBuilder<> &B,
     Value *T = B.CreateZExt(Tid, Wide);
     Start = Bound.LaneOnHi ? B.CreateAdd(Ext, T) : B.CreateSub(Ext, T);
   }
-  APInt Min = Bound.Signed ? APInt::getSignedMinValue(Bits)
-                           : APInt::getMinValue(Bits);
-  APInt Max = Bound.Signed ? APInt::getSignedMaxValue(Bits)
-                           : APInt::getMaxValue(Bits);
-  unsigned WideBits = Wide->getIntegerBitWidth();
-  auto Const = [&](const APInt &V) {
-    return ConstantInt::get(Wide, Bound.Signed ? V.sext(WideBits)
-                                               : V.zext(WideBits));
-  };
   Value *Span =
       B.CreateSub(B.CreateZExt(Ntid, Wide), ConstantInt::get(Wide, 1));
   // +tid.x: start + (ntid.x - 1) <= Max; -tid.x: start - (ntid.x - 1) >= Min.
   Value *Low = Bound.LaneOnHi ? B.CreateSub(Start, Span) : Start;
   Value *High = Bound.LaneOnHi ? Start : B.CreateAdd(Start, Span);
-  Value *LowOk = B.CreateICmpSGE(Low, Const(Min));
-  Value *HighOk = B.CreateICmpSLE(High, Const(Max));
+  Value *LowOk =
+      B.CreateICmpSGE(Low, integerLimit(Wide, Bits, Bound.Signed, false));
+  Value *HighOk =
+      B.CreateICmpSLE(High, integerLimit(Wide, Bits, Bound.Signed, true));
   return B.CreateAnd(LowOk, HighOk, "coalda.nowrap");
 }
 
@@ -245,13 +238,8 @@ Value *RegionCopyEmitter::loopDoesNotWrap(IRBuilder<> &B,
   Value *Step = B.CreateZExt(materialize(B, *P.LoopStep), Wide);
   Value *Next = B.CreateAdd(B.CreateAdd(End, Step),
                             ConstantInt::get(Wide, Bound.Inclusive ? 1 : 0));
-  APInt Max = Bound.Signed ? APInt::getSignedMaxValue(Bits)
-                           : APInt::getMaxValue(Bits);
-  unsigned WideBits = Wide->getIntegerBitWidth();
-  return B.CreateICmpSLE(
-      Next, ConstantInt::get(Wide, Bound.Signed ? Max.sext(WideBits)
-                                                : Max.zext(WideBits)),
-      "coalda.loop.nowrap");
+  return B.CreateICmpSLE(Next, integerLimit(Wide, Bits, Bound.Signed, true),
+                         "coalda.loop.nowrap");
 }
 
 /// The region's start on both sides: member 0's address stepped back by
