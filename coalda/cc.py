@@ -1,0 +1,550 @@
+"""`coalda cc`: a drop-in CUDA compiler — clang++-19 with the COALDA plugin on
+the device side, the CUDA 12 tree and -O3 — that builds objects and executables.
+
+clang-19's own whole-program CUDA flow ends in NVIDIA's `fatbinary`, which the
+CUDA 12 wheels do not ship (CUDA 13's rejects clang-19's options), and its new
+offload driver (clang-linker-wrapper) calls the same `fatbinary`. So `coalda cc`
+drives clang in its documented steps and writes the fat binary itself:
+
+1. device: for each --cuda-gpu-arch, `clang++-19 --cuda-device-only -S` with
+   `-fpass-plugin=libCoalda.so` gives PTX; the wheel's `ptxas` assembles it to
+   a cubin;
+2. the cubins and PTX go into one fat binary container (`fatbin()`, the layout
+   NVIDIA's `fatbinary --compress=false` writes; tests compare it byte for byte
+   where a `fatbinary` is installed);
+3. host: `clang++-19 --cuda-host-only -Xclang -fcuda-include-gpubinary FATBIN -c`
+   embeds it and registers the kernels with the CUDA runtime, the way clang's own
+   flow does;
+4. link: `clang++-19` with the CUDA 12 runtime (`libcudart.so.12` from the
+   nvidia-cuda-runtime-cu12 wheel, which ships no static cudart), run-path set
+   to the wheel's directory.
+
+Flags are clang's: everything that is not an input, `-o`, `-x`, a mode (`-c`),
+an architecture, a dependency-file flag or a link-only flag is passed to every
+compile step; the link step gets the link flags in their original order.
+`-fno-coalda` builds the same way without the plugin (the baseline).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shlex
+import struct
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import click
+
+from .compile import ARCHES
+from .errors import CoaldaError, ToolNotFound
+from .toolchain import cuda_path, find_clang, find_plugin
+
+DEFAULT_ARCH = "sm_90"
+
+# clang options whose value is the next argument.
+_SEPARATE_VALUE = frozenset({
+    "-o", "-x", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-idirafter", "-iquote",
+    "-isysroot", "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-cxx-isystem", "-MF", "-MT",
+    "-MQ", "-L", "-l", "-Xclang", "-Xlinker", "-mllvm", "-target", "-arch", "-Xcuda-ptxas",
+    "-Xarch_device", "-Xarch_host", "-Xpreprocessor", "-Xassembler", "-z", "-u", "-T", "-F",
+    "--sysroot", "-include-pch", "-ivfsoverlay", "--param", "-Xcuda-fatbinary",
+})
+# Options that only the final link uses.
+_LINK_ONLY_SEPARATE = frozenset({"-L", "-l", "-Xlinker", "-z", "-u", "-T"})
+_LINK_ONLY_FLAGS = frozenset({
+    "-shared", "-static", "-rdynamic", "-pie", "-no-pie", "-nostdlib", "-nodefaultlibs",
+    "-nostartfiles", "-s", "-static-libstdc++", "-static-libgcc", "-shared-libgcc",
+})
+_LINK_ONLY_PREFIXES = ("-L", "-l", "-Wl,", "-fuse-ld=", "--ld-path=")
+# Dependency-file options: the host compile of a CUDA source writes the .d file.
+_DEP_FLAGS = frozenset({"-MD", "-MMD", "-MP", "-MG"})
+_DEP_SEPARATE = frozenset({"-MF", "-MT", "-MQ"})
+# Anything else than "compile to an object" or "link": clang does it alone.
+_OTHER_MODES = frozenset({
+    "-E", "-S", "-M", "-MM", "-fsyntax-only", "--cuda-device-only", "--cuda-host-only",
+    "-emit-llvm", "-###", "--precompile", "--analyze",
+})
+_UNSUPPORTED = {
+    "-fgpu-rdc": "relocatable device code needs NVIDIA's nvlink, which coalda cc does not use",
+    "-fcuda-rdc": "relocatable device code needs NVIDIA's nvlink, which coalda cc does not use",
+    "--offload-new-driver": "clang's new offload driver calls NVIDIA's fatbinary; coalda cc writes the fat binary itself",
+    "-Xcuda-fatbinary": "coalda cc writes the fat binary itself, without NVIDIA's fatbinary",
+}
+CUDA_SUFFIXES = frozenset({".cu"})
+SOURCE_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".i", ".ii", ".s", ".S", ".m", ".mm"})
+
+Mode = Literal["link", "compile", "clang"]
+
+
+@dataclass
+class Input:
+    """A file on the command line: a source (CUDA or other) or a link input."""
+
+    path: str
+    language: str | None  # the -x in force, None when the suffix decides
+
+    @property
+    def is_cuda(self) -> bool:
+        return self.language == "cuda" or (self.language is None and Path(self.path).suffix in CUDA_SUFFIXES)
+
+    @property
+    def is_source(self) -> bool:
+        return self.is_cuda or self.language is not None or Path(self.path).suffix in SOURCE_SUFFIXES
+
+
+@dataclass
+class Invocation:
+    """A `coalda cc` command line, sorted into what each step needs."""
+
+    argv: list[str]
+    mode: Mode = "link"
+    output: str | None = None
+    arches: list[str] = field(default_factory=list)
+    cuda_path: str | None = None
+    coalda: bool = True
+    verbose: bool = False
+    opt_level: str | None = None  # the last -O given, None for the default -O3
+    compile_flags: list[str] = field(default_factory=list)  # every compile step
+    dep_flags: list[str] = field(default_factory=list)  # the host compile (the .d file)
+    device_flags: list[str] = field(default_factory=list)  # the device compile only (-mllvm -coalda-*)
+    ptxas_flags: list[str] = field(default_factory=list)
+    # The link line in order: ("input", index into inputs) or ("flag", text).
+    link_items: list[tuple[str, str | int]] = field(default_factory=list)
+    inputs: list[Input] = field(default_factory=list)
+    # For the modes clang runs alone: the arguments with -arch translated and
+    # -f[no-]coalda removed.
+    clang_args: list[str] = field(default_factory=list)
+
+
+def expand_response_files(argv: Sequence[str]) -> list[str]:
+    """@FILE arguments (CMake uses them for long lines) read as shell words."""
+    out: list[str] = []
+    for arg in argv:
+        if arg.startswith("@") and len(arg) > 1:
+            path = Path(arg[1:])
+            try:
+                text = path.read_text()
+            except OSError as exc:
+                raise CoaldaError(f"cannot read response file {path}: {exc.strerror}") from None
+            out += expand_response_files(shlex.split(text))
+        else:
+            out.append(arg)
+    return out
+
+
+def _arch(value: str) -> str:
+    if value not in ARCHES:
+        raise CoaldaError(f"unknown GPU architecture {value!r}; use one of {', '.join(ARCHES)}")
+    return value
+
+
+def parse_args(argv: Sequence[str]) -> Invocation:
+    """Sort clang-style arguments into an Invocation; refuse what cannot be built."""
+    args = expand_response_files(argv)
+    inv = Invocation(argv=list(args))
+    language: str | None = None
+    saw_other_mode = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        value: str | None = None
+        if arg in _SEPARATE_VALUE:
+            if i + 1 >= len(args):
+                raise CoaldaError(f"argument to {arg!r} is missing (expected 1 value)")
+            value = args[i + 1]
+            i += 2
+        else:
+            i += 1
+        name = arg.split("=", 1)[0]
+        if arg == "-arch" or name == "-arch":
+            inv.clang_args.append(f"--cuda-gpu-arch={value if arg == '-arch' else arg.split('=', 1)[1]}")
+        elif arg not in ("-fcoalda", "-fno-coalda"):
+            inv.clang_args += [arg] + ([value] if value is not None else [])
+        if name in _UNSUPPORTED or arg in ("-rdc=true", "--relocatable-device-code=true"):
+            raise CoaldaError(f"{arg} is not supported: {_UNSUPPORTED.get(name, _UNSUPPORTED['-fgpu-rdc'])}")
+        if not arg.startswith("-") or arg == "-":
+            if arg == "-":
+                raise CoaldaError("reading a source from standard input is not supported; name a file")
+            inv.inputs.append(Input(arg, language))
+            inv.link_items.append(("input", len(inv.inputs) - 1))
+        elif arg == "-o":
+            inv.output = value
+        elif arg.startswith("-o") and len(arg) > 2:
+            inv.output = arg[2:]
+        elif arg == "-x":
+            language = None if value == "none" else value
+        elif arg.startswith("-x") and len(arg) > 2:
+            language = None if arg[2:] == "none" else arg[2:]
+        elif arg == "-c":
+            inv.mode = "compile"
+        elif arg in _OTHER_MODES:
+            saw_other_mode = True
+        elif arg == "-arch":
+            inv.arches.append(_arch(str(value)))
+        elif name in ("-arch", "--cuda-gpu-arch", "--offload-arch", "--gpu-architecture"):
+            inv.arches += [_arch(a) for a in arg.split("=", 1)[1].split(",") if a]
+        elif name == "--cuda-path":
+            inv.cuda_path = arg.split("=", 1)[1]
+        elif arg == "-fno-coalda":
+            inv.coalda = False
+        elif arg == "-fcoalda":
+            inv.coalda = True
+        elif arg == "-v":
+            inv.verbose = True
+            inv.compile_flags.append(arg)
+            inv.link_items.append(("flag", arg))
+        elif arg.startswith("-O"):
+            inv.opt_level = arg
+        elif arg == "-Xcuda-ptxas":
+            inv.ptxas_flags.append(str(value))
+        elif arg == "-mllvm" and str(value).startswith("-coalda"):
+            inv.device_flags += [arg, str(value)]
+        elif arg in _DEP_FLAGS or arg in _DEP_SEPARATE or arg[:3] in _DEP_SEPARATE:
+            inv.dep_flags += [arg] + ([str(value)] if value is not None else [])
+        elif arg in _LINK_ONLY_SEPARATE or arg in _LINK_ONLY_FLAGS or arg.startswith(_LINK_ONLY_PREFIXES):
+            inv.link_items += [("flag", arg)] + ([("flag", str(value))] if value is not None else [])
+        else:  # a compile flag, which the link step gets too (-pthread, -fopenmp, --target)
+            pair = [arg] + ([str(value)] if value is not None else [])
+            inv.compile_flags += pair
+            inv.link_items += [("flag", p) for p in pair]
+    if saw_other_mode or not inv.inputs:
+        inv.mode = "clang"
+    if not inv.arches:
+        inv.arches = [DEFAULT_ARCH]
+    inv.arches = list(dict.fromkeys(inv.arches))
+    if inv.mode == "compile":
+        sources = [inp for inp in inv.inputs if inp.is_source]
+        if inv.output and len(sources) > 1:
+            raise CoaldaError("cannot specify -o with -c and several source files")
+    for inp in inv.inputs:
+        if not Path(inp.path).is_file():
+            raise CoaldaError(f"no such file: {inp.path}")
+    return inv
+
+
+# --- the fat binary container ---------------------------------------------
+
+FATBIN_MAGIC = 0xBA55ED50
+_ENTRY_VERSION = 0x0101
+_KIND = {"ptx": 1, "elf": 2}
+_KIND_NAME = {1: "ptx", 2: "elf"}
+_FLAGS_64BIT_LINUX = 0x11  # 64-bit code (0x1) for a Linux host (0x10)
+_FLAG_ARCH_SPECIFIC = 0x100000  # an sm_XXa image
+_FLAG_COMPRESSED = 0x2000
+_ELF_VERSION_FIELD = 0x00010007  # what NVIDIA's fatbinary writes for every cubin
+
+
+@dataclass(frozen=True)
+class FatbinImage:
+    """One image of a fat binary: a cubin (`elf`) or PTX text for one SM."""
+
+    kind: Literal["elf", "ptx"]
+    sm: int
+    data: bytes
+    arch_specific: bool = False  # sm_90a: code for that one architecture
+
+    @classmethod
+    def for_arch(cls, kind: Literal["elf", "ptx"], arch: str, data: bytes) -> FatbinImage:
+        return cls(kind, sm_number(arch), data, arch.endswith("a"))
+
+
+def sm_number(arch: str) -> int:
+    """sm_90 -> 90, sm_90a -> 90."""
+    match = re.fullmatch(r"(?:sm|compute)_(\d+)a?", arch)
+    if not match:
+        raise CoaldaError(f"unknown GPU architecture {arch!r}")
+    return int(match.group(1))
+
+
+def _ptx_version(ptx: bytes) -> int:
+    match = re.search(rb"^\s*\.version\s+(\d+)\.(\d+)", ptx, re.MULTILINE)
+    if not match:
+        raise CoaldaError("the PTX has no .version directive")
+    return (int(match.group(1)) << 16) | int(match.group(2))
+
+
+def _pad8(data: bytes) -> bytes:
+    return data + b"\0" * (-len(data) % 8)
+
+
+def fatbin(images: Sequence[FatbinImage]) -> bytes:
+    """An uncompressed fat binary holding IMAGES, laid out as NVIDIA's
+    `fatbinary --compress=false` lays it out: a 16-byte container header, then
+    per image a 64-byte (cubin) or 80-byte (PTX) header and the payload padded
+    to 8 bytes (PTX with its terminating NUL)."""
+    entries = []
+    for image in images:
+        flags = _FLAGS_64BIT_LINUX | (_FLAG_ARCH_SPECIFIC if image.arch_specific else 0)
+        if image.kind == "elf":
+            if image.data[:4] != b"\x7fELF":
+                raise CoaldaError("a cubin image must be an ELF file")
+            payload = _pad8(image.data)
+            header = struct.pack(
+                "<HHIQIIIIIIQQQ", _KIND["elf"], _ENTRY_VERSION, 64, len(payload), 0, 0,
+                _ELF_VERSION_FIELD, image.sm, 0, 0, flags, 0, 0,
+            )
+        else:
+            text = image.data.rstrip(b"\0")
+            payload = _pad8(text + b"\0")
+            # bytes 64..79: the (empty) ptxas options, at offset 72 of the header
+            header = struct.pack(
+                "<HHIQIIIIIIQQQIIQ", _KIND["ptx"], _ENTRY_VERSION, 80, len(payload), 0, 64,
+                _ptx_version(text), image.sm, 0, 0, flags, 0, 0, 72, 0, 0,
+            )
+        entries.append(header + payload)
+    body = b"".join(entries)
+    return struct.pack("<IHHQ", FATBIN_MAGIC, 1, 16, len(body)) + body
+
+
+def read_fatbin(data: bytes) -> list[FatbinImage]:
+    """The images of one or more concatenated (8-byte aligned) fat binaries,
+    such as an executable's .nv_fatbin section; compressed images are refused."""
+    images: list[FatbinImage] = []
+    offset = 0
+    while offset + 16 <= len(data):
+        magic, _version, header_size, size = struct.unpack_from("<IHHQ", data, offset)
+        if magic != FATBIN_MAGIC:
+            if data[offset:offset + 8] == b"\0" * 8:  # alignment padding
+                offset += 8
+                continue
+            raise CoaldaError(f"not a fat binary at offset {offset}")
+        end = offset + header_size + size
+        entry = offset + header_size
+        while entry < end:
+            kind, _ev, entry_header, payload_size = struct.unpack_from("<HHIQ", data, entry)
+            (sm,) = struct.unpack_from("<I", data, entry + 28)
+            (flags,) = struct.unpack_from("<Q", data, entry + 40)
+            if flags & _FLAG_COMPRESSED:
+                raise CoaldaError("compressed fat binary images are not supported")
+            payload = data[entry + entry_header:entry + entry_header + payload_size]
+            if kind not in _KIND_NAME:
+                raise CoaldaError(f"unknown fat binary image kind {kind}")
+            name = _KIND_NAME[kind]
+            content = payload.rstrip(b"\0") if name == "ptx" else payload
+            images.append(FatbinImage(name, sm, content, bool(flags & _FLAG_ARCH_SPECIFIC)))  # type: ignore[arg-type]
+            entry += entry_header + payload_size
+        offset = end + (-end % 8)
+    return images
+
+
+def elf_section(path: Path, name: str) -> bytes | None:
+    """The contents of section NAME of a 64-bit little-endian ELF file."""
+    data = path.read_bytes()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise CoaldaError(f"{path} is not a 64-bit little-endian ELF file")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+
+    def header(index: int) -> tuple[int, int, int, int]:
+        sh_name, sh_type, _flags, _addr, sh_offset, sh_size = struct.unpack_from("<IIQQQQ", data, shoff + index * shentsize)
+        return sh_name, sh_type, sh_offset, sh_size
+
+    _n, _t, str_offset, _s = header(shstrndx)
+    for index in range(shnum):
+        sh_name, sh_type, sh_offset, sh_size = header(index)
+        end = data.index(b"\0", str_offset + sh_name)
+        if data[str_offset + sh_name:end].decode() == name:
+            return b"" if sh_type == 8 else data[sh_offset:sh_offset + sh_size]  # SHT_NOBITS
+    return None
+
+
+def embedded_images(path: Path) -> list[FatbinImage]:
+    """The device images an executable or object built by `coalda cc` carries."""
+    section = elf_section(path, ".nv_fatbin")
+    return read_fatbin(section) if section else []
+
+
+# --- the build ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tools:
+    clang: Path
+    plugin: Path | None
+    cuda: Path
+    ptxas: Path
+    cudart: Path  # libcudart.so.12
+
+    @property
+    def link_flags(self) -> list[str]:
+        lib = self.cudart.parent
+        return ["-L", str(lib), "-Wl,--push-state,--as-needed", f"-l:{self.cudart.name}", "-Wl,--pop-state",
+                f"-Wl,-rpath,{lib}"]
+
+
+def find_cudart(cuda: Path) -> Path:
+    """libcudart.so.12: the CUDA tree's lib64/ or lib/, else the runtime wheel's lib/."""
+    looked = []
+    for sub in ("lib64", "lib"):
+        for name in ("libcudart.so.12", "libcudart.so"):
+            candidate = cuda / sub / name
+            looked.append(str(candidate))
+            if candidate.is_file():
+                return candidate
+    try:
+        spec = importlib.util.find_spec("nvidia.cuda_runtime")
+    except ModuleNotFoundError:
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        candidate = Path(list(spec.submodule_search_locations)[0]) / "lib" / "libcudart.so.12"
+        looked.append(str(candidate))
+        if candidate.is_file():
+            return candidate
+    raise ToolNotFound("libcudart.so.12", looked, "install the CUDA runtime wheel with `pip install -e .`")
+
+
+def tools_for(inv: Invocation) -> Tools:
+    cuda = Path(inv.cuda_path) if inv.cuda_path else cuda_path()
+    ptxas = cuda / "bin" / "ptxas"
+    if not ptxas.is_file():
+        raise ToolNotFound("ptxas", [str(ptxas)], "install the CUDA 12 wheels with `pip install -e .` or fix --cuda-path")
+    return Tools(
+        clang=find_clang(), plugin=find_plugin() if inv.coalda else None, cuda=cuda, ptxas=ptxas,
+        cudart=find_cudart(cuda),
+    )
+
+
+def _run(cmd: Sequence[str | Path], what: str, verbose: bool) -> None:
+    argv = [str(c) for c in cmd]
+    if verbose:
+        print("coalda cc: " + shlex.join(argv), file=sys.stderr, flush=True)
+    try:
+        code = subprocess.run(argv).returncode
+    except OSError as exc:
+        raise CoaldaError(f"{what}: cannot run {argv[0]}: {exc.strerror}") from None
+    if code != 0:
+        raise CoaldaError(f"{what} (exit {code}); see the diagnostics above")
+
+
+def _common(inv: Invocation, tools: Tools) -> list[str]:
+    return [f"--cuda-path={tools.cuda}", "-Wno-unknown-cuda-version", inv.opt_level or "-O3"]
+
+
+def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratch: Path) -> None:
+    """A .cu source to a host object that carries its device code."""
+    images: list[FatbinImage] = []
+    ptxas_opt = "-O0" if inv.opt_level == "-O0" else "-O3"
+    for arch in inv.arches:
+        ptx = scratch / f"{Path(source.path).stem}.{arch}.ptx"
+        cubin = ptx.with_suffix(".cubin")
+        device = [
+            tools.clang, "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={arch}", *_common(inv, tools),
+            *inv.compile_flags, *inv.device_flags,
+        ]
+        if tools.plugin is not None:
+            device.append(f"-fpass-plugin={tools.plugin}")
+        device += ["-S", source.path, "-o", ptx]
+        _run(device, f"clang++-19 could not compile the device code of {source.path} for {arch}", inv.verbose)
+        _run([tools.ptxas, "-m64", ptxas_opt, "--gpu-name", arch, *inv.ptxas_flags, "--output-file", cubin, ptx],
+             f"ptxas could not assemble the device code of {source.path} for {arch}", inv.verbose)
+        images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
+        images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
+    blob = scratch / f"{Path(source.path).stem}.fatbin"
+    blob.write_bytes(fatbin(images))
+    host = [
+        tools.clang, "-x", "cuda", "--cuda-host-only", *[f"--cuda-gpu-arch={a}" for a in inv.arches],
+        *_common(inv, tools), *inv.compile_flags, *inv.dep_flags,
+        "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob, "-c", source.path, "-o", obj,
+    ]
+    _run(host, f"clang++-19 could not compile the host code of {source.path}", inv.verbose)
+
+
+def compile_other(inv: Invocation, tools: Tools, source: Input, obj: Path) -> None:
+    """A C/C++ (or assembly) source to an object, with clang++-19."""
+    lang = ["-x", source.language] if source.language else []
+    cmd = [tools.clang, inv.opt_level or "-O3", *inv.compile_flags, *inv.dep_flags, *lang, "-c", source.path, "-o", obj]
+    _run(cmd, f"clang++-19 could not compile {source.path}", inv.verbose)
+
+
+def build(inv: Invocation) -> None:
+    """Run the steps of INV: compile its sources, and link unless -c."""
+    if inv.mode == "clang":
+        _passthrough(inv)
+        return
+    tools = tools_for(inv)
+    with tempfile.TemporaryDirectory(prefix="coalda-cc-") as tmp:
+        scratch = Path(tmp)
+        objects: dict[int, Path] = {}
+        for index, source in enumerate(inv.inputs):
+            if not source.is_source:
+                continue
+            if inv.mode == "compile":
+                obj = Path(inv.output) if inv.output else Path(Path(source.path).stem + ".o")
+            else:
+                obj = scratch / f"{index}-{Path(source.path).stem}.o"
+            if source.is_cuda:
+                compile_cuda(inv, tools, source, obj, scratch)
+            else:
+                compile_other(inv, tools, source, obj)
+            objects[index] = obj
+        if inv.mode == "compile":
+            return
+        link: list[str | Path] = [tools.clang, "-Qunused-arguments"]
+        for kind, item in inv.link_items:
+            if kind == "input":
+                assert isinstance(item, int)
+                link.append(objects.get(item, inv.inputs[item].path))
+            else:
+                link.append(str(item))
+        link += [*tools.link_flags, "-o", inv.output or "a.out"]
+        _run(link, "clang++-19 could not link " + (inv.output or "a.out"), inv.verbose)
+
+
+def _passthrough(inv: Invocation) -> None:
+    """Preprocessing, -S, --version, ...: clang++-19 alone, with the CUDA tree,
+    -O3 and the plugin added, and its exit code kept."""
+    clang = find_clang()
+    extra: list[str] = []
+    if inv.inputs:
+        cuda = Path(inv.cuda_path) if inv.cuda_path else cuda_path()
+        extra = [f"--cuda-path={cuda}", "-Wno-unknown-cuda-version", "-O3"]
+        if inv.coalda:
+            extra.append(f"-fpass-plugin={find_plugin()}")
+    argv = [str(clang), *extra, *inv.clang_args]
+    if inv.verbose:
+        print("coalda cc: " + shlex.join(argv), file=sys.stderr, flush=True)
+    try:
+        code = subprocess.run(argv).returncode
+    except OSError as exc:
+        raise CoaldaError(f"cannot run {clang}: {exc.strerror}") from None
+    if code:
+        sys.exit(code)
+
+
+@click.command(
+    "cc",
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False, "help_option_names": ["--help"]},
+)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def cc_command(args: tuple[str, ...]) -> None:
+    """Compile and link CUDA programs: clang++-19 with the COALDA plugin on the
+    device side, the CUDA 12 tree and -O3 (a later -O wins). Takes clang's
+    flags: `coalda cc main.cu -o app`, `coalda cc -c k.cu -o k.o -I inc
+    -DN=4 -std=c++17 --cuda-gpu-arch=sm_80`, `coalda cc main.o k.o -o app`.
+    -arch sm_XX is accepted too (default sm_90); -fno-coalda builds without
+    the plugin. Executables link the CUDA 12 runtime (libcudart.so.12 from the
+    nvidia-cuda-runtime-cu12 wheel, found through the run-path)."""
+    build(parse_args(args))
+
+
+def main() -> None:
+    """The `coalda-cc` console script (for CMAKE_CXX_COMPILER and make's CXX)."""
+    try:
+        build(parse_args(sys.argv[1:]))
+    except CoaldaError as exc:
+        print(f"coalda-cc: error: {exc}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print("coalda-cc: error: interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
