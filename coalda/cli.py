@@ -252,6 +252,8 @@ def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], 
     else:  # a pipe or a file gets the plain diff, whole lines
         click.echo(text, nl=False)
 
+from .cc import cc_command; cli.add_command(cc_command)  # noqa: E402,E702 -- `coalda cc` (coalda/cc.py)
+
 
 def main() -> None:
     """Entry point: click's usage errors (unknown flag, bad value, missing
