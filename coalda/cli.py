@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +19,8 @@ from rich.syntax import Syntax
 from . import __version__
 from .compile import ARCHES, CompileOptions
 from .errors import CoaldaError, ToolFailed
-from .pipeline import Artifacts, analyze, build, optimize
-from .report import print_findings
+from .pipeline import Artifacts, build, optimize
+from .report import Report, print_findings
 
 stdout = Console()
 stderr = Console(stderr=True, highlight=False)
@@ -46,6 +48,60 @@ def _fail(message: str, code: int = 1) -> None:
 
 
 SOURCE = click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+CLANG_ARGS = "coalda.clang_args"
+
+
+class ClangArgsCommand(click.Command):
+    """A command whose words after `--` are clang flags, passed through to
+    clang-19 after COALDA's own (`coalda analyze f.cu -- -std=c++17 -DN=4`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            at = args.index("--")
+            ctx.meta[CLANG_ARGS] = tuple(args[at + 1:])
+            args = args[:at]
+        return super().parse_args(ctx, args)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return super().collect_usage_pieces(ctx) + ["[-- CLANG_FLAG...]"]
+
+
+def _clang_args() -> tuple[str, ...]:
+    return tuple(click.get_current_context().meta.get(CLANG_ARGS, ()))
+
+
+PROJECT = click.option(
+    "-p", "--project", type=click.Path(exists=True, path_type=Path), metavar="DIR",
+    help="Build directory with a compile_commands.json: take each .cu file's -I, -D and -std from it.",
+)
+QUIET = click.option("-q", "--quiet", is_flag=True, help="No progress display on stderr.")
+
+
+@contextmanager
+def _progress(total: int, quiet: bool) -> Iterator[Callable[[str], None]]:
+    """Rich progress on stderr while a long run works (only when stderr is a
+    terminal, and not with --quiet); yields `step(what)`, called before each
+    of `total` steps."""
+    if quiet or not stderr.is_terminal:
+        yield lambda _what: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = [SpinnerColumn(), TextColumn("{task.description}")]
+    if total > 1:
+        columns += [BarColumn(), MofNCompleteColumn()]
+    with Progress(*columns, TimeElapsedColumn(), console=stderr, transient=True) as progress:
+        task = progress.add_task("", total=total)
+        started = [False]
+
+        def step(what: str) -> None:
+            if started[0]:
+                progress.advance(task)
+            started[0] = True
+            progress.update(task, description=escape(what))
+            progress.refresh()
+
+        yield step
 
 
 def compile_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -60,13 +116,37 @@ def compile_options(f: Callable[..., Any]) -> Callable[..., Any]:
         help="Optimization level; 0 is the design's -O0 -Xclang -disable-O0-optnone + mem2reg.",
     )(f)
     f = click.option(
-        "--arch", type=click.Choice(ARCHES), default="sm_90", show_default=True, help="GPU architecture."
+        "--arch", type=click.Choice(ARCHES), default="sm_90", show_default=True, metavar="ARCH",
+        help=f"GPU architecture, {ARCHES[0]} to {ARCHES[-1]}.",
     )(f)
     return f
 
 
 def _options(arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...]) -> CompileOptions:
-    return CompileOptions(arch=arch, opt_level=opt_level, includes=includes, defines=defines)
+    return CompileOptions(arch=arch, opt_level=opt_level, includes=includes, defines=defines, extra=_clang_args())
+
+
+def _jobs(files: tuple[Path, ...], project: Path | None, base: CompileOptions) -> list[tuple[Path, CompileOptions]]:
+    """What to compile, with which options: FILES with the command line's, or
+    with -p the database's entries (those of FILES, or all .cu ones), each
+    with its own flags and the command line's after them."""
+    if project is None:
+        if not files:
+            raise click.UsageError("give one or more FILE.cu, or -p DIR with a compile_commands.json")
+        return [(f, base) for f in files]
+    from .project import DATABASE, load, select
+
+    database = project / DATABASE if project.is_dir() else project
+    jobs = []
+    for entry in select(load(project), files, database):
+        if not entry.file.is_file():
+            raise CoaldaError(f"{entry.file} (named in {database}) does not exist; rebuild the project or drop -p")
+        options = CompileOptions(
+            arch=base.arch, opt_level=base.opt_level, includes=base.includes + entry.includes,
+            defines=entry.defines + base.defines, extra=entry.flags + base.extra,
+        )
+        jobs.append((entry.file, options))
+    return jobs
 
 
 @click.group(cls=CoaldaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -76,28 +156,32 @@ def cli() -> None:
     rewrites strided copies into coalesced, wide form."""
 
 
-@cli.command("optimize")
+@cli.command("optimize", cls=ClangArgsCommand)
 @SOURCE
 @click.option(
     "-o", "--outdir", type=click.Path(path_type=Path), default=Path("coalda-out"), show_default=True,
     help="Directory for STEM.before.ll, .after.ll, .diff, .after.ptx, .report.json.",
 )
 @compile_options
+@PROJECT
 @click.option("--no-runtime-checks", is_flag=True, help="Never version a copy on a run-time overlap check.")
 def optimize_cmd(
     file: Path, outdir: Path, arch: str, opt_level: int, includes: tuple[Path, ...],
-    defines: tuple[str, ...], no_runtime_checks: bool,
+    defines: tuple[str, ...], project: Path | None, no_runtime_checks: bool,
 ) -> None:
-    """Compile FILE's device code, run the COALDA pass, write IR, diff, PTX and findings."""
+    """Compile FILE's device code, run the COALDA pass, write IR, diff, PTX and findings.
+    Clang flags after `--` are passed through."""
     pass_args = ["-coalda-runtime-checks=false"] if no_runtime_checks else []
-    result = optimize(file, _options(arch, opt_level, includes, defines), outdir, pass_args=pass_args)
+    [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
+    result = optimize(file, options, outdir, pass_args=pass_args)
     print_findings(result.report, stdout)
     stdout.print(f"Wrote {result.artifacts.directory}/{result.artifacts.stem}.{{before.ll,after.ll,diff,after.ptx,report.json}}")
 
 
-@cli.command("analyze")
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@cli.command("analyze", cls=ClangArgsCommand)
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @compile_options
+@PROJECT
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (the same as --format json).")
 @click.option(
     "--format", "fmt", type=click.Choice(["table", "text", "json", "sarif"]), default="table", show_default=True,
@@ -109,16 +193,41 @@ def optimize_cmd(
     help="Exit 3 when an access of this class is found (unknown: uncoalesced ones too).",
 )
 @click.option("--max", "max_count", type=click.IntRange(0, None), help="With --fail-on: tolerate this many.")
+@click.option(
+    "--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT.html",
+    help="Also write a self-contained HTML report: the source with the findings at their lines, "
+    "a cost heat per line and the IR before and after each rewrite.",
+)
+@QUIET
 def analyze_cmd(
     files: tuple[Path, ...], arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
-    as_json: bool, fmt: str, fail_on: str, max_count: int | None,
+    project: Path | None, as_json: bool, fmt: str, fail_on: str, max_count: int | None,
+    html_path: Path | None, quiet: bool,
 ) -> None:
-    """Report every access of FILES' kernels, and what `optimize` would rewrite; writes nothing."""
+    """Report every access of FILES' kernels (or of the .cu files of -p DIR),
+    and what `optimize` would rewrite; writes nothing but --html. Clang flags
+    after `--` are passed through."""
     from .diagnostics import counts, diagnostics, sarif, text
 
     fmt = "json" if as_json else fmt
-    reports = [analyze(f, _options(arch, opt_level, includes, defines)) for f in files]
+    jobs = _jobs(files, project, _options(arch, opt_level, includes, defines))
+    reports: list[Report] = []
+    irs: list[tuple[str, str, str]] = []
+    with _progress(len(jobs), quiet) as step:
+        for source, options in jobs:
+            step(f"analyzing {source}")
+            with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
+                art = Artifacts(Path(scratch), source.stem)
+                reports.append(build(source, options, art, ptx=False).report)
+                if html_path is not None:
+                    irs.append((art.before.read_text(), art.after.read_text(), art.diff.read_text()))
     diags = [d for r in reports for d in diagnostics(r)]
+    if html_path is not None:
+        from .html_report import FileResult, write_html
+
+        write_html(html_path, [FileResult(r, *ir) for r, ir in zip(reports, irs)])
+        if not quiet:
+            stderr.print(f"Wrote {escape(str(html_path))}", soft_wrap=True)
     if fmt == "json":
         data = {"schema_version": 1, **reports[0]} if len(reports) == 1 else {"schema_version": 1, "reports": reports}
         click.echo(json.dumps(data, indent=2))
@@ -156,27 +265,49 @@ def _sizes(value: str | None) -> list[int] | None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random inputs.")
 @click.option("--spec", "spec_file", type=click.Path(dir_okay=False, path_type=Path), help="Launch spec (default: FILE.toml, else inferred from the IR).")
 @click.option("--from", "from_dir", type=click.Path(file_okay=False, path_type=Path), help="Use the IR/PTX in this `coalda optimize` OUTDIR.")
+@QUIET
 def run_cmd(
     file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
-    emulate: bool, sizes: str | None, seed: int, spec_file: Path | None, from_dir: Path | None,
+    emulate: bool, sizes: str | None, seed: int, spec_file: Path | None, from_dir: Path | None, quiet: bool,
 ) -> None:
     """Run FILE's original and optimized kernels on the same random inputs and
     compare every output byte (guard zones included) under several buffer
     layouts and, with --emulate, several schedules; exit 1 on a mismatch, a
     race in the rewritten kernel, or an original whose result depends on the
-    schedule (a racy test)."""
+    schedule (a racy test).
+
+    The launch comes from a spec, FILE.toml beside FILE (or --spec), one table
+    per kernel with one params entry per argument, in order; sizes in bytes
+    and launch dimensions are expressions of n (testcases/rgb.toml is one):
+
+    \b
+      sizes = [32, 1000, 65536]
+      [kernels.copy_naive_guarded]    # a template: [kernels."copy<float, 3>"]
+      block = 256
+      grid = "cdiv(n, block)"
+      params = [{ name = "dst", out = "3*n" }, { name = "src", in = "3*n" },
+                { name = "n", value = "n" }]
+
+    Without one, it is inferred when every pointer is indexed at one stride of
+    the global index and at most one scalar (n) is passed."""
+    from .ir import signatures
     from .run_command import choose_spec, compile_or_reuse, run
     from .report import run_failure, run_table
+    from .spec import check_spec
 
     size_list = _sizes(sizes)
     if not emulate:
         from .gpu import device, gpu_name
 
         device()  # fail early, in one line, when there is no GPU
-    compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir, ptx=not emulate)
-    spec = choose_spec(file, spec_file, compiled)
-    rows = run(compiled, spec, size_list, seed, gpu=not emulate)
     where = "CPU emulator" if emulate else gpu_name()
+    with _progress(2, quiet) as step:
+        step(f"compiling {file}")
+        compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir, ptx=not emulate)
+        spec = choose_spec(file, spec_file, compiled)
+        check_spec(spec, compiled.report, signatures(compiled.before_ir))
+        step(f"running {len(spec.kernels)} kernel(s) on the {where}")
+        rows = run(compiled, spec, size_list, seed, gpu=not emulate)
     table = run_table(rows, f"{file} on the {where} (seed {seed})", timed=not emulate)
     # Logs and pipes get the whole table, not one cropped to 80 columns.
     (stdout if stdout.is_terminal else Console(width=160)).print(table)
@@ -200,15 +331,19 @@ def run_cmd(
 @click.option("--no-nvcc", is_flag=True, help="Do not time nvcc -O3 even if nvcc is installed.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a bar chart (PNG).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write every measurement as JSON.")
+@QUIET
 def bench_cmd(
     file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
     sizes: str | None, blocks: str, repeat: int, kernels: str | None, seed: int, spec_file: Path | None,
     from_dir: Path | None, variants: tuple[str, ...], no_nvcc: bool, plot_path: Path | None, json_path: Path | None,
+    quiet: bool,
 ) -> None:
     """Time FILE's kernels before and after COALDA against cudaMemcpy on the GPU."""
     from .bench import bench_table, nvcc_ptx, plot, run_bench
+    from .ir import signatures
     from .run_command import choose_spec, compile_or_reuse
     from .gpu import device
+    from .spec import check_spec
 
     size_list = _sizes(sizes)
     block_list = _sizes(blocks) or []
@@ -219,15 +354,21 @@ def bench_cmd(
             raise click.BadParameter(f"expected LABEL=PTX with an existing file, got {v!r}", param_hint="--variant")
         extra[label] = Path(path).read_text()
     device()
-    compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir)
-    spec = choose_spec(file, spec_file, compiled)
-    nvcc = None if no_nvcc else nvcc_ptx(file, arch, includes, defines)
-    command = "coalda bench " + " ".join(sys.argv[2:])
-    result = run_bench(
-        compiled, spec, size_list or [max(spec.gpu_sizes)], block_list, repeat, seed, nvcc, extra,
-        kernels.split(",") if kernels else None, command,
-    )
-    stdout.print(bench_table(result))
+    with _progress(3, quiet) as step:
+        step(f"compiling {file}")
+        compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir)
+        spec = choose_spec(file, spec_file, compiled)
+        check_spec(spec, compiled.report, signatures(compiled.before_ir))
+        step("compiling the nvcc -O3 baseline")
+        nvcc = None if no_nvcc else nvcc_ptx(file, arch, includes, defines)
+        command = "coalda bench " + " ".join(sys.argv[2:])
+        step(f"timing {len(spec.kernels)} kernel(s) at {len(block_list)} block size(s), {repeat} launches each")
+        result = run_bench(
+            compiled, spec, size_list or [max(spec.gpu_sizes)], block_list, repeat, seed, nvcc, extra,
+            kernels.split(",") if kernels else None, command,
+        )
+    # logs and pipes get the whole table, not one cropped to 80 columns
+    (stdout if stdout.is_terminal else Console(width=200)).print(bench_table(result))
     if json_path:
         json_path.write_text(result.to_json() + "\n")
     if plot_path:
@@ -236,11 +377,12 @@ def bench_cmd(
         _fail("some outputs differ from the unoptimized kernel's")
 
 
-@cli.command("diff")
+@cli.command("diff", cls=ClangArgsCommand)
 @SOURCE
 @compile_options
 def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...]) -> None:
-    """Show the device IR before and after COALDA as a coloured unified diff."""
+    """Show the device IR before and after COALDA as a coloured unified diff.
+    Clang flags after `--` are passed through."""
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         result = build(file, _options(arch, opt_level, includes, defines), Artifacts(Path(scratch), file.stem), ptx=False)
         text = result.artifacts.diff.read_text()

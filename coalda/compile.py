@@ -23,7 +23,28 @@ class CompileOptions:
     opt_level: int = 3
     includes: tuple[Path, ...] = ()
     defines: tuple[str, ...] = ()
+    # further clang flags: a compile_commands.json entry's (-std, -U, -isystem,
+    # -include) and then those after `--` on the command line
+    extra: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        check_extra(self.extra)
+
+
+# Flags after `--` that would change what COALDA's clang command produces,
+# rather than how it reads the source.
+_OWN_FLAGS = ("-o", "-c", "-S", "-E", "-x", "-emit-llvm", "--cuda-host-only", "--cuda-device-only",
+              "--cuda-gpu-arch", "--offload-arch", "--cuda-path", "-fsyntax-only", "-M", "-MM", "-###")
+
+
+def check_extra(flags: tuple[str, ...]) -> None:
+    """Refuse clang flags COALDA sets itself, in one line that says what to use."""
+    for flag in flags:
+        name = flag.split("=", 1)[0]
+        if name in _OWN_FLAGS or name.startswith("-O"):
+            hint = {"--cuda-gpu-arch": "use --arch", "--offload-arch": "use --arch", "--cuda-path":
+                    "set COALDA_CUDA_PATH"}.get(name, "use -O" if name.startswith("-O") else "drop it")
+            raise CoaldaError(f"clang flag {flag} is COALDA's own choice: {hint}")
 
 def run_tool(what: str, cmd: Sequence[str | Path]) -> subprocess.CompletedProcess[str]:
     """Run a tool; on failure raise ToolFailed carrying its stderr and command."""
@@ -55,6 +76,7 @@ def clang_command(source: Path, options: CompileOptions, output: Path) -> list[s
         cmd += ["-I", str(inc)]
     for define in options.defines:
         cmd += ["-D", define]
+    cmd += list(options.extra)
     cmd += [str(source), "-o", str(output)]
     return cmd
 

@@ -47,6 +47,7 @@ class Diagnostic:
     message: str
     note: str
     excess: int  # sectors per request beyond the ideal, times the access's count (ranking)
+    kernel: str = ""  # the kernel's source name (`copy<float, 3>`), not its symbol
 
 
 def _piece(access: dict[str, Any]) -> int:
@@ -76,7 +77,7 @@ def diagnostics(report: Report) -> list[Diagnostic]:
             if cls == "unknown":
                 message = f"{kind} of {access['width']} B cannot be analysed: {access.get('reason', '?')}"
                 out.append(Diagnostic(where, access["line"], access["column"], "coalda-unknown", message,
-                                      _note(access, verdict), 0))
+                                      _note(access, verdict), 0, kernel["name"]))
                 continue
             stride = access["stride"]
             if stride is None:
@@ -91,7 +92,7 @@ def diagnostics(report: Report) -> list[Diagnostic]:
             if count > 1:
                 message += f" (x{count} in the IR)"
             out.append(Diagnostic(where, access["line"], access["column"], "coalda-uncoalesced", message,
-                                  _note(access, verdict), excess))
+                                  _note(access, verdict), excess, kernel["name"]))
     out.sort(key=lambda d: (-d.excess, d.rule, d.file, d.line, d.column))
     return out
 

@@ -33,8 +33,24 @@ def pattern(access: dict[str, Any]) -> str:
     return lane + (f"+{offset}" if offset > 0 else f"-{-offset}" if offset < 0 else "")
 
 
-def action(access: dict[str, Any], groups: list[dict[str, Any]]) -> tuple[str, str]:
+def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
+    """(verdict, style) for an access of a block the pass considered staging
+    through shared memory."""
+    if staging["transformed"]:
+        return f"staged through shared memory (block tile, {staging['tile_bytes']} B)", "green"
+    return "not staged: " + staging["reason"], "yellow"
+
+
+def action(access: dict[str, Any], groups: list[dict[str, Any]],
+           stagings: list[dict[str, Any]] | None = None) -> tuple[str, str]:
     """(verdict, style) for one access."""
+    if "staging" in access and stagings is not None:
+        staging = stagings[access["staging"]]
+        group = groups[access["group"]] if "group" in access else None
+        # A staged access is the staging's; a refused staging explains
+        # itself unless the copy rewrite took the access.
+        if staging["transformed"] or not (group and group["transformed"]):
+            return staging_action(staging)
     if "group" in access:
         group = groups[access["group"]]
         if group["transformed"]:
@@ -63,7 +79,7 @@ def findings(report: Report, kernel: dict[str, Any]) -> list[tuple[dict[str, Any
     iteration) that read and end alike are merged, with their count."""
     rows: dict[tuple[Any, ...], list[Any]] = {}
     for access in kernel["accesses"]:
-        verdict, style = action(access, kernel["groups"])
+        verdict, style = action(access, kernel["groups"], kernel.get("stagings", []))
         key = (access.get("file"), access["line"], access["column"], access["kind"], access["width"],
                pattern(access), verdict)
         if key in rows:
@@ -73,13 +89,28 @@ def findings(report: Report, kernel: dict[str, Any]) -> list[tuple[dict[str, Any
     return [tuple(row) for row in rows.values()]  # type: ignore[misc]
 
 
-def findings_table(report: Report) -> Table:
+# Kernel names (`copy_members<img::Rgb, 3>`) are never cut with an
+# ellipsis: a name keeps its whole width when the console leaves room for
+# the other columns at their narrowest (about OTHER_COLUMNS), and folds onto
+# more lines otherwise.
+OTHER_COLUMNS = 62
+
+
+def _name_width(names: list[str], width: int | None) -> int:
+    longest = max((len(n) for n in names), default=6)
+    return longest if width is None else min(longest, max(12, width - OTHER_COLUMNS))
+
+
+def findings_table(report: Report, width: int | None = None) -> Table:
+    """The findings of one report; `width`: the console's, so that kernel
+    names keep their room."""
     table = Table(title=f"COALDA findings for {report['source']} ({report['arch']}, -O{report['opt_level']})")
-    table.add_column("kernel", style="bold")
-    table.add_column("location")
+    table.add_column("kernel", style="bold", overflow="fold",
+                     min_width=_name_width([k["name"] for k in report["kernels"]], width))
+    table.add_column("location", overflow="fold")
     table.add_column("access")
     table.add_column("pattern")
-    table.add_column("action / why not")
+    table.add_column("action / why not", overflow="fold")
     for kernel in report["kernels"]:
         if not kernel["accesses"]:
             table.add_row(kernel["name"], "", "", "", "no global-memory accesses")
@@ -96,11 +127,16 @@ def findings_table(report: Report) -> Table:
 def print_findings(report: Report, console: Console, would: bool = False) -> None:
     """The table and the count of rewritten groups (`would`: analyze, which
     says what optimize does without writing it)."""
-    console.print(findings_table(report))
+    console.print(findings_table(report, console.width))
     groups = [g for k in report["kernels"] for g in k["groups"]]
     done = sum(g["transformed"] for g in groups)
     verb = "would be rewritten" if would else "rewritten"
     console.print(f"{done} of {len(groups)} copy groups {verb} coalesced.")
+    stagings = [s for k in report["kernels"] for s in k.get("stagings", [])]
+    if stagings:
+        staged = sum(s["transformed"] for s in stagings)
+        verb = "would be staged" if would else "staged"
+        console.print(f"{staged} of {len(stagings)} blocks of strided elements {verb} through shared memory.")
 
 
 _VERDICT_LABEL = {
@@ -138,7 +174,9 @@ def run_table(rows: list[Any], title: str, timed: bool) -> Table:
     columns += ["original ms", "optimized ms"] if timed else []
     for column in columns:
         justify = "right" if column == "n" or column.endswith("ms") else "left"
-        if column == "result":
+        if column == "kernel":
+            table.add_column(column, overflow="fold")
+        elif column == "result":
             table.add_column(column, justify=justify, overflow="fold")
         else:
             table.add_column(column, justify=justify, no_wrap=True)

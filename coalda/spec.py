@@ -113,6 +113,7 @@ class Spec:
     kernels: dict[str, KernelSpec]
     sizes: list[int] = field(default_factory=lambda: [32, 1000, 65536])
     gpu_sizes: list[int] = field(default_factory=lambda: [32, 1000, 1 << 26])
+    source: Path | None = None  # the TOML file it was read from (None: inferred)
 
 
 def _dim3(value: Any, names: dict[str, int]) -> Dim3:
@@ -152,7 +153,7 @@ def load_spec(path: Path) -> Spec:
             raw.get("same_as"), int(raw.get("align", 1)), raw.get("shared", 0),
             bool(raw.get("overlap", True)),
         )
-    spec = Spec(kernels)
+    spec = Spec(kernels, source=path)
     if "sizes" in data:
         spec.sizes = [int(s) for s in data["sizes"]]
     if "gpu_sizes" in data:
@@ -164,20 +165,56 @@ def spec_path(source: Path) -> Path:
     return source.with_suffix(".toml")
 
 
+def _toml_key(name: str) -> str:
+    """A kernel name as a TOML key: bare when it can be, else quoted (`"copy<float, 3>"`)."""
+    if name and all(c.isalnum() or c in "_-" for c in name):
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def how_to_write(source: Path | None, name: str, params: tuple[tuple[str, str], ...],
+                 kernel: dict[str, Any] | None = None) -> str:
+    """The end of every refusal to infer a launch: where the spec goes, and
+    the TOML table to start it from (one entry per parameter, in order; a
+    buffer's size where its accesses tell it, else BYTES to fill in)."""
+    where = spec_path(source) if source is not None else Path("FILE.toml")
+    accesses = kernel["accesses"] if kernel else []
+
+    def entry(pname: str, ty: str) -> str:
+        if ty != "ptr":
+            return f'{{ name = "{pname}", value = "n" }}'
+        mine = [a for a in accesses if a.get("base") == pname]
+        kinds = {a["kind"] for a in mine}
+        kind = "in" if kinds == {"load"} else "out" if kinds == {"store"} else "inout"
+        strides = {a["stride"] for a in mine if a.get("lane") == "gid"}
+        size = f"{strides.pop()}*n" if len(strides) == 1 and None not in strides else "BYTES"
+        return f'{{ name = "{pname}", {kind} = "{size}" }}'
+
+    entries = ", ".join(entry(p, ty) for p, ty in params)
+    return (f"write a launch spec {where} (or pass --spec FILE.toml) with "
+            f"[kernels.{_toml_key(name)}] block = 256, grid = \"cdiv(n, block)\", params = [{entries}]: "
+            "each buffer `in`, `out` or `inout` with its size in bytes and each scalar a `value`, "
+            "as expressions of n (the format: `coalda run --help` and the README; an example: testcases/rgb.toml)")
+
+
 def infer_spec(report: Report, signatures: dict[str, tuple[tuple[str, str], ...]]) -> Spec:
     """A spec from the IR alone, where that is unambiguous: every pointer is
     indexed at one constant stride of one lane, written pointers are outputs,
-    and an integer parameter, if any, is n. Refuses otherwise."""
+    and an integer parameter, if any, is n. Refuses otherwise, saying how to
+    write the spec."""
     kernels = {}
+    source = Path(report["source"]) if report.get("source") else None
     for kernel in report["kernels"]:
         name, params = kernel["name"], signatures.get(kernel["symbol"])
         if params is None:
             continue
+        how = how_to_write(source, name, params, kernel)
         stores = {a["base"] for a in kernel["accesses"] if a["kind"] == "store" and "base" in a}
         out: list[Param] = []
         scalars = [p for p, ty in params if ty != "ptr"]
         if len(scalars) > 1:
-            raise SpecError(f"kernel {name}: more than one scalar parameter; write a launch spec")
+            raise SpecError(f"kernel {name} has {len(scalars)} scalar parameters ({', '.join(scalars)}), "
+                            f"so COALDA cannot tell which one is the size n: {how}")
         lanes = set()
         for pname, ty in params:
             if ty != "ptr":
@@ -185,15 +222,43 @@ def infer_spec(report: Report, signatures: dict[str, tuple[tuple[str, str], ...]
                 continue
             strides = {(a["stride"], a["lane"]) for a in kernel["accesses"] if a.get("base") == pname}
             if len(strides) != 1 or None in next(iter(strides)):
-                raise SpecError(f"kernel {name}: cannot tell the size of {pname} from its accesses; write a launch spec")
+                raise SpecError(f"kernel {name}: cannot tell the size of {pname} from its accesses: {how}")
             stride, lane = next(iter(strides))
             lanes.add(lane)
             out.append(Param(pname, "out" if pname in stores else "in", f"{stride}*n"))
         if lanes != {"gid"}:
-            raise SpecError(f"kernel {name}: the index is not the global thread index; write a launch spec")
+            raise SpecError(f"kernel {name}: the index is not the global thread index: {how}")
         # the buffers may be offset only by what every access's alignment allows
         align = max((a.get("align", 1) for a in kernel["accesses"]), default=1)
         kernels[name] = KernelSpec(name, tuple(out), grid="n // block", block="gcd(n, 256)", align=align)
     if not kernels:
-        raise SpecError("no kernel whose launch can be inferred; write a launch spec")
+        raise SpecError("no kernel whose launch can be inferred: "
+                        + how_to_write(source, "KERNEL", (("dst", "ptr"), ("src", "ptr"), ("n", "i32"))))
     return Spec(kernels)
+
+
+def check_spec(spec: Spec, report: Report, signatures: dict[str, tuple[tuple[str, str], ...]]) -> None:
+    """Each kernel of SPEC gets one parameter entry per argument of the
+    kernel, pointers as buffers and scalars as values; the message names the
+    kernel as the source does (`copy<float, 3>`), never its mangled symbol."""
+    symbols = {k["name"]: k["symbol"] for k in report["kernels"]}
+    where = f"launch spec {spec.source}" if spec.source else "the inferred launch spec"
+    for name, kspec in spec.kernels.items():
+        params = signatures.get(symbols.get(name, ""))
+        if params is None:
+            continue
+        if len(params) != len(kspec.params):
+            def listed(names: list[str]) -> str:
+                return f" ({', '.join(names)})" if names else ""
+
+            raise SpecError(
+                f"{where}: kernel {name} takes {len(params)} argument(s){listed([p for p, _ in params])}, "
+                f"the spec lists {len(kspec.params)}{listed([p.name for p in kspec.params])}; "
+                "give one params entry per argument, in order"
+            )
+        for index, ((pname, ty), param) in enumerate(zip(params, kspec.params), start=1):
+            if (ty == "ptr") != param.is_buffer:
+                want = "a buffer (in, out or inout)" if ty == "ptr" else "a value"
+                raise SpecError(f"{where}: kernel {name}: argument {index} ({pname}) is a "
+                                f"{'pointer' if ty == 'ptr' else 'scalar'}, so its params entry "
+                                f"({param.name}) must be {want}")
