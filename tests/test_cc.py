@@ -213,3 +213,9 @@ def test_cmake_recipe_builds(tmp_path: Path) -> None:
     exe = build / "cmake_example"
     assert {(i.kind, i.sm) for i in embedded_images(exe) if i.kind == "elf"} == {("elf", 80), ("elf", 90)}
     assert WIDE_LOAD in ptx_of(exe)
+
+
+def test_console_script_errors_are_one_line(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "coalda.cc", "missing.cu"], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == "coalda-cc: error: no such file: missing.cu\n"
