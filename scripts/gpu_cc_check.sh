@@ -29,15 +29,16 @@ usage() {
 
 build() {
   cd "$(dirname "$0")/.."
-  local coalda=.venv/bin/coalda
+  local coalda=.venv/bin/coalda src stem plugin
   [ -x "$coalda" ] || { echo "gpu_cc_check: error: $coalda not found; run make setup" >&2; exit 1; }
   mkdir -p "$dir"
   local manifest="$dir/MANIFEST"
   {
     echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) from $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (with local changes)')"
     clang++-19 --version | head -1
+    plugin=$(.venv/bin/python -c 'from coalda.toolchain import find_plugin; print(find_plugin())')
+    echo "plugin $plugin sha256 $(sha256sum "$plugin" | cut -d' ' -f1)"
   } > "$manifest"
-  local src stem
   for src in "${sources[@]}"; do
     stem=$(basename "$src" .cu)
     "$coalda" cc "$src" -o "$dir/$stem.coalda"
