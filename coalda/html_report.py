@@ -199,7 +199,7 @@ def _rewrites(result: FileResult) -> str:
             f'<div><h4>after ({after.count(chr(10))} lines of IR)</h4>'
             f'<pre class="ir after">{esc(after)}</pre></div></div></details>'
         )
-    if result.diff.strip():
+    if result.diff.strip() and any(g["transformed"] for k in result.report["kernels"] for g in k.get("groups", [])):
         out.append(f'<details class="diff"><summary>the whole module\'s diff (STEM.diff)</summary>'
                    f'<pre class="diff">{_diff_html(result.diff)}</pre></details>')
     return "\n".join(out)
