@@ -242,3 +242,142 @@ def test_outdir_has_the_usual_mode(tmp_path: Path, rgb: Path) -> None:
     umask = os.umask(0)
     os.umask(umask)
     assert (tmp_path / "out").stat().st_mode & 0o777 == 0o777 & ~umask
+
+
+# ---- output hygiene: progress, template names, launch-spec messages, --help
+
+
+def _with_stderr_on_a_terminal(*args: str | Path) -> tuple[int, str]:
+    """Run coalda with stderr on a pseudo-terminal (stdout a pipe): (exit code, what the terminal got)."""
+    import pty
+    import subprocess
+    import sys
+    import threading
+
+    master, slave = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    proc = subprocess.run([sys.executable, "-m", "coalda.cli", *map(str, args)], stdout=subprocess.PIPE,
+                          stderr=slave, env=dict(os.environ, TERM="xterm"))
+    os.close(slave)
+    reader.join(timeout=10)
+    os.close(master)
+    return proc.returncode, b"".join(chunks).decode(errors="replace")
+
+
+def test_long_runs_show_progress_on_a_terminal_and_quiet_silences_it(rgb: Path) -> None:
+    stencil = TESTCASES / "analysis" / "stencil.cu"
+    code, terminal = _with_stderr_on_a_terminal("analyze", rgb, stencil, "--format", "text")
+    assert code == 0
+    assert "analyzing" in terminal and "stencil.cu" in terminal and "/2" in terminal  # the bar's count
+    code, terminal = _with_stderr_on_a_terminal("analyze", rgb, stencil, "--format", "text", "--quiet")
+    assert code == 0 and "analyzing" not in terminal
+    piped = run_cli("analyze", rgb, stencil, "--format", "text")
+    assert piped.returncode == 0 and piped.stderr == ""  # a log gets no progress
+
+
+TEMPLATE = """namespace img { struct Rgb { unsigned char r, g, b; }; }
+template <typename T, int N>
+__global__ void copy_members(T *dst, const T *src) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i].r = src[i].r;  dst[i].g = src[i].g;  dst[i].b = src[i].b;
+}
+template __global__ void copy_members<img::Rgb, 3>(img::Rgb *, const img::Rgb *);
+__global__ void two(float *d, const float *s, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) d[3 * i] = s[3 * i] + m;
+}
+"""
+TEMPLATE_NAME = "copy_members<img::Rgb, 3>"
+
+
+def test_template_kernel_names_are_never_cut(tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from coalda.report import print_findings
+
+    source = tmp_path / "tmpl.cu"
+    source.write_text(TEMPLATE)
+    proc = run_cli("analyze", source, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    for width in (80, 100, 160):
+        out = io.StringIO()
+        print_findings(report, Console(file=out, width=width, color_system=None))
+        table = out.getvalue()
+        assert "…" not in table and max(map(len, table.splitlines())) <= width
+        kernel_cells = [line.split("│")[1].strip() for line in table.splitlines() if line.startswith("│")]
+        if width >= 100:  # room for the whole name on one line
+            assert TEMPLATE_NAME in kernel_cells
+        else:  # folded onto two lines, every character kept
+            joined = "".join(kernel_cells)
+            assert TEMPLATE_NAME.replace(" ", "") in joined.replace(" ", "")
+
+
+def test_a_wrong_argument_count_names_the_kernel_as_the_source_does(tmp_path: Path) -> None:
+    source = tmp_path / "tmpl.cu"
+    source.write_text(TEMPLATE)
+    (tmp_path / "tmpl.toml").write_text(
+        f'[kernels."{TEMPLATE_NAME}"]\nblock = 32\ngrid = "n // block"\nparams = [{{ name = "dst", out = "3*n" }}]\n'
+    )
+    proc = run_cli("run", source, "--emulate", "--sizes", "64")
+    assert_clean_failure(proc, f"kernel {TEMPLATE_NAME} takes 2 argument(s) (dst, src), the spec lists 1 (dst)",
+                         "one params entry per argument", code=1)
+    assert "_Z" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    (tmp_path / "tmpl.toml").write_text(
+        f'[kernels."{TEMPLATE_NAME}"]\nblock = 32\ngrid = "n // block"\n'
+        'params = [{ name = "dst", out = "3*n" }, { name = "src", value = "n" }]\n'
+    )
+    proc = run_cli("run", source, "--emulate", "--sizes", "64")
+    assert_clean_failure(proc, "argument 2 (src) is a pointer", "must be a buffer", code=1)
+
+
+def test_two_scalars_say_how_to_write_the_launch_spec(tmp_path: Path) -> None:
+    import re
+    import tomllib
+
+    source = tmp_path / "tmpl.cu"
+    source.write_text(TEMPLATE)
+    proc = run_cli("run", source, "--emulate", "--sizes", "64")
+    assert_clean_failure(proc, "kernel two has 2 scalar parameters (n, m)", f"write a launch spec {tmp_path / 'tmpl.toml'}",
+                         "[kernels.two]", "testcases/rgb.toml", "coalda run --help", code=1)
+    assert len(proc.stderr.strip().splitlines()) == 1
+    # the suggested params list is TOML that load_spec takes, one entry per argument
+    params = re.search(r"params = (\[.*?\]):", proc.stderr).group(1)  # type: ignore[union-attr]
+    entries = tomllib.loads(f"params = {params}")["params"]
+    assert [(e["name"], next(k for k in e if k != "name")) for e in entries] == [
+        ("d", "out"), ("s", "in"), ("n", "value"), ("m", "value")]
+    assert entries[0]["out"] == "12*n"
+    # and `coalda run --help` shows the format it points to
+    help_text = run_cli("run", "--help").stdout
+    assert "params = [" in help_text and '[kernels."copy<float, 3>"]' in help_text
+
+
+def test_help_of_every_command_fits_100_columns() -> None:
+    from click.testing import CliRunner
+
+    from coalda.cli import cli
+
+    commands = [[]] + [[name] for name in cli.commands]
+    assert len(commands) >= 6
+    for columns in ("100", "250"):  # a wide terminal as well
+        runner = CliRunner(env={"COLUMNS": columns})
+        for args in commands:
+            result = runner.invoke(cli, [*args, "--help"])
+            assert result.exit_code == 0, (args, result.output)
+            widest = max(result.output.splitlines(), key=len)
+            assert len(widest) <= 100, (args, widest)
