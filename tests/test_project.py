@@ -154,6 +154,10 @@ def test_analyze_p_refuses_a_file_the_database_lacks(project: Path) -> None:
     nothing = run_cli("analyze", "-p", project / "src")
     assert nothing.returncode == 1 and "compile_commands.json not found" in nothing.stderr
     assert len(nothing.stderr.strip().splitlines()) == 1
+    (project / "src" / "b.cu").unlink()  # an entry whose file is gone
+    gone = run_cli("analyze", "-p", project / "build" / "compile_commands.json")
+    assert gone.returncode == 1 and "b.cu (named in" in gone.stderr and "does not exist" in gone.stderr
+    assert len(gone.stderr.strip().splitlines()) == 1
 
 
 def test_analyze_needs_files_or_a_project() -> None:
