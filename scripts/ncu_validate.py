@@ -74,8 +74,9 @@ PC_METRICS = {
     "ideal_sectors": (("memory_l2_theoretical_sectors_global_ideal",), ("L2 Theoretical Sectors Global Ideal",)),
     "requests": (("memory_l1_tag_requests_global",), ("L1 Tag Requests Global",)),
     "inst_executed": (("inst_executed",), ("Instructions Executed", "Warp Instructions Executed")),
-    "thread_inst_executed": (("thread_inst_executed", "thread_inst_executed_true"),
-                             ("Thread Instructions Executed", "Predicated-On Thread Instructions Executed")),
+    # threads whose predicate was on: the lanes that made the request
+    "thread_inst_executed": (("thread_inst_executed_true", "thread_inst_executed"),
+                             ("Predicated-On Thread Instructions Executed", "Thread Instructions Executed")),
 }
 
 MEASURED_FIELDS = [
@@ -210,10 +211,10 @@ def _launch_args(kspec: Any, signature: tuple[tuple[str, str], ...], n: int) -> 
 
 
 def prepare(out: Path, size: int, only: list[str] | None) -> None:
-    from coalda.compile import CompileOptions, run_tool  # noqa: PLC0415
-    from coalda.ir import signatures  # noqa: PLC0415
-    from coalda.pipeline import Artifacts, build  # noqa: PLC0415
-    from coalda.spec import load_spec, spec_path  # noqa: PLC0415
+    """build/ncu/: per source file its device IR, PTX and sm_90 cubin (line
+    info), the report and `coalda analyze --format json`, and a manifest with
+    each kernel's launch at size n (no coalda needed to read it)."""
+    from coalda.compile import CompileOptions  # noqa: PLC0415
 
     ptxas = _ptxas()
     ptxas_version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1:]
@@ -221,8 +222,29 @@ def prepare(out: Path, size: int, only: list[str] | None) -> None:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     options = CompileOptions(arch=ARCH, opt_level=OPT_LEVEL)
-    groups = []
+    cwd = os.getcwd()
     os.chdir(REPO)  # sources are named repo-relative, as `coalda analyze testcases/x.cu` names them
+    try:
+        groups = _prepare_groups(out, size, only, options, ptxas)
+    finally:
+        os.chdir(cwd)
+    manifest = {
+        "version": MANIFEST_VERSION, "arch": ARCH, "opt_level": OPT_LEVEL, "sms": SMS,
+        "repo_root": str(REPO), "ptxas": ptxas_version, "groups": groups,
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    log(f"wrote {out} ({total / 1e6:.1f} MB, {sum(len(g['kernels']) for g in groups)} kernels); on the GPU machine:")
+    log(f"  python3 scripts/ncu_validate.py measure {os.path.relpath(out, REPO)} $OUT")
+
+
+def _prepare_groups(out: Path, size: int, only: list[str] | None, options: Any, ptxas: str) -> list[dict[str, Any]]:
+    from coalda.compile import run_tool  # noqa: PLC0415
+    from coalda.ir import signatures  # noqa: PLC0415
+    from coalda.pipeline import Artifacts, build  # noqa: PLC0415
+    from coalda.spec import load_spec, spec_path  # noqa: PLC0415
+
+    groups = []
     for source in sources():
         name = group_name(source)
         if only and name not in only and str(source) not in only:
@@ -283,14 +305,7 @@ def prepare(out: Path, size: int, only: list[str] | None) -> None:
         log(f"{source}: {len(kernels)} kernels" + (f", {len(skipped)} skipped" if skipped else ""))
         for s in skipped:
             log(f"  skipped {s['name']}: {s['why']}")
-    manifest = {
-        "version": MANIFEST_VERSION, "arch": ARCH, "opt_level": OPT_LEVEL, "sms": SMS,
-        "repo_root": str(REPO), "ptxas": ptxas_version, "groups": groups,
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-    log(f"wrote {out} ({total / 1e6:.1f} MB, {sum(len(g['kernels']) for g in groups)} kernels); on the GPU machine:")
-    log(f"  python3 scripts/ncu_validate.py measure {os.path.relpath(out, REPO)} $OUT")
+    return groups
 
 
 # --------------------------------------------------------------------------
@@ -615,7 +630,7 @@ def read_with_ncu_report(rep: Path, launched: list[dict[str, Any]], roots: list[
         for pc, values in sorted(per_pc.items()):
             sass = str(action.sass_by_pc(pc) or "")
             kind = kind_of(sass)
-            if kind is None or (sass.split()[0].split(".")[0] in ("LD", "ST") and not values.get("sectors")):
+            if kind is None or (_opcode(sass) in ("LD", "ST") and not values.get("sectors")):
                 continue  # not global memory (a generic access that never reached global memory)
             info = action.source_info(pc)
             file = normalize_file(str(info.file_name()), roots) if info else ""
@@ -796,7 +811,9 @@ def write_measured(path: Path, manifest: dict[str, Any], sums_by_group: dict[str
     return len(rows)
 
 
-def measure(ncu_dir: Path, out: Path, only: list[str] | None, timeout: int) -> int:
+def measure(ncu_dir: Path, out: Path, only: list[str] | None, timeout: int, budget: int = 420) -> int:
+    """Every kernel under ncu, one ncu run per group; groups not started
+    within BUDGET seconds are left out (and said to be)."""
     start = time.time()
     out.mkdir(parents=True, exist_ok=True)
     manifest = json.loads((ncu_dir / "manifest.json").read_text())
@@ -838,12 +855,18 @@ def measure(ncu_dir: Path, out: Path, only: list[str] | None, timeout: int) -> i
             continue
         name = g["name"]
         t0 = time.time()
+        left = budget - (t0 - start)
+        if left < 20:
+            problems.append(f"{name}: not measured, the time budget ({budget} s) is spent")
+            log(problems[-1])
+            continue
+        timeout_now = int(min(timeout, left))
         rep = raw / f"{name}.ncu-rep"
         record = raw / f"{name}.launched.json"
         cmd = [ncu, "--clock-control", "none", "--section", "SourceCounters", "--metrics", ",".join(KERNEL_METRICS),
                "--force-overwrite", "--export", str(rep.with_suffix("")),
                sys.executable, str(Path(__file__).resolve()), "launch", str(ncu_dir), name, str(record)]
-        proc = _run(cmd, logf, timeout, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        proc = _run(cmd, logf, timeout_now, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         (raw / f"{name}.ncu.txt").write_text(proc.stdout[-200000:] + "\n--- stderr\n" + proc.stderr[-200000:])
         launched = json.loads(record.read_text()) if record.is_file() else []
         failed = [k for k in launched if not k.get("ok")]
@@ -867,10 +890,11 @@ def measure(ncu_dir: Path, out: Path, only: list[str] | None, timeout: int) -> i
                 logf.write(f"{name}: ncu_report failed: {type(exc).__name__}: {exc}\n")
                 sums = LineSums()
         # the raw pages, always (the fallback, and `parse` can redo this offline)
-        src = _run([ncu, "--import", str(rep), "--page", "source", "--csv", "--print-source", "sass"], logf, timeout)
+        src = _run([ncu, "--import", str(rep), "--page", "source", "--csv", "--print-source", "sass",
+                    "--print-units", "base"], logf, timeout)
         (raw / f"{name}.source.csv").write_text(src.stdout)
-        rawp = _run([ncu, "--import", str(rep), "--page", "raw", "--csv", "--metrics", ",".join(KERNEL_METRICS)],
-                    logf, timeout)
+        rawp = _run([ncu, "--import", str(rep), "--page", "raw", "--csv", "--print-units", "base",
+                     "--metrics", ",".join(KERNEL_METRICS)], logf, timeout)
         (raw / f"{name}.raw.csv").write_text(rawp.stdout)
         if nvdisasm:
             dis = _run([nvdisasm, "-g", "-c", str(ncu_dir / g["cubin"])], logf, timeout)
@@ -1125,6 +1149,8 @@ def kernel_totals(rows: list[dict[str, Any]], extra: list[dict[str, Any]],
     """Per kernel and kind: the per-line sums (theoretical sectors over tag
     requests) against ncu's kernel-wide L1 counters, a check that every
     global access was attributed to some line."""
+    if not kernels:
+        return []
     lines: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for m in [r["measured"] for r in rows if r["measured"]] + extra:
         t = lines[(m["symbol"], m["kind"])]
@@ -1273,6 +1299,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("out", type=Path)
     p.add_argument("--only", nargs="*")
     p.add_argument("--timeout", type=int, default=150, help="seconds for one ncu run")
+    p.add_argument("--budget", type=int, default=420, help="seconds after which no further group is started")
     p = sub.add_parser("launch", help="(under ncu) launch every kernel of a group once")
     p.add_argument("ncu_dir", type=Path)
     p.add_argument("group")
@@ -1289,7 +1316,7 @@ def main(argv: list[str] | None = None) -> int:
         prepare(args.out.resolve(), args.size, args.only)
         return 0
     if args.cmd == "measure":
-        return measure(args.ncu_dir.resolve(), args.out.resolve(), args.only, args.timeout)
+        return measure(args.ncu_dir.resolve(), args.out.resolve(), args.only, args.timeout, args.budget)
     if args.cmd == "launch":
         return launch(args.ncu_dir, args.group, args.record)
     if args.cmd == "parse":

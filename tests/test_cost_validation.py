@@ -535,3 +535,33 @@ def test_launch_through_cuda_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert config == {"grid": (3, 1, 1), "block": (128, 1, 1), "shmem_size": 64} and name == "kernel:_Z1kPhPii"
     assert [type(a) for a in args] == [np.uint64, np.uint64, np.int32, np.float32] and args[2] == 7
     assert calls["closed"] == 2
+
+
+def test_prepare_one_source(tmp_path: Path) -> None:
+    """prepare (here): the cubin carries a line table for ncu, the PTX names
+    the repo's files relative to its root, and the manifest holds each
+    kernel's launch, all without coalda on the GPU machine."""
+    nv.prepare(tmp_path / "ncu", 1024, ["rgb"])
+    manifest = json.loads((tmp_path / "ncu" / "manifest.json").read_text())
+    (group,) = manifest["groups"]
+    assert group["source"] == "testcases/rgb.cu" and set(group["files"]) == {"testcases/rgb.cu"}
+    cubin = (tmp_path / "ncu" / group["cubin"]).read_bytes()
+    assert cubin[:4] == b"\x7fELF" and b".debug_line" in cubin and b".nv_debug_line_sass" in cubin
+    assert '.file\t1 "testcases/rgb.cu"' in (tmp_path / "ncu" / group["ptx"]).read_text()
+    naive = next(k for k in group["kernels"] if k["name"] == "copy_naive")
+    assert naive["symbol"] == "_Z10copy_naiveP5PixelPKS_" and naive["grid"] == [4, 1, 1] and naive["block"] == [256, 1, 1]
+    assert [a["bytes"] for a in naive["args"]] == [3072, 3072]
+    analyzed = json.loads((tmp_path / "ncu" / "rgb" / "analyze.json").read_text())
+    assert {k["symbol"] for k in analyzed["kernels"]} == {k["symbol"] for k in group["kernels"]}
+
+
+def test_markdown_round_trip() -> None:
+    """The test reads the committed table back cell by cell, empty cells too."""
+    row = {"source": "testcases/x.cu", "kernel": "k", "symbol": "_Z1kv", "file": "testcases/x.cu", "line": 3,
+           "kind": "load", "columns": [5], "patterns": ["3*gid"], "count": 2, "width": [(3, 1)],
+           "classes": ["uncoalesced"], "estimate": 3, "ideal": 1, "estimates": [3], "why_none": "", "measured": None}
+    measured = {**row, "measured": {"symbol": "_Z1kv", "kind": "load", "sectors": 700, "requests": 200, "inst_executed": 200, "thread_inst_executed": 6000,
+                                    "sass": "LDG.E.U8", "per_instruction": "300/100 400/100"}, "line": 4}
+    cells = nv.markdown_rows(nv.render([row, measured], [], {}))
+    assert cells == [{"source": "testcases/x.cu", **dict(zip(nv.TABLE_HEADER, nv.row_cells(r)))} for r in (row, measured)]
+    assert cells[1]["measured"] == "3.50 (3, 4)" and cells[1]["error"] == "-14.3%" and cells[1]["active lanes"] == "30"
