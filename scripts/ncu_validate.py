@@ -905,6 +905,11 @@ def measure(ncu_dir: Path, out: Path, only: list[str] | None, timeout: int, budg
                 methods[name] = "source-csv+nvdisasm"
             kmetrics = read_raw_csv(rawp.stdout, launched)
         sums_by_group[name] = sums
+        if sums.rows and not any(line for _, _, line, _ in sums.rows):
+            problems.append(f"{name}: no global access has a source line (see ncu-raw/{name}.source.csv, "
+                            f"{name}.nvdisasm.txt; `parse` redoes the reading)")
+        elif not sums.rows:
+            problems.append(f"{name}: no global access read from the report")
         for k in g["kernels"]:
             ran = next((x for x in launched if x.get("symbol") == k["symbol"]), {})
             km = kmetrics.get(k["symbol"], {})
