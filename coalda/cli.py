@@ -137,15 +137,18 @@ def _jobs(files: tuple[Path, ...], project: Path | None, base: CompileOptions) -
     from .project import DATABASE, load, select
 
     database = project / DATABASE if project.is_dir() else project
+    here = Path.cwd().resolve()
     jobs = []
     for entry in select(load(project), files, database):
         if not entry.file.is_file():
             raise CoaldaError(f"{entry.file} (named in {database}) does not exist; rebuild the project or drop -p")
+        # findings name files as the user would (src/a.cu from the project's root): SARIF wants relative paths
+        shown = entry.file.relative_to(here) if entry.file.is_relative_to(here) else entry.file
         options = CompileOptions(
             arch=base.arch, opt_level=base.opt_level, includes=base.includes + entry.includes,
             defines=entry.defines + base.defines, extra=entry.flags + base.extra,
         )
-        jobs.append((entry.file, options))
+        jobs.append((shown, options))
     return jobs
 
 

@@ -133,11 +133,14 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_analyze_p_takes_each_files_flags(project: Path) -> None:
-    proc = run_cli("analyze", "-p", project / "build", "--format", "json")
+    proc = run_cli("analyze", "-p", project / "build", "--format", "json", cwd=project)
     assert proc.returncode == 0, proc.stderr
     reports = json.loads(proc.stdout)["reports"]
-    strides = {Path(r["source"]).name: {a["stride"] for k in r["kernels"] for a in k["accesses"]} for r in reports}
-    assert strides == {"a.cu": {3}, "b.cu": {4}}  # each entry's own -DCHANNELS
+    strides = {r["source"]: {a["stride"] for k in r["kernels"] for a in k["accesses"]} for r in reports}
+    assert strides == {"src/a.cu": {3}, "src/b.cu": {4}}  # each entry's own -DCHANNELS, paths from the cwd
+    sarif = json.loads(run_cli("analyze", "-p", "build", "--format", "sarif", cwd=project).stdout)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert uris == {"src/a.cu", "src/b.cu"}  # relative, as code scanning wants them
     # the files named on the command line, among the database's
     one = run_cli("analyze", "-p", project / "build", project / "src" / "b.cu", "--format", "json")
     assert one.returncode == 0, one.stderr
