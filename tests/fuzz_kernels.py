@@ -23,6 +23,33 @@ copies it was built for:
              `i <= n-1`, `i < n/2`, `i < min(n,m)`, the bound computed in
              the body, while loops, unsigned counters).
 
+The adversarial corpus's miscompile families (testcases/adversarial/), each
+generating the shape that once broke the pass among its neighbours:
+
+- `selptr`   a pointer chosen by a select, a phi or a loop's phi between the
+             copy's __restrict__ destination or source and another buffer,
+             reading or writing the thread's own element before or after
+             the copy (aliasing.cu readback_*, src_written_*).
+- `dynshared` shared fills into `extern __shared__` memory seen through
+             several names (two extern arrays, a raw byte array at an offset,
+             a select with a static array), scratch through another view
+             before or after the fill (shared.cu extern_alias, scratch_select).
+- `irreducible` goto-built cycles with two entries, the copy in either block
+             of the cycle or around it, exits on threadIdx, memory or a
+             parameter (reach.cu irreducible_cycle).
+- `stride`   run-time strides `s*t*x`, `s*x`, `(s+t)*x`, `t - c*(s > 0)`
+             with s a signed/unsigned char, short or int, launched equal to
+             the members, with a gap, negative, or as the old trap: an all-ones
+             narrow unsigned s whose sign extension fakes the right stride
+             (runtime_stride.cu zext_stride, bool_stride).
+- `preheader` grid-stride loops with work in the preheader after the `i < n`
+             test, on the path that skips the loop, before or after it
+             (flat.cu preheader_side_effect).
+- `rotated`  loops whose exit test follows the copy (break after the copy,
+             unguarded and inclusive do-whiles, the next index tested before
+             the copy, a uniform do-while run with m = 0) beside the guarded
+             do-while (loops.cu test_after_copy, next_test_before_copy).
+
 Every kernel has a launch spec whose sizes are not multiples of the block
 where a guard allows it, and an expectation for the pass's decision:
 "rewrite" (the README promises it), "alone" (rewriting it cannot be right:
@@ -922,6 +949,631 @@ def oddwidth_kernels(draw: st.DrawFn) -> OddWidthKernel:
 
 
 # --------------------------------------------------------------------------
+# The adversarial corpus's miscompile families (testcases/adversarial/),
+# randomized: each generates the shape that once broke the pass among its
+# neighbours. Their expectations are mostly "any" (the bytes decide, under
+# every schedule and layout); a rewrite is pinned where the pass must do it.
+
+
+def copy_at(element: Element, dst: str, di: str, src: str, si: str, indent: str = "  ") -> list[str]:
+    """The element's copy statements from src[si] to dst[di]."""
+    if element.assign:
+        return [f"{indent}{dst}[{di}] = {src}[{si}];"]
+    return [f"{indent}{dst}[{di}].m{k} = {src}[{si}].m{k};" for k in element.order]
+
+
+def view_type(element: Element, offset: int, wide: bool) -> str:
+    """A scalar that views the element's bytes at `offset`: int where the
+    element's alignment and the offset allow it, else unsigned char."""
+    size, align = element.layout
+    return "int" if wide and align >= 4 and offset % 4 == 0 and size >= offset + 4 else "unsigned char"
+
+
+def with_align(spec: KernelSpec, align: int) -> KernelSpec:
+    return KernelSpec(spec.name, spec.params, spec.grid, spec.block, spec.same_as, math.lcm(spec.align, align),
+                      spec.shared, spec.overlap)
+
+
+# --------------------------------------------------------------------------
+# `selptr`: a pointer chosen by a select or phi between the copy's buffer and
+# another one, next to __restrict__ pointers (aliasing.cu: disjointness from
+# a noalias base took the select/phi for the underlying object; 5f0774f).
+
+# how p is chosen ({A} the copy's buffer, {B} another; {IDX} this thread's element)
+SEL_CHOICES: dict[str, str] = {
+    "select": "{V} *p = (flag ? ({V} *){A} : ({V} *){B}) + {IDX};",
+    "select_tid": "{V} *p = ((threadIdx.x & 1) ? ({V} *){A} : ({V} *){B}) + {IDX};",
+    "phi": "{V} *p;\n  if (flag)\n    p = ({V} *){A} + {IDX};\n  else\n    p = ({V} *){B} + {IDX};",
+    "phi_loop": "{V} *p = ({V} *){B};\n  for (int j = 0; j < flag; j++)\n    p = ({V} *){A};\n  p += {IDX};",
+}
+# what is done through p to this thread's own element (race-free), and when
+SEL_ACCESSES = ("read_after", "read_before", "write_after", "write_before")
+
+
+@dataclass(frozen=True)
+class SelectKernel(OfElements):
+    """The copy `dst[i] = src[i]` and, before or after it, a read or write
+    of this thread's own element through `p = flag ? (V *)dst : other` (or
+    a phi, a choice per thread, a phi of a loop). target `other`: p chooses
+    between two other buffers, nothing conflicts."""
+
+    element: Element
+    target: str  # dst | src | other
+    choice: str
+    access: str
+    offset: int  # the byte of the element p points at
+    wide: bool  # an int view where the offset allows it
+    restrict: bool
+    flag: int
+    block: int
+    blocks: int
+
+    family: ClassVar[str] = "selptr"
+    language: ClassVar[str] = "cuda"
+
+    def expect(self, opt_level: int) -> Expect:
+        """p choosing between two other __restrict__ buffers: the copy is
+        rewritten. Otherwise the pass must see through the select/phi to
+        the copy's buffer; its decision is free, the bytes decide (the
+        launch's flag mostly picks the copy's buffer; `select_tid` picks it
+        in every odd thread)."""
+        if self.target == "other" and self.restrict:
+            return self.element.expect
+        return weakest(self.element.expect, "any")
+
+    @property
+    def view(self) -> str:
+        return view_type(self.element, self.offset, self.wide)
+
+    @property
+    def writes_src(self) -> bool:
+        return self.target == "src" and self.access.startswith("write")
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        size, _ = self.element.layout
+        v = self.view
+        vs = 4 if v == "int" else 1
+        a, b = {"dst": ("dst", "other"), "src": ("src", "other"), "other": ("other", "other2")}[self.target]
+        choose = SEL_CHOICES[self.choice].format(V=v, A=a, B=b, IDX=f"({size // vs} * i + {self.offset // vs})")
+        src_const = "" if self.writes_src else "const "
+        use = ["  out[i] = *p;"] if self.access.startswith("read") else [f"  *p = ({v})(i * 7 + 1);"]
+        copy = self.element.copy("dst", "src")
+        body = use + copy if self.access.endswith("before") else copy + use
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({t} *{r}dst, {src_const}{t} *{r}src, {v} *{r}out, {v} *{r}other, "
+            + f"{v} *{r}other2, int flag) {{\n"
+            + f"  int i = {GID};\n  {choose}\n" + "\n".join(body) + "\n}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        threads = self.block * self.blocks
+        size, _ = self.element.layout
+        vs = 4 if self.view == "int" else 1
+        params = buffers(self.element, threads, "dst", "src", kinds=("out", "inout" if self.writes_src else "in")) + (
+            Param("out", "out", vs * threads),
+            Param("other", "inout", size * threads),
+            Param("other2", "inout", size * threads),
+            Param("flag", "value", self.flag),
+        )
+        return with_align(launch(name, params, self.element, self.block, self.blocks), vs), threads
+
+
+@st.composite
+def select_kernels(draw: st.DrawFn) -> SelectKernel:
+    element = draw(elements(partial=False))
+    size, _ = element.layout
+    block = draw(st.sampled_from(BLOCKS))
+    return SelectKernel(
+        element, draw(st.sampled_from(["dst", "dst", "src", "other", "other"])), draw(st.sampled_from(sorted(SEL_CHOICES))),
+        draw(st.sampled_from(SEL_ACCESSES)), draw(st.integers(0, size - 1)), draw(st.booleans()),
+        draw(st.integers(0, 3)) > 0, draw(st.sampled_from([1, 1, 1, 0])), block, draw(st.integers(1, 2)),
+    )
+
+
+# --------------------------------------------------------------------------
+# `dynshared`: a shared tile filled from global memory, barrier, drained
+# mirrored, in dynamic shared memory seen through several names (shared.cu:
+# two `extern __shared__` arrays are one memory, but were "distinct
+# variables"; a select of shared arrays was taken as disjoint; 5f0774f).
+
+# view -> how the fill's tile and the scratch view S are declared ({T} the
+# element, {U} the scratch scalar, {OFF} the tile's byte offset; {P} names
+# the extern arrays per kernel: one name of two types in one file is an error)
+SHARED_VIEWS: dict[str, str] = {
+    "one": "extern __shared__ {T} {P}a[];\n  {T} *tile = {P}a;\n  {U} *S = ({U} *){P}a;",
+    "two_extern": "extern __shared__ {T} {P}a[];\n  extern __shared__ {U} {P}b[];\n  {T} *tile = {P}a;\n  {U} *S = {P}b;",
+    "raw_offset": "extern __shared__ unsigned char {P}raw[];\n  {T} *tile = ({T} *)({P}raw + {OFF});\n  {U} *S = ({U} *)({P}raw + {OFF});",
+    "raw_extern": "extern __shared__ {T} {P}a[];\n  extern __shared__ unsigned char {P}raw[];\n  {T} *tile = ({T} *)({P}raw + {OFF});\n  {U} *S = ({U} *)((unsigned char *){P}a + {OFF});",
+    "select_static": "extern __shared__ {T} {P}a[];\n  __shared__ {T} spare[128];\n  {T} *tile = {P}a;\n  {U} *S = flag ? ({U} *){P}a : ({U} *)spare;",
+}
+# what the scratch view does with this thread's own slot: nothing, write and
+# read back before the fill (race-free: the fill overwrites it), write after
+# the fill (before the barrier; the drain then sees it), read a mirrored slot
+# after the barrier
+SHARED_SCRATCH = ("none", "before", "after", "read_mirror")
+
+
+@dataclass(frozen=True)
+class SharedKernel:
+    element: Element
+    view: str
+    scratch: str
+    offset: int  # byte of the own slot the scratch view touches
+    wide: bool
+    tile_offset: int  # multiples of the element's alignment (raw views)
+    restrict: bool  # src
+    flag: int
+    block: int
+    blocks: int
+
+    family: ClassVar[str] = "dynshared"
+    language: ClassVar[str] = "cuda"
+    fills_shared: ClassVar[bool] = True  # test_fuzz: tile loads after the barrier stay per-thread
+
+    @property
+    def overlappable(self) -> bool:
+        """dst and src may overlap when src is not __restrict__ (dst never
+        is); the fill's tile is shared memory, not a parameter."""
+        return not self.restrict and not self.element.assign
+
+    def expect(self, opt_level: int) -> Expect:
+        """Every access to the tile but the fill comes after the barrier:
+        the pass's shared fill; with scratch through another view before
+        the barrier the pass must see that the views are one memory: its
+        decision is free, the bytes decide."""
+        return weakest(self.element.expect, "any")
+
+    @property
+    def scratch_type(self) -> str:
+        return view_type(self.element, self.offset, self.wide)
+
+    def source(self, name: str) -> str:
+        t = f"{name}_t"
+        size, _ = self.element.layout
+        u = self.scratch_type
+        us = 4 if u == "int" else 1
+        decl = SHARED_VIEWS[self.view].format(T=t, U=u, OFF=self.tile_offset, P=f"{name}_")
+        own = f"{size // us} * t + {self.offset // us}"
+        mirror = f"{size // us} * (blockDim.x - 1 - t) + {self.offset // us}"
+        fill = copy_at(self.element, "tile", "t", "src", "i")
+        drain = copy_at(self.element, "dst", "i", "tile", "blockDim.x - 1 - t")
+        before, after, late = [], [], []
+        if self.scratch == "before":
+            before = [f"  S[{own}] = ({u})(t + 1);", f"  out[i] = S[{own}];"]
+        elif self.scratch == "after":
+            after = [f"  S[{own}] = ({u})(t + 3);"]
+        elif self.scratch == "read_mirror":
+            late = [f"  out[i] = S[{mirror}];"]
+        body = [*before, *fill, *after, "  __syncthreads();", *late, *drain]
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({t} *dst, const {t} *{restrict(self.restrict)}src, {u} *out, int flag) {{\n"
+            + f"  {decl}\n  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n" + "\n".join(body) + "\n}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        threads = self.block * self.blocks
+        size, _ = self.element.layout
+        us = 4 if self.scratch_type == "int" else 1
+        params = buffers(self.element, threads, "dst", "src") + (
+            Param("out", "out", us * threads), Param("flag", "value", self.flag),
+        )
+        spec = with_align(launch(name, params, self.element, self.block, self.blocks), us)
+        shared = self.tile_offset + size * self.block
+        return KernelSpec(spec.name, spec.params, spec.grid, spec.block, spec.same_as, spec.align, shared), threads
+
+
+@st.composite
+def shared_kernels(draw: st.DrawFn) -> SharedKernel:
+    element = draw(elements(partial=False))
+    size, align = element.layout
+    # mostly two names of one memory, and scratch before the fill (what broke)
+    view = draw(st.sampled_from(sorted(SHARED_VIEWS) + ["two_extern", "raw_extern", "select_static"]))
+    offset = draw(st.integers(0, 2)) * align if view.startswith("raw") else 0
+    scratch = draw(st.sampled_from(SHARED_SCRATCH + ("before", "before")))
+    return SharedKernel(
+        element, view, scratch, draw(st.integers(0, size - 1)), draw(st.booleans()),
+        offset, draw(st.integers(0, 3)) > 0, draw(st.sampled_from([1, 1, 0])),
+        draw(st.sampled_from((32, 36, 64, 100, 128))), draw(st.integers(1, 2)),
+    )
+
+
+# --------------------------------------------------------------------------
+# `irreducible`: a cycle with two entries built from gotos around or inside
+# the copy (reach.cu irreducible_cycle: LoopInfo sees no loop, so the copy's
+# block "runs in every thread of a row" and k "is row-uniform"; f03b8de).
+
+# entry -> the condition that enters the cycle at B instead of A
+IRR_ENTRIES = {"flag": "flag", "bid": "blockIdx.x & 1", "tid": "threadIdx.x & 1"}
+# exit -> the test in A that leaves the cycle (k counts rounds through B)
+IRR_EXITS = {"tid": "k >= (int)(threadIdx.x % 3)", "uniform": "k >= m", "loaded": "k >= (lim[i] & 1) + (lim[i] >> 1 & 1)"}
+# where the copy is: in A before the exit test, in B after k++, before the
+# cycle, after it
+IRR_PLACES = ("a", "b", "before", "after")
+IRR_ROUNDS = 4  # k <= 3
+
+
+@dataclass(frozen=True)
+class IrreducibleKernel(OfElements):
+    element: Element
+    entry: str
+    exit: str
+    place: str
+    record: bool  # out[i] = k after the cycle (else the exit returns)
+    restrict: bool
+    flag: int
+    m: int
+    block: int
+    blocks: int
+
+    family: ClassVar[str] = "irreducible"
+    language: ClassVar[str] = "cuda"
+
+    def expect(self, opt_level: int) -> Expect:
+        """A copy inside the cycle whose entry or exit differs across a row
+        runs in different threads in different rounds: no row rewrite can be
+        right (the old miscompile: threads that stay move the whole row).
+        (Entered per thread at B, the copy there runs in the same rounds in
+        every thread unless m = 0.) Inside a cycle of uniform entry and exit,
+        or before or after the cycle, the pass may rewrite it; the bytes
+        decide."""
+        inside = self.place in ("a", "b")
+        if inside and (self.exit != "uniform" or (self.entry == "tid" and self.place == "a")):
+            return "alone"
+        return weakest(self.element.expect, "any")
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        inner = "base + k * (int)blockDim.x + t"
+        copy = {p: copy_at(self.element, "dst", inner, "src", inner) if p == self.place else [] for p in ("a", "b")}
+        outer = {p: copy_at(self.element, "dst", "base + t", "src", "base + t") if p == self.place else []
+                 for p in ("before", "after")}
+        lines = [
+            "  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;",
+            f"  int base = blockIdx.x * blockDim.x * {IRR_ROUNDS};",
+            "  int k = 0;",
+            *outer["before"],
+            f"  if ({IRR_ENTRIES[self.entry]})\n    goto B;",
+            "A:",
+            *copy["a"],
+            f"  if ({IRR_EXITS[self.exit]})\n    {'goto done' if self.record or self.place == 'after' else 'return'};",
+            "B:",
+            "  k++;",
+            *copy["b"],
+            "  goto A;",
+            "done:;",
+            *outer["after"],
+            *(["  out[i] = k;"] if self.record else []),
+        ]
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({t} *{r}dst, const {t} *{r}src, int *__restrict__ out, const int *__restrict__ lim, "
+            + "int flag, int m) {\n"
+            + "\n".join(lines) + "\n}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        threads = self.block * self.blocks
+        params = buffers(self.element, threads * IRR_ROUNDS, "dst", "src") + (
+            Param("out", "out", 4 * threads), Param("lim", "in", 4 * threads),
+            Param("flag", "value", self.flag), Param("m", "value", self.m),
+        )
+        return with_align(launch(name, params, self.element, self.block, self.blocks), 4), threads
+
+
+@st.composite
+def irreducible_kernels(draw: st.DrawFn) -> IrreducibleKernel:
+    return IrreducibleKernel(
+        draw(elements(partial=False)), draw(st.sampled_from(sorted(IRR_ENTRIES))), draw(st.sampled_from(sorted(IRR_EXITS))),
+        draw(st.sampled_from(IRR_PLACES)), draw(st.integers(0, 2)) == 0, draw(st.booleans()), draw(st.integers(0, 1)),
+        draw(st.integers(0, 2)),
+        draw(st.sampled_from(BLOCKS)), draw(st.integers(1, 2)),
+    )
+
+
+# --------------------------------------------------------------------------
+# `stride`: run-time strides `s * t * x` whose atoms are narrow, signed or
+# unsigned, negative or large (runtime_stride.cu: the stride check
+# sign-extended every atom whatever the IR's extension; 5f0774f).
+
+# type -> (bits, signed)
+STRIDE_TYPES = {"signed char": (8, True), "unsigned char": (8, False), "short": (16, True),
+                "unsigned short": (16, False), "int": (32, True), "unsigned": (32, False)}
+# form -> the element index e of the copy `dst[e + k] = src[e + k]`
+STRIDE_FORMS = {
+    "st": "int e = s * t * (int)(X) + off;",
+    "s": "int e = s * (int)(X) + off;",
+    "s_plus_t": "int e = (s + t) * (int)(X) + off;",
+    # a bool converted to int (zext of an i1) in the stride; s is an int
+    "bool": "int w = t - c * (s > 0);\n  int e = w * (int)(X) + off;",  # c: the member count
+}
+# launch -> what the stride is at run time: the members' count (the rewrite
+# runs), a gap, counting down, or the old trap: a narrow unsigned atom whose
+# sign extension makes the product look like the members' count
+STRIDE_LAUNCHES = ("match", "gap", "down", "trap")
+
+
+def wrap32(x: int) -> int:
+    return (x + 2**31) % 2**32 - 2**31
+
+
+@dataclass(frozen=True)
+class StrideKernel:
+    member: str
+    count: int  # members per element
+    stype: str
+    form: str
+    mode: str
+    lane: str  # tid (one block) | gid
+    restrict: bool
+    block: int
+    blocks: int
+
+    family: ClassVar[str] = "stride"
+    language: ClassVar[str] = "cuda"
+
+    @property
+    def overlappable(self) -> bool:
+        return not self.restrict
+
+    def expect(self, opt_level: int) -> Expect:
+        """A whole copy of several members at a run-time stride is rewritten
+        behind a run-time check that the stride is the members' bytes (and
+        that narrow atoms are non-negative): the launch decides which path
+        runs, the bytes whether the check is right (the old trap passed it
+        with the wrong stride)."""
+        return "rewrite"
+
+    @property
+    def values(self) -> tuple[int, int]:
+        """(s, t) as passed, for the launch's mode."""
+        c = self.count
+        bits, signed = STRIDE_TYPES[self.stype]
+        if self.form == "bool":  # w = t - c * (s > 0)
+            return {"match": (1, 2 * c), "gap": (0, c + 1), "down": (1, 0), "trap": (1, 0)}[self.mode]
+        if self.mode == "trap" and not signed and bits < 32:
+            # all ones: sign-extended -1, so -1 * -c == c (s_plus_t: -1 + (c + 1))
+            return (2**bits - 1, c + 1) if self.form == "s_plus_t" else (2**bits - 1, -c)
+        want = {"match": c, "gap": c + 1 + c % 2, "down": -c, "trap": c}[self.mode]
+        if self.form == "s":
+            if want < 0 and not signed:
+                want = c
+            return want % 2**bits if not signed else want, 0
+        if self.form == "s_plus_t":
+            return 1, want - 1
+        if signed:
+            return -1, -want
+        return abs(want), 1 if want > 0 else -1
+
+    @property
+    def stride(self) -> int:
+        """The elements between neighbouring threads, as C computes it."""
+        s, t = self.values
+        bits, signed = STRIDE_TYPES[self.stype]
+        if self.form == "bool":
+            return t - self.count * (s > 0)
+        if self.form == "s":
+            return wrap32(s)
+        if self.form == "s_plus_t":
+            return wrap32(s + t)
+        return wrap32(s * t)
+
+    @property
+    def threads(self) -> int:
+        return self.block * (self.blocks if self.lane == "gid" else 1)
+
+    @property
+    def offset(self) -> int:
+        return max(0, -self.stride * (self.threads - 1))
+
+    @property
+    def elements(self) -> int:
+        return abs(self.stride) * (self.threads - 1) + self.count
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        m = self.member
+        lane = "threadIdx.x" if self.lane == "tid" else GID
+        index = STRIDE_FORMS[self.form].replace("X", lane).replace("c * ", f"{self.count} * ")
+        body = [f"  dst[e + {k}] = src[e + {k}];" for k in range(self.count)]
+        return (
+            f"__global__ void {name}({m} *{r}dst, const {m} *{r}src, {self.stype} s, int t, int off) {{\n"
+            + f"  {index}\n" + "\n".join(body) + "\n}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        size = TYPES[self.member] * self.elements
+        s, t = self.values
+        params = (Param("dst", "out", size), Param("src", "in", size), Param("s", "value", s),
+                  Param("t", "value", t), Param("off", "value", self.offset))
+        grid = self.blocks if self.lane == "gid" else 1
+        return KernelSpec(name, params, grid=grid, block=self.block, align=TYPES[self.member]), self.threads
+
+
+@st.composite
+def stride_kernels(draw: st.DrawFn) -> StrideKernel:
+    form = draw(st.sampled_from(["st", "st", "st", "s", "s_plus_t", "bool"]))
+    stype = "int" if form == "bool" else draw(st.sampled_from(sorted(STRIDE_TYPES)))
+    mode = draw(st.sampled_from(STRIDE_LAUNCHES + ("trap",)))
+    bits, signed = STRIDE_TYPES[stype]
+    member = draw(st.sampled_from(sorted(TYPES)))
+    count = draw(st.integers(2, 4))
+    # the trap's stride is 2^bits elements: few threads
+    small = mode == "trap" and 1 < bits < 32 and not signed
+    block = draw(st.sampled_from([2, 3] if bits == 16 else [2, 3, 32])) if small else draw(st.sampled_from(BLOCKS))
+    lane = "tid" if small else draw(st.sampled_from(["tid", "gid"]))
+    return StrideKernel(member, count, stype, form, mode, lane, draw(st.booleans()), block, draw(st.integers(1, 2)))
+
+
+# --------------------------------------------------------------------------
+# `preheader`: a grid-stride loop with work the flat copy must not skip:
+# in the preheader after the `i < n` test, on the path that skips the loop,
+# before or after the loop (flat.cu preheader_side_effect: the flat copy
+# replaced the guard's branch and jumped over the preheader; 5f0774f).
+
+# shape -> the loop with SIDE somewhere around it; COPY the copy of element i
+PREHEADER_SHAPES: dict[str, str] = {
+    "guard_do": "if (i < n) {\n    SIDE\n    do {\n      COPY\n      i += step;\n    } while (i < n);\n  }",
+    "guard_while": "if (i < n) {\n    SIDE\n    while (i < n) {\n      COPY\n      i += step;\n    }\n  }",
+    "guard_else": "if (i < n) {\n    do {\n      COPY\n      i += step;\n    } while (i < n);\n  } else {\n    SIDE\n  }",
+    "before_for": "SIDE\n  for (; i < n; i += step) {\n    COPY\n  }",
+    "flag_before": "if (flag) {\n    SIDE\n  }\n  for (; i < n; i += step) {\n    COPY\n  }",
+    "after_for": "for (; i < n; i += step) {\n    COPY\n  }\n  SIDE",
+}
+# side -> the work (g: this thread's index; dst/src: its first element, only
+# where g < n)
+PREHEADER_SIDES = {"seen": "seen[g] = g + 1;", "seen_n": "seen[g] = n - g;", "dst": "DST", "src": "SRC"}
+GUARDED_SHAPES = ("guard_do", "guard_while")
+
+
+@dataclass(frozen=True)
+class PreheaderKernel(OfElements):
+    element: Element
+    shape: str
+    side: str
+    restrict: bool
+    flag: int
+    block: int
+    blocks: int
+    n: int
+
+    family: ClassVar[str] = "preheader"
+    language: ClassVar[str] = "cuda"
+
+    def expect(self, opt_level: int) -> Expect:
+        """Rewritten per iteration, flat, or left alone: the pass's choice;
+        the work around the loop must happen either way (the bytes)."""
+        return weakest(self.element.expect, "any")
+
+    def side_code(self) -> str:
+        """The work; on the copy's buffers it writes the first member the
+        copy moves (a vector member gets g in every lane)."""
+        k = 0 if self.element.assign else self.element.order[0]
+        member = self.element.members[k]
+        value = f"({VECTORS[member][0]})g" if member in VECTORS else "g"
+        return PREHEADER_SIDES[self.side].replace("DST", f"dst[g].m{k} = {value};").replace("SRC", f"src[g].m{k} = {value};")
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        copy = "\n      ".join(s.strip() for s in self.element.copy("dst", "src"))
+        body = PREHEADER_SHAPES[self.shape].replace("SIDE", self.side_code()).replace("COPY", copy)
+        src_const = "" if self.side == "src" else "const "
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({t} *{r}dst, {src_const}{t} *{r}src, int *{r}seen, int n, int flag) {{\n"
+            + f"  int g = {GID};\n  int i = g;\n  int step = {STRIDE};\n  {body}\n}}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        threads = self.block * self.blocks
+        count = max(self.n, threads)
+        params = buffers(self.element, count, "dst", "src", kinds=("out", "inout" if self.side == "src" else "in")) + (
+            Param("seen", "out", 4 * threads), Param("n", "value", self.n), Param("flag", "value", self.flag),
+        )
+        return with_align(launch(name, params, self.element, self.block, self.blocks), 4), count
+
+
+@st.composite
+def preheader_kernels(draw: st.DrawFn) -> PreheaderKernel:
+    shape = draw(st.sampled_from(sorted(PREHEADER_SHAPES) + ["guard_do"]))
+    # the copy's own buffers are written only where the thread's element is < n
+    sides = ["seen", "seen", "seen_n"] + (["dst", "src"] if shape in GUARDED_SHAPES else [])
+    block, blocks = draw(st.sampled_from(BLOCKS)), draw(st.integers(1, 2))
+    threads = block * blocks
+    n = draw(st.sampled_from([3 * threads - draw(st.integers(0, block - 1)), draw(st.integers(1, threads)),
+                              draw(st.integers(-3, 0))]))
+    return PreheaderKernel(draw(elements(partial=False)), shape, draw(st.sampled_from(sides)), draw(st.booleans()),
+                           draw(st.integers(0, 1)), block, blocks, n)
+
+
+# --------------------------------------------------------------------------
+# `rotated`: loops whose exit test comes after the copy, so the copy runs
+# once more than a top-tested loop would (loops.cu test_after_copy and
+# next_test_before_copy: a test taken for "on entry to every iteration";
+# 5f0774f), next to the correctly rotated guarded do-while.
+
+# form -> the loop; COPY copies element i (grid-stride) or base + k*ntid + t
+ROTATED_FORMS: dict[str, str] = {
+    "break_after": "for (;; i += step) {\n    COPY\n    if (i >= n)\n      break;\n  }",
+    "break_after_gt": "while (true) {\n    COPY\n    if (i > n - 1)\n      break;\n    i += step;\n  }",
+    "do_while": "do {\n    COPY\n    i += step;\n  } while (i < n);",
+    "do_while_le": "if (i < n) {\n    do {\n      COPY\n      i += step;\n    } while (i <= n);\n  }",
+    "guarded_do": "if (i < n) {\n    do {\n      COPY\n      i += step;\n    } while (i < n);\n  }",
+    "next_before": "if (i < n) {\n    while (true) {\n      int nx = i + step;\n      if (nx >= n)\n        break;\n      COPY\n      i = nx;\n    }\n  }",
+    "uniform_do": "int k = 0;\n  do {\n    int j = base + k * (int)blockDim.x + (int)threadIdx.x;\n    COPYJ\n    k++;\n  } while (k < m);",
+}
+
+
+@dataclass(frozen=True)
+class RotatedKernel(OfElements):
+    element: Element
+    form: str
+    restrict: bool
+    block: int
+    blocks: int
+    n: int
+    m: int
+
+    family: ClassVar[str] = "rotated"
+    language: ClassVar[str] = "cuda"
+
+    def expect(self, opt_level: int) -> Expect:
+        """The guarded do-while over __restrict__ buffers is the rotated
+        grid-stride loop the README promises (loops.cu guarded_do_while):
+        rewritten. A test after the copy (or on the next index before it)
+        makes the copy's active threads something else: the pass decides,
+        the bytes check it."""
+        if self.form == "guarded_do" and self.restrict:
+            return self.element.expect
+        return weakest(self.element.expect, "any")
+
+    @property
+    def threads(self) -> int:
+        return self.block * self.blocks
+
+    @property
+    def count(self) -> int:
+        """Elements a thread may touch: past n by up to two grid strides."""
+        if self.form == "uniform_do":
+            return self.threads * max(self.m, 1)
+        return max(self.n, 0) + 2 * self.threads
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        copy = "\n      ".join(s.strip() for s in self.element.copy("dst", "src"))
+        copyj = "\n    ".join(s.strip() for s in copy_at(self.element, "dst", "j", "src", "j"))
+        body = ROTATED_FORMS[self.form].replace("COPYJ", copyj).replace("COPY", copy)
+        return (
+            self.element.declare(name)
+            + f"__global__ void {name}({t} *{r}dst, const {t} *{r}src, int n, int m) {{\n"
+            + f"  int i = {GID};\n  int step = {STRIDE};\n  int base = blockIdx.x * blockDim.x * (m > 0 ? m : 1);\n  {body}\n}}\n"
+        )
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        params = buffers(self.element, self.count, "dst", "src") + (Param("n", "value", self.n), Param("m", "value", self.m))
+        return launch(name, params, self.element, self.block, self.blocks), self.count
+
+
+@st.composite
+def rotated_kernels(draw: st.DrawFn) -> RotatedKernel:
+    block, blocks = draw(st.sampled_from(BLOCKS)), draw(st.integers(1, 2))
+    threads = block * blocks
+    n = draw(st.sampled_from([3 * threads - draw(st.integers(0, block - 1)), draw(st.integers(1, threads)),
+                              draw(st.integers(-2, 0))]))
+    # the forms the pass rewrites (a guarded do-while, a uniform do-while
+    # over __restrict__ buffers) twice: the family must reach the rewrite
+    form = draw(st.sampled_from(sorted(ROTATED_FORMS) + ["guarded_do", "uniform_do"]))
+    return RotatedKernel(draw(elements(partial=False)), form, draw(st.integers(0, 3)) > 0, block, blocks, n,
+                         draw(st.integers(0, 3)))
+
+
+# --------------------------------------------------------------------------
 
 FAMILIES = {
     "copy": fuzz_kernels(),
@@ -930,6 +1582,12 @@ FAMILIES = {
     "chain": chain_kernels(),
     "loop": loop_kernels(),
     "oddwidth": oddwidth_kernels(),
+    "selptr": select_kernels(),
+    "dynshared": shared_kernels(),
+    "irreducible": irreducible_kernels(),
+    "stride": stride_kernels(),
+    "preheader": preheader_kernels(),
+    "rotated": rotated_kernels(),
 }
 
 
