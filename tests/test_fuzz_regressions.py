@@ -20,12 +20,15 @@
 from __future__ import annotations
 
 import gc
+from collections import Counter
 
 import numpy as np
 
 from coalda import emulate
-from fuzz_kernels import FuzzKernel
-from test_fuzz import differential
+from fuzz_kernels import (
+    Element, FuzzKernel, IrreducibleKernel, PreheaderKernel, RotatedKernel, SelectKernel, SharedKernel, StrideKernel,
+)
+from test_fuzz import STATS, differential
 
 RESTRICT_CHARS = FuzzKernel(
     members=("char",) * 4, array=True, statements=((2, 2), (1, 1), (0, 0), (3, 3)),
@@ -92,3 +95,47 @@ UNIFORM_LOOPS = [
 def test_uniform_loops_without_restrict_keep_their_per_iteration_code() -> None:
     assert differential(UNIFORM_LOOPS, 3, seed=5) == []
     assert differential(UNIFORM_LOOPS, 0, seed=6) == []
+
+
+# The corpus families of tests/fuzz_kernels.py generate the shapes that broke
+# the pass (testcases/adversarial/, fixed in 5f0774f and f03b8de): each
+# family's old miscompile as the family spells it, and a neighbour of it that
+# the pass rewrites (the family reaches the rewrite it once broke). Offline,
+# with the plugin built from b56b60b (before 5f0774f) or 4f2ce55 (before
+# f03b8de), 60 kernels of each family found the old miscompiles (wrong bytes
+# or, for the stride trap, writes before dst).
+PIXEL = Element(("char", "char", "char"), (0, 1, 2))
+PIX5 = Element(("int",) * 5, (0, 1, 2, 3, 4))
+
+CORPUS_SHAPES = {
+    # aliasing.cu readback_select: p = flag ? (int *)dst : other, out[i] = p[5*i]
+    "selptr": (SelectKernel(PIX5, "dst", "select", "read_after", 0, True, True, 1, 32, 2),
+               SelectKernel(PIX5, "other", "select", "read_after", 0, True, True, 1, 32, 2)),
+    # shared.cu extern_alias: scratch through a second extern array, then the fill
+    "dynshared": (SharedKernel(PIXEL, "two_extern", "before", 0, False, 0, True, 1, 64, 2),
+                  SharedKernel(PIXEL, "one", "none", 0, False, 0, True, 1, 64, 2)),
+    # reach.cu irreducible_cycle: entered at B when flag, copy in A, exit k >= tid % 3
+    "irreducible": (IrreducibleKernel(PIXEL, "flag", "tid", "a", False, False, 0, 2, 32, 2),
+                    IrreducibleKernel(PIXEL, "flag", "tid", "after", True, False, 0, 2, 32, 2)),
+    # runtime_stride.cu zext_stride: unsigned short s = 65535, t = -3 on 3 ints
+    "stride": (StrideKernel("int", 3, "unsigned short", "st", "trap", "tid", False, 2, 1),
+               StrideKernel("int", 3, "short", "st", "match", "gid", False, 32, 2)),
+    # flat.cu preheader_side_effect: seen[] written after the i < n test, before a do-while
+    "preheader": (PreheaderKernel(PIXEL, "guard_do", "seen", True, 1, 32, 2, 100),
+                  PreheaderKernel(PIXEL, "before_for", "seen", True, 1, 32, 2, 100)),
+    # loops.cu test_after_copy: the exit test on i after the copy
+    "rotated": (RotatedKernel(PIXEL, "break_after", False, 64, 3, 100, 0),
+                RotatedKernel(PIXEL, "guarded_do", True, 64, 3, 100, 0)),
+}
+
+
+def test_corpus_families_generate_their_miscompile_and_a_rewritten_neighbour() -> None:
+    assert set(CORPUS_SHAPES) == {"selptr", "dynshared", "irreducible", "stride", "preheader", "rotated"}
+    batch = [k for pair in CORPUS_SHAPES.values() for k in pair]
+    assert all(k.family == f for f, pair in CORPUS_SHAPES.items() for k in pair)
+    for level in (0, 3):
+        before = Counter(STATS)
+        assert differential(batch, level, seed=11 + level) == []
+        rewritten = {f: STATS[f"rewritten:{f}"] - before[f"rewritten:{f}"] for f in CORPUS_SHAPES}
+        missing = [f for f, r in rewritten.items() if r < 1]
+        assert not missing, f"-O{level}: no kernel of {missing} rewritten"
