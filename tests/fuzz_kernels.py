@@ -984,6 +984,7 @@ SEL_CHOICES: dict[str, str] = {
     "select": "{V} *p = (flag ? ({V} *){A} : ({V} *){B}) + {IDX};",
     "select_tid": "{V} *p = ((threadIdx.x & 1) ? ({V} *){A} : ({V} *){B}) + {IDX};",
     "phi": "{V} *p;\n  if (flag)\n    p = ({V} *){A} + {IDX};\n  else\n    p = ({V} *){B} + {IDX};",
+    "phi_offsets": "{V} *p;\n  if (flag)\n    p = ({V} *){A} + {IDX};\n  else\n    p = ({V} *){B} + i;",
     "phi_loop": "{V} *p = ({V} *){B};\n  for (int j = 0; j < flag; j++)\n    p = ({V} *){A};\n  p += {IDX};",
 }
 # what is done through p to this thread's own element (race-free), and when
@@ -1013,12 +1014,15 @@ class SelectKernel(OfElements):
 
     def expect(self, opt_level: int) -> Expect:
         """p choosing between two other __restrict__ buffers: the copy is
-        rewritten. Otherwise the pass must see through the select/phi to
-        the copy's buffer; its decision is free, the bytes decide (the
-        launch's flag mostly picks the copy's buffer; `select_tid` picks it
-        in every odd thread)."""
-        if self.target == "other" and self.restrict:
+        rewritten (but see phi_offsets). Otherwise the pass must see
+        through the select/phi to the copy's buffer; its decision is free,
+        the bytes decide (the launch's flag mostly picks the copy's buffer;
+        `select_tid` picks it in every odd thread)."""
+        if self.target == "other" and self.restrict and self.choice != "phi_offsets":
             return self.element.expect
+        # phi_offsets at -O3: PRE leaves the copy's index a phi of two equal
+        # sext(gid) (one per branch), which the analysis reads as a value
+        # threads reach from different paths: no group (a missed rewrite)
         return weakest(self.element.expect, "any")
 
     @property
@@ -1088,6 +1092,8 @@ SHARED_VIEWS: dict[str, str] = {
     "raw_offset": "extern __shared__ unsigned char {P}raw[];\n  {T} *tile = ({T} *)({P}raw + {OFF});\n  {U} *S = ({U} *)({P}raw + {OFF});",
     "raw_extern": "extern __shared__ {T} {P}a[];\n  extern __shared__ unsigned char {P}raw[];\n  {T} *tile = ({T} *)({P}raw + {OFF});\n  {U} *S = ({U} *)((unsigned char *){P}a + {OFF});",
     "select_static": "extern __shared__ {T} {P}a[];\n  __shared__ {T} spare[128];\n  {T} *tile = {P}a;\n  {U} *S = flag ? ({U} *){P}a : ({U} *)spare;",
+    # two static arrays (shared.cu scratch_select): no dynamic memory used
+    "static_select": "__shared__ {T} fixed[128];\n  __shared__ {T} spare[128];\n  {T} *tile = fixed;\n  {U} *S = flag ? ({U} *)fixed : ({U} *)spare;",
 }
 # what the scratch view does with this thread's own slot: nothing, write and
 # read back before the fill (race-free: the fill overwrites it), write after
@@ -1162,7 +1168,7 @@ class SharedKernel:
             Param("out", "out", us * threads), Param("flag", "value", self.flag),
         )
         spec = with_align(launch(name, params, self.element, self.block, self.blocks), us)
-        shared = self.tile_offset + size * self.block
+        shared = 0 if self.view == "static_select" else self.tile_offset + size * self.block
         return KernelSpec(spec.name, spec.params, spec.grid, spec.block, spec.same_as, spec.align, shared), threads
 
 
