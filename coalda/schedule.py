@@ -11,7 +11,10 @@ races that any single order hides:
 - `reverse`: both in decreasing index, so a thread that reads what a later
   thread writes (or the other way round) sees the other outcome;
 - `shuffled`: a seeded random permutation of the blocks, and of each block's
-  threads, drawn anew for every interval between two barriers.
+  threads, drawn anew for every interval between two barriers;
+- `strided`: lane 0 of every warp, then lane 1 of every warp, ... (threads
+  32 apart run back to back, as warps interleave on an SM), and the odd
+  blocks before the even ones.
 
 Blocks always run one after another (shared memory is per block; one copy of
 it serves every block in turn).
@@ -25,13 +28,14 @@ import numpy as np
 
 from .errors import CoaldaError
 
-KINDS = ("forward", "reverse", "shuffled")
+KINDS = ("forward", "reverse", "shuffled", "strided")
+WARP = 32
 
 
 @dataclass(frozen=True)
 class Schedule:
-    """One order of execution: `name` is forward, reverse or shuffled; `seed`
-    only matters for shuffled."""
+    """One order of execution: `name` is one of KINDS; `seed` only matters
+    for shuffled."""
 
     name: str
     seed: int = 0
@@ -53,6 +57,8 @@ class Schedule:
             return order[::-1].copy()
         if self.name == "shuffled":
             return self._rng(0).permutation(order)
+        if self.name == "strided":
+            return np.concatenate([order[1::2], order[0::2]])
         return order
 
     def thread_order(self, block: int, threads: int, interval: int) -> np.ndarray:
@@ -63,6 +69,8 @@ class Schedule:
             return order[::-1].copy()
         if self.name == "shuffled":
             return self._rng(1, block, interval).permutation(order)
+        if self.name == "strided":
+            return order[np.lexsort((order // WARP, order % WARP))]
         return order
 
     def grid_order(self, blocks: int, threads: int) -> np.ndarray:
@@ -83,4 +91,5 @@ class Schedule:
 FORWARD = Schedule("forward")
 REVERSE = Schedule("reverse")
 SHUFFLED = Schedule("shuffled", 1)
-SCHEDULES: tuple[Schedule, ...] = (FORWARD, REVERSE, SHUFFLED)
+STRIDED = Schedule("strided")
+SCHEDULES: tuple[Schedule, ...] = (FORWARD, REVERSE, SHUFFLED, STRIDED)

@@ -34,9 +34,9 @@ def rgb_spec() -> KernelSpec:
 def test_coalda_run_emulate_passes_on_rgb() -> None:
     proc = run_cli("run", TESTCASES / "rgb.cu", "--emulate")
     assert proc.returncode == 0, proc.stderr + proc.stdout
-    # 3 kernels x 3 sizes x (4 layouts x 3 schedules + 2 overlap layouts)
+    # 3 kernels x 3 sizes x (4 layouts x 4 schedules + 2 overlap layouts)
     # + the reference of copy_naive under each of the 4 layouts at 3 sizes.
-    assert "All 138 comparisons match byte for byte." in proc.stdout
+    assert "All 174 comparisons match byte for byte." in proc.stdout
     assert "MISMATCH" not in proc.stdout
 
 
@@ -101,7 +101,7 @@ def test_every_emitted_version_computes_the_same_bytes(rgb_build: Artifacts, tmp
         results = check(rgb_spec(), lambda _: NAIVE, original, optimized, n, np.random.default_rng(n), LAYOUTS)
         assert [(r.layout, r.schedule) for r in results] == [
             (layout, schedule) for layout in ("aligned", "offset", "offset-max", "mixed")
-            for schedule in ("forward", "reverse", "shuffled(1)")
+            for schedule in ("forward", "reverse", "shuffled(1)", "strided")
         ]
         assert all(r.match for r in results), [r.detail for r in results]
 
@@ -143,8 +143,8 @@ def test_run_without_spec_infers_it_from_the_ir(tmp_path: Path) -> None:
     )
     proc = run_cli("run", src, "--emulate", "--sizes", "64,768")
     assert proc.returncode == 0, proc.stderr + proc.stdout
-    # 2 sizes x (4 layouts x 3 schedules + 2 overlap layouts: no __restrict__)
-    assert "All 28 comparisons match" in proc.stdout
+    # 2 sizes x (4 layouts x 4 schedules + 2 overlap layouts: no __restrict__)
+    assert "All 36 comparisons match" in proc.stdout
 
 
 def test_run_without_gpu_says_so_in_one_line() -> None:
@@ -185,18 +185,18 @@ def test_flat_grid_stride_copy_runs_its_unrolled_loop_and_tail(tmp_path: Path, n
     symbol = "_Z15rgb_grid_strideP5PixelPKS_i"
     results = check(spec, lambda _: symbol, EmulatorExecutor(art.before.read_text()), EmulatorExecutor(after),
                      n, np.random.default_rng(n))
-    assert len(results) == 12 and all(r.match for r in results), [r.detail for r in results]
+    assert len(results) == 16 and all(r.match for r in results), [r.detail for r in results]  # 4 layouts x 4 schedules
 
 
 def test_every_benchmark_kernel_runs_equal_on_the_emulator() -> None:
     """testcases/copies.cu: each rewritten kernel (one pixel per thread with
     and without guard and restrict, grid-stride, float3, ushort3, ...) against
-    its original and the hand-written reference, four layouts, three
+    its original and the hand-written reference, four layouts, four
     schedules, the overlap layouts where no pointer is __restrict__, sizes
     1000 (partial blocks) and 65536."""
     proc = run_cli("run", TESTCASES / "copies.cu", "--emulate")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    assert "All 280 comparisons match byte for byte." in proc.stdout
+    assert "All 352 comparisons match byte for byte." in proc.stdout
 
 
 @pytest.mark.parametrize("stride", [3, 4, 1])

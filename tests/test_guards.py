@@ -54,4 +54,4 @@ def test_the_documented_table_is_current() -> None:
 def test_every_guard_form_computes_the_same_bytes(level: str) -> None:
     proc = run_cli("run", TESTCASES / "guards.cu", "--emulate", "-O", level)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "All 384 comparisons match byte for byte." in proc.stdout
+    assert "All 512 comparisons match byte for byte." in proc.stdout

@@ -17,7 +17,7 @@ ASSIGN = {"assign_pixels", "assign_vec3", "assign_float3", "assign_particles", "
 HELPERS = {"via_helper", "via_reference", "nested_helpers"}
 
 # (testcase, comparisons coalda run makes) -> kernels rewritten at -O0 and -O3
-CASES = {("assign", 120): ASSIGN, ("helpers", 96): HELPERS}
+CASES = {("assign", 160): ASSIGN, ("helpers", 128): HELPERS}
 
 
 @pytest.mark.parametrize("level", [0, 3])

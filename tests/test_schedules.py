@@ -287,12 +287,15 @@ def chain_spec() -> KernelSpec:
 
 def test_a_race_in_the_rewritten_kernel_shows_under_reverse_and_shuffled(modules: dict[str, str]) -> None:
     """The planted chain is right when threads run in increasing order, so
-    the old sequential emulator passed it; reverse and shuffled catch it."""
+    the old sequential emulator passed it; reverse, shuffled and strided
+    catch it."""
     results = run_check(modules, chain_spec(), 4 * BLOCK)
     by_schedule: dict[str, set[Verdict]] = {}
     for r in results:
         by_schedule.setdefault(r.schedule, set()).add(r.verdict)
-    assert by_schedule == {"forward": {Verdict.MATCH}, "reverse": {Verdict.RACE}, "shuffled(1)": {Verdict.RACE}}
+    assert by_schedule == {
+        "forward": {Verdict.MATCH}, "reverse": {Verdict.RACE}, "shuffled(1)": {Verdict.RACE}, "strided": {Verdict.RACE},
+    }
     race = next(r for r in results if r.schedule == "reverse")
     assert race.detail.startswith("race in the rewritten kernel (schedule reverse): c:")
     forward_only = run_check(modules, chain_spec(), 4 * BLOCK, schedules=(FORWARD,))
@@ -434,7 +437,10 @@ def test_overlap_layouts_share_one_allocation(modules: dict[str, str]) -> None:
 
 
 def test_schedules_are_typed_and_seeded() -> None:
-    assert [str(s) for s in SCHEDULES] == ["forward", "reverse", "shuffled(1)"]
+    assert [str(s) for s in SCHEDULES] == ["forward", "reverse", "shuffled(1)", "strided"]
+    # strided: lane k of every warp before lane k+1; odd blocks first
+    assert list(Schedule("strided").thread_order(0, 66, 0)[:6]) == [0, 32, 64, 1, 33, 65]
+    assert list(Schedule("strided").block_order(4)) == [1, 3, 0, 2]
     assert (SHUFFLED.grid_order(4, 8) == Schedule("shuffled", 1).grid_order(4, 8)).all()
     assert (SHUFFLED.grid_order(4, 8) != Schedule("shuffled", 2).grid_order(4, 8)).any()
     order = SHUFFLED.grid_order(4, 8)
@@ -448,9 +454,9 @@ def test_schedules_are_typed_and_seeded() -> None:
 def test_coalda_run_emulates_the_shared_tile_testcase(shared_tile: Artifacts) -> None:
     proc = run_cli("run", TESTCASES / "shared_tile.cu", "--emulate")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    # 3 kernels x 2 sizes x 4 layouts x 3 schedules, plus 2 overlap layouts x 2
+    # 3 kernels x 2 sizes x 4 layouts x 4 schedules, plus 2 overlap layouts x 2
     # sizes for mirror_tile_aliased (the only one without __restrict__)
-    assert "All 76 comparisons match byte for byte." in proc.stdout
+    assert "All 100 comparisons match byte for byte." in proc.stdout
     # The fill of the kernel without __restrict__ is rewritten too: dst is
     # written only after the barrier that ends it.
     report = json.loads(shared_tile.report.read_text())
