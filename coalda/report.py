@@ -44,12 +44,10 @@ def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
 def action(access: dict[str, Any], groups: list[dict[str, Any]],
            stagings: list[dict[str, Any]] | None = None) -> tuple[str, str]:
     """(verdict, style) for one access."""
-    if "staging" in access and stagings is not None:
+    if "staging" in access and stagings:
         staging = stagings[access["staging"]]
-        group = groups[access["group"]] if "group" in access else None
-        # A staged access is the staging's; a refused staging explains
-        # itself unless the copy rewrite took the access.
-        if staging["transformed"] or not (group and group["transformed"]):
+        # A staged access is the staging's; a copy left alone says why itself.
+        if staging["transformed"] or "group" not in access:
             return staging_action(staging)
     if "group" in access:
         group = groups[access["group"]]

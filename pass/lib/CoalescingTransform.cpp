@@ -20,6 +20,7 @@
 #include "CopyGroup.h"
 #include "Options.h"
 #include "Report.h"
+#include "Staging.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/CycleAnalysis.h"
@@ -43,6 +44,7 @@
 using namespace llvm;
 
 STATISTIC(NumGroupsRewritten, "Copy groups rewritten coalesced");
+STATISTIC(NumStagingsRewritten, "Blocks whose elements were staged in shared memory");
 STATISTIC(NumRolledBack,
           "Kernels whose rewrite failed the IR verifier and was undone");
 
@@ -129,8 +131,10 @@ void breakForTesting(Function &F) {
 /// Kernel's JSON to Report when given. Returns whether F changed.
 bool transformKernel(Function &F, const Function &Kernel,
                      std::vector<GroupOutcome> &Groups,
+                     std::vector<StagingOutcome> &Stagings,
                      const CoalescingInfo &Info, json::Array *Report) {
-  bool Any = any_of(Groups, [](const GroupOutcome &O) { return O.legal(); });
+  bool Any = any_of(Groups, [](const GroupOutcome &O) { return O.legal(); }) ||
+             any_of(Stagings, [](const StagingOutcome &O) { return O.legal(); });
   Function *Backup = Any ? cloneForRollback(F) : nullptr;
   for (GroupOutcome &O : Groups) {
     if (!O.legal())
@@ -144,10 +148,20 @@ bool transformKernel(Function &F, const Function &Kernel,
     O.Transformed = true;
     ++NumGroupsRewritten;
   }
-  // The report reads the members, so it comes before they are erased.
+  // The report reads the members, so it comes before they are erased; a
+  // staging keeps its accesses (they now address the tile).
   std::optional<json::Value> Json;
   if (Report)
-    Json = kernelReport(Kernel, Info, Groups);
+    Json = kernelReport(Kernel, Info, Groups, Stagings);
+  for (auto [Idx, O] : enumerate(Stagings)) {
+    if (!O.legal())
+      continue;
+    O.Action = emitStaging(O.Candidate, O.Plan);
+    O.Transformed = true;
+    ++NumStagingsRewritten;
+    if (Json)
+      markStaged(*Json, Idx, O);
+  }
   for (GroupOutcome &O : Groups)
     if (O.Transformed && !O.Plan.FlatOnly)
       eraseMembers(O.Group);
@@ -167,6 +181,12 @@ bool transformKernel(Function &F, const Function &Kernel,
         O.Skip = Missed{MissedReason::RolledBack, RolledBackDetail};
         --NumGroupsRewritten;
       }
+    for (StagingOutcome &O : Stagings)
+      if (O.Transformed) {
+        O.Transformed = false;
+        O.Skip = Missed{MissedReason::RolledBack, RolledBackDetail};
+        --NumStagingsRewritten;
+      }
     if (Json)
       markRolledBack(*Json);
   } else if (Backup) {
@@ -175,6 +195,53 @@ bool transformKernel(Function &F, const Function &Kernel,
   if (Json)
     Report->push_back(std::move(*Json));
   return Backup != nullptr;
+}
+
+/// The staging candidates of F, decided. A kernel with a copy the copy
+/// rewrite takes is not also staged: the two rewrites split blocks
+/// independently, and the copy rewrite is the measured better one for copies.
+std::vector<StagingOutcome>
+decideStagingsOf(Function &F, const std::vector<GroupOutcome> &Groups,
+                 const CoalescingInfo &Info, FunctionAnalysisManager &FAM) {
+  if (!opts::Staging)
+    return {};
+  DenseSet<const Instruction *> Claimed, InCopies;
+  bool AnyCopy = false;
+  for (const GroupOutcome &O : Groups) {
+    bool Taken =
+        O.legal() || (O.Skip && O.Skip->Reason == MissedReason::AnalysisOnly);
+    AnyCopy |= Taken;
+    bool Computed = O.Skip && O.Skip->Reason == MissedReason::ComputedValue;
+    for (const AccessExpr *A : O.Group.members())
+      if (Taken)
+        Claimed.insert(A->Inst);
+      else if (!Computed) // a copy, left alone for a reason of its own
+        InCopies.insert(A->Inst);
+  }
+  std::vector<StagingOutcome> Stagings = collectStagings(Info, Claimed);
+  decideStagings(Stagings, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
+                 FAM.getResult<DominatorTreeAnalysis>(F),
+                 FAM.getResult<CycleAnalysis>(F));
+  // A copy left alone says why itself; that it is not staged either (its
+  // bytes, a cost rule) would only repeat it.
+  llvm::erase_if(Stagings, [&](const StagingOutcome &O) {
+    return !O.legal() &&
+           all_of(O.Candidate.Arrays, [&](const StagedArray &A) {
+             return all_of(A.Accesses, [&](const AccessExpr *M) {
+               return InCopies.contains(M->Inst);
+             });
+           });
+  });
+  for (StagingOutcome &O : Stagings) {
+    if (O.legal() && AnyCopy)
+      O.Skip = Missed{MissedReason::StagingOnePerKernel,
+                      "a copy in this kernel is rewritten by the copy "
+                      "rewrite; the two are not combined in one kernel"};
+    if (O.legal() && opts::AnalyzeOnly)
+      O.Skip = Missed{MissedReason::AnalysisOnly,
+                      "analysis only (-coalda-analyze-only)"};
+  }
+  return Stagings;
 }
 
 /// The whole transformation of one kernel: on a copy with its device
@@ -195,13 +262,18 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
     O.FirstLoc = O.Group.first().Inst->getDebugLoc();
     O.LastLoc = O.Group.Stores.back()->Inst->getDebugLoc();
   }
-  bool Changed = transformKernel(F, Kernel, Groups, Info, Report);
+  std::vector<StagingOutcome> Stagings =
+      decideStagingsOf(F, Groups, Info, FAM);
+  bool Changed = transformKernel(F, Kernel, Groups, Stagings, Info, Report);
   // Before the copy goes: the remarks name its arguments.
   for (const GroupOutcome &O : Groups)
     remarkGroup(O, Kernel, ORE);
+  for (const StagingOutcome &O : Stagings)
+    remarkStaging(O, Kernel, ORE);
   if (Copy) {
     FAM.clear(*Copy, Copy->getName());
-    Changed = any_of(Groups, [](const GroupOutcome &O) { return O.Transformed; });
+    Changed = any_of(Groups, [](const GroupOutcome &O) { return O.Transformed; }) ||
+              any_of(Stagings, [](const StagingOutcome &O) { return O.Transformed; });
     if (Changed)
       replaceBody(Kernel, Copy);
     else

@@ -75,6 +75,14 @@ enum class MissedReason {
   SourceWritten,
   NoRuntimeChecks,
   OverlapInLoop,
+  // staging through shared memory (Staging.h)
+  StagingCostRule,
+  StagingPartialElement,
+  StagingInLoop,
+  StagingGuard,
+  StagingAccessBetween,
+  StagingTileTooLarge,
+  StagingOnePerKernel,
   AnalysisOnly,
   // after the rewrite
   RolledBack,
@@ -220,6 +228,14 @@ llvm::Align memberAlignment(const CopyGroup &G);
 
 /// A shared-memory (__shared__) variable.
 bool isSharedBase(const llvm::Value *V);
+
+/// The memory a kernel parameter or a global-space variable names: global
+/// memory (kernels receive global pointers).
+bool isGlobalObject(const llvm::Value *V);
+
+/// No object that pointer (or base) A may be based on overlaps one B may be
+/// based on: through selects and phis, every pair is disjoint.
+bool provablyDisjoint(const llvm::Value *A, const llvm::Value *B);
 
 /// The least (or greatest) value of a Bits-bit integer, signed or not, as a
 /// constant of the wider type Wide: the run-time wrap checks compare sums

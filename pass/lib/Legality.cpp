@@ -52,6 +52,12 @@ using namespace llvm;
 
 namespace coalda {
 
+bool isGlobalObject(const Value *V) {
+  if (const auto *GV = dyn_cast<GlobalVariable>(V))
+    return !isSharedBase(GV) && GV->getAddressSpace() != 5;
+  return isa<Argument>(V);
+}
+
 namespace {
 
 
@@ -63,13 +69,6 @@ bool isStaticShared(const Value *V) {
          !GV->hasExternalLinkage();
 }
 
-/// The memory a kernel parameter or a global-space variable names: global
-/// memory (kernels receive global pointers).
-bool isGlobalObject(const Value *V) {
-  if (const auto *GV = dyn_cast<GlobalVariable>(V))
-    return !isSharedBase(GV) && GV->getAddressSpace() != 5;
-  return isa<Argument>(V);
-}
 
 /// Two underlying objects are proven not to overlap.
 bool disjointObjects(const Value *A, const Value *B) {
@@ -97,8 +96,8 @@ bool disjointObjects(const Value *A, const Value *B) {
           !isSharedBase(B));
 }
 
-/// No object that pointer (or base) A may be based on overlaps one B may be
-/// based on: through selects and phis, every pair is disjoint.
+} // namespace
+
 bool provablyDisjoint(const Value *A, const Value *B) {
   SmallVector<const Value *, 4> As, Bs;
   getUnderlyingObjects(A, As);
@@ -107,6 +106,8 @@ bool provablyDisjoint(const Value *A, const Value *B) {
     return all_of(Bs, [&](const Value *Y) { return disjointObjects(X, Y); });
   });
 }
+
+namespace {
 
 /// A and B copy from the same source buffer into the same destination buffer
 /// with the same distance between the byte each member stores and the byte

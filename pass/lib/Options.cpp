@@ -32,6 +32,11 @@ cl::opt<bool> FlatLoops(
     "coalda-flat-loops", cl::init(true),
     cl::desc("Replace a grid-stride copy loop by one flat copy by all threads "
              "(with the loop as fallback)"));
+cl::opt<bool> Staging(
+    "coalda-staging", cl::init(true),
+    cl::desc("Stage strided stores and read-modify-writes of array-of-structs "
+             "elements through a shared-memory tile (kernels without a "
+             "rewritten copy)"));
 cl::opt<bool> CostRules(
     "coalda-cost-rules", cl::init(true),
     cl::desc("Leave alone the copies the measurements found unprofitable "

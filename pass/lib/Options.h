@@ -24,6 +24,7 @@ extern llvm::cl::opt<bool> CostRules;
 extern llvm::cl::opt<unsigned> WideBlock;
 extern llvm::cl::opt<bool> BreakForTesting;
 extern llvm::cl::opt<unsigned> MaxStride;
+extern llvm::cl::opt<bool> Staging;
 
 } // namespace coalda::opts
 

@@ -41,6 +41,9 @@ const char *const ReasonNames[] = {
     "NoBarrier",         "TileBeforeBarrier", "CallMayTouch",
     "DestinationAccessed", "SourceWritten",   "NoRuntimeChecks",
     "OverlapInLoop",
+    "StagingCostRule",   "StagingPartialElement", "StagingInLoop",
+    "StagingGuard",      "StagingAccessBetween",  "StagingTileTooLarge",
+    "StagingOnePerKernel",
     "AnalysisOnly",      "RolledBack",
 };
 constexpr size_t NumReasons = (size_t)MissedReason::RolledBack + 1;
@@ -82,6 +85,13 @@ Statistic MissedStats[] = {
     COALDA_MISSED_STAT(SourceWritten),
     COALDA_MISSED_STAT(NoRuntimeChecks),
     COALDA_MISSED_STAT(OverlapInLoop),
+    COALDA_MISSED_STAT(StagingCostRule),
+    COALDA_MISSED_STAT(StagingPartialElement),
+    COALDA_MISSED_STAT(StagingInLoop),
+    COALDA_MISSED_STAT(StagingGuard),
+    COALDA_MISSED_STAT(StagingAccessBetween),
+    COALDA_MISSED_STAT(StagingTileTooLarge),
+    COALDA_MISSED_STAT(StagingOnePerKernel),
     COALDA_MISSED_STAT(AnalysisOnly),
     COALDA_MISSED_STAT(RolledBack),
 #undef COALDA_MISSED_STAT
@@ -171,6 +181,46 @@ json::Value groupJSON(const GroupOutcome &O, const CoalescingInfo &Info) {
   return J;
 }
 
+/// "out" or "y, x": the arrays of a staging candidate.
+std::string stagingBases(const StagingOutcome &O) {
+  std::string Names;
+  for (const StagedArray &A : O.Candidate.Arrays)
+    Names += (Names.empty() ? "" : ", ") + baseName(A.Base);
+  return Names;
+}
+
+json::Value stagingJSON(const StagingOutcome &O) {
+  json::Object J;
+  json::Array Arrays;
+  for (const StagedArray &A : O.Candidate.Arrays)
+    Arrays.push_back(json::Object{{"base", baseName(A.Base)},
+                                  {"stride", A.Stride},
+                                  {"member_width", (int64_t)A.MemberWidth},
+                                  {"written", A.Written},
+                                  {"loaded", A.Loaded}});
+  J["arrays"] = std::move(Arrays);
+  J["transformed"] = O.Transformed;
+  J["reason"] = O.Transformed ? O.Action : O.Skip ? O.Skip->Detail : "";
+  if (O.Skip)
+    J["missed"] = missedName(O.Skip->Reason);
+  else {
+    J["tile_bytes"] = (int64_t)O.tileBytes();
+    J["threads"] = (int64_t)O.Plan.Capacity;
+    J["vote"] = O.Plan.votes();
+    J["barriers"] = (int64_t)(O.Plan.votes() + 1 +
+                              any_of(O.Candidate.Arrays,
+                                     [](const StagedArray &A) {
+                                       return A.Loaded;
+                                     }) +
+                              (O.Plan.LeadingBarrier && !O.Plan.votes()) +
+                              O.Plan.TrailingBarrier);
+    J["overlap_checks"] =
+        (int64_t)(O.Plan.Checks.size() + O.Plan.ArrayChecks.size());
+  }
+  J["line"] = O.Loc ? (int64_t)O.Loc.getLine() : 0;
+  return J;
+}
+
 } // namespace
 
 const char *missedName(MissedReason R) { return ReasonNames[(size_t)R]; }
@@ -228,28 +278,78 @@ void remarkGroup(const GroupOutcome &O, const Function &F,
 }
 
 json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
-                         const std::vector<GroupOutcome> &Groups) {
-  DenseMap<const Instruction *, int64_t> GroupOf;
+                         const std::vector<GroupOutcome> &Groups,
+                         const std::vector<StagingOutcome> &Stagings) {
+  DenseMap<const Instruction *, int64_t> GroupOf, StagingOf;
   for (auto [Idx, O] : enumerate(Groups))
     for (const AccessExpr *A : O.Group.members())
       GroupOf[A->Inst] = Idx;
+  for (auto [Idx, O] : enumerate(Stagings))
+    for (const StagedArray &A : O.Candidate.Arrays)
+      for (const AccessExpr *M : A.Accesses)
+        StagingOf[M->Inst] = Idx;
   json::Array Accesses;
   for (const AccessExpr &A : Info.Accesses) {
     json::Value J = accessJSON(A, Info);
     if (auto It = GroupOf.find(A.Inst); It != GroupOf.end())
       (*J.getAsObject())["group"] = It->second;
+    if (auto It = StagingOf.find(A.Inst); It != StagingOf.end())
+      (*J.getAsObject())["staging"] = It->second;
     Accesses.push_back(std::move(J));
   }
   json::Array GroupsJSON;
   for (const GroupOutcome &O : Groups)
     GroupsJSON.push_back(groupJSON(O, Info));
-  return json::Object{{"name", sourceName(F)},
+  json::Array StagingsJSON;
+  for (const StagingOutcome &O : Stagings)
+    StagingsJSON.push_back(stagingJSON(O));
+  json::Object Kernel{{"name", sourceName(F)},
                       {"symbol", F.getName()},
                       {"accesses", std::move(Accesses)},
                       {"groups", std::move(GroupsJSON)}};
+  if (!StagingsJSON.empty())
+    Kernel["stagings"] = std::move(StagingsJSON);
+  return Kernel;
+}
+
+void markStaged(json::Value &Kernel, size_t Index, const StagingOutcome &O) {
+  json::Object &S =
+      *(*Kernel.getAsObject()->getArray("stagings"))[Index].getAsObject();
+  S["transformed"] = true;
+  S["reason"] = O.Action;
+  S.erase("missed");
+}
+
+void remarkStaging(const StagingOutcome &O, const Function &F,
+                   OptimizationRemarkEmitter &ORE) {
+  const BasicBlock *Region = &F.getEntryBlock();
+  if (O.Transformed) {
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Staged", O.Loc, Region)
+             << O.Action;
+    });
+    return;
+  }
+  ++MissedStats[(size_t)O.Skip->Reason];
+  ORE.emit([&] {
+    return OptimizationRemarkMissed(DEBUG_TYPE, missedName(O.Skip->Reason),
+                                    O.Loc, Region)
+           << "elements of " << stagingBases(O)
+           << " not staged through shared memory: " << O.Skip->Detail;
+  });
 }
 
 void markRolledBack(json::Value &Kernel) {
+  json::Array None;
+  json::Array *Stagings = Kernel.getAsObject()->getArray("stagings");
+  for (json::Value &J : Stagings ? *Stagings : None) {
+    json::Object *O = J.getAsObject();
+    if (!O || !*O->getBoolean("transformed"))
+      continue;
+    (*O)["transformed"] = false;
+    (*O)["reason"] = RolledBackDetail;
+    (*O)["missed"] = missedName(MissedReason::RolledBack);
+  }
   for (json::Value &J : *Kernel.getAsObject()->getArray("groups")) {
     json::Object *O = J.getAsObject();
     if (!O || !*O->getBoolean("transformed"))

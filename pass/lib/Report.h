@@ -8,6 +8,7 @@
 #define COALDA_LIB_REPORT_H
 
 #include "CopyGroup.h"
+#include "Staging.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -42,7 +43,16 @@ void remarkGroup(const GroupOutcome &O, const llvm::Function &F,
 /// the members: call it before they are erased.
 llvm::json::Value kernelReport(const llvm::Function &F,
                                const CoalescingInfo &Info,
-                               const std::vector<GroupOutcome> &Groups);
+                               const std::vector<GroupOutcome> &Groups,
+                               const std::vector<StagingOutcome> &Stagings);
+
+/// Records in a kernel's report that its staging Index was emitted.
+void markStaged(llvm::json::Value &Kernel, size_t Index,
+                const StagingOutcome &O);
+
+/// The Passed or Missed remark of one staging candidate.
+void remarkStaging(const StagingOutcome &O, const llvm::Function &F,
+                   llvm::OptimizationRemarkEmitter &ORE);
 
 /// Marks the rewritten groups of a kernel's report as rolled back.
 void markRolledBack(llvm::json::Value &Kernel);

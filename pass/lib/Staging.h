@@ -1,0 +1,146 @@
+//===- Staging.h - Staging element accesses through shared memory ---------===//
+//
+// Private to the transformation. The second rewrite kind: a kernel that
+// computes on array-of-structs elements (stores them member by member,
+// updates them in place, walks a per-thread chunk that -O3 unrolled) has its
+// strided accesses to each element moved into a __shared__ tile; the block
+// moves whole rows between global memory and the tile in wide coalesced
+// units. Its phases mirror the copy rewrite's:
+//
+//   collect   (StagingCollect.cpp)   AccessExprs -> StagingCandidate
+//   legality  (StagingLegality.cpp)  candidate   -> StagingPlan or Missed
+//   emit      (StagingEmitter.cpp)   candidate + plan -> new IR
+//
+// Scheme, for a block of ntid.x threads whose thread t owns element t of
+// each staged array (the element starts at Start_j + S_j*t, Start_j being the
+// same in every thread of the row):
+//
+//   Pre:    go = barrier.and(all threads reach the accesses (full row) and
+//                            the run-time checks hold)
+//           go ? Staged : Original          (Original: the region, cloned)
+//   Staged: loaded arrays: the row's S_j*ntid bytes -> tile_j; barrier
+//           the region, each staged access redirected to
+//           tile_j + S_j*tid.x + (offset in the element)
+//           barrier; written arrays: tile_j -> the row's S_j*ntid bytes
+//
+// Only full rows are staged (a partial tail block runs the original code),
+// so which threads are active needs no analysis: the vote decides it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COALDA_LIB_STAGING_H
+#define COALDA_LIB_STAGING_H
+
+#include "CopyGroup.h"
+
+namespace coalda {
+
+/// The accesses of one kernel to one array's elements: base + S*lane +
+/// uniform + [ElementOffset, ElementOffset + S).
+struct StagedArray {
+  const llvm::Value *Base = nullptr;
+  int64_t Stride = 0;        ///< S: the element's bytes
+  int64_t ElementOffset = 0; ///< where the thread's element starts
+  std::vector<const AccessExpr *> Accesses; ///< in program order
+  uint64_t MemberWidth = 0; ///< power-of-two unit dividing every member
+  bool Written = false;     ///< some access is a store
+  bool Loaded = false;      ///< some access is a load
+
+  /// Bytes of the element relative to its start, of one access.
+  int64_t offsetInElement(const AccessExpr &A) const {
+    return A.Offset - ElementOffset;
+  }
+};
+
+/// The arrays one block of the kernel accesses with strided elements.
+struct StagingCandidate {
+  llvm::BasicBlock *Block = nullptr; ///< every staged access is here
+  std::vector<StagedArray> Arrays;   ///< written arrays first
+
+  uint64_t bytesPerThread() const {
+    uint64_t N = 0;
+    for (const StagedArray &A : Arrays)
+      N += A.Stride;
+    return N;
+  }
+};
+
+/// Another access between the phases whose bytes may overlap a thread's own
+/// elements: checked at run time per thread.
+struct OverlapCheck {
+  llvm::Instruction *Access = nullptr; ///< its address is materialized
+  uint64_t Width = 0;
+  bool IsStore = false;
+};
+
+/// How a legal candidate is staged.
+struct StagingPlan {
+  /// The accesses are reached by a prefix-free condition of Guard's branch
+  /// (null: by every thread of the block).
+  llvm::BranchInst *Guard = nullptr;
+  bool ActiveOnTrue = true;     ///< the accesses are on the true edge
+  llvm::BasicBlock *Merge = nullptr; ///< where all threads meet again
+  unsigned Capacity = 1024;     ///< threads the tiles are sized for
+  bool CapacityFromLaunchBounds = false;
+  std::vector<OverlapCheck> Checks; ///< other accesses checked at run time
+  /// Pairs of staged arrays (indices) that may overlap, one written.
+  std::vector<std::pair<unsigned, unsigned>> ArrayChecks;
+  /// Code outside the region may write a loaded array: a barrier before the
+  /// rows are loaded makes those writes (by the element's own thread) seen
+  /// by the thread that loads them (the vote, when there is one, is it).
+  bool LeadingBarrier = false;
+  /// Code outside the region may read or write a written array: a barrier
+  /// after the rows are stored (by other threads) before the element's own
+  /// thread reads it back.
+  bool TrailingBarrier = false;
+
+  /// Whether go can differ between threads, so that the block votes on it.
+  bool votes() const {
+    return Guard || !Checks.empty() || !ArrayChecks.empty();
+  }
+};
+
+struct StagingOutcome {
+  StagingCandidate Candidate;
+  std::optional<Missed> Skip;
+  StagingPlan Plan;
+  bool Transformed = false;
+  std::string Action;
+  llvm::DebugLoc Loc; ///< of the first staged access
+
+  bool legal() const { return !Skip; }
+  uint64_t tileBytes() const {
+    return Candidate.bytesPerThread() * Plan.Capacity;
+  }
+};
+
+/// collect: per block, the arrays whose strided elements it accesses; only
+/// blocks with a written array are candidates. Accesses that belong to a
+/// legal copy group (Claimed) are the copy rewrite's.
+std::vector<StagingOutcome>
+collectStagings(const CoalescingInfo &Info,
+                const llvm::DenseSet<const llvm::Instruction *> &Claimed);
+
+/// legality and the cost rule: fills each candidate's Plan or Skip.
+void decideStagings(std::vector<StagingOutcome> &Stagings,
+                    const CoalescingInfo &Info, llvm::PostDominatorTree &PDT,
+                    llvm::DominatorTree &DT, const llvm::CycleInfo &Cycles);
+
+/// emit: stages one legal candidate; returns what it did, for people.
+std::string emitStaging(const StagingCandidate &C, const StagingPlan &P);
+
+/// A clone of V's pure computation before InsertBefore (V itself when it is
+/// available there), without flags that could make the clone poison where
+/// the original was not computed; null when V depends on memory or on a
+/// value not available there. Clones is where the clones go, for reuse.
+llvm::Value *materializeAt(llvm::Value *V, llvm::Instruction *InsertBefore,
+                           llvm::DominatorTree &DT,
+                           llvm::DenseMap<llvm::Value *, llvm::Value *> &Clones);
+
+/// Whether materializeAt would succeed (no IR is changed).
+bool canMaterializeAt(llvm::Value *V, llvm::Instruction *InsertBefore,
+                      llvm::DominatorTree &DT);
+
+} // namespace coalda
+
+#endif // COALDA_LIB_STAGING_H

@@ -1,0 +1,516 @@
+//===- StagingEmitter.cpp - Stage a block's element accesses in shared ----===//
+//
+// Phase 3 of the staging rewrite, for one legal candidate (Staging.h has the
+// scheme). The region between the phases is split off: without a guard the
+// span of AB from its first to its last staged access, with one the guard's
+// branch up to the merge point M. Then:
+//
+//   Pre:      go = ntid.x <= capacity && ntid.y == ntid.z == 1 [&& active]
+//                  [&& the thread's other accesses miss its own elements]
+//             go = barrier0.and(go)   (when go can differ between threads)
+//             br go, Load, Original
+//   Load:     for each loaded array j: the row's S_j*ntid.x bytes from
+//             global memory into tile_j (16-, 8-byte or member-wide units by
+//             the row start's alignment); barrier0 if any
+//   region:   staged accesses use tile_j + S_j*tid.x + their offset
+//   Store:    (on every edge from the region to M) barrier0; for each
+//             written array: tile_j back to the row's S_j*ntid.x bytes
+//   Original: a clone of the region, unchanged, for partial rows, blocks the
+//             tiles do not fit, and threads whose other accesses overlap.
+//
+// Exactly the bytes the original writes are written: every thread is active
+// (the vote), and every byte of each written element is stored by it (the
+// cost rule). Loaded bytes lie in elements the thread writes or reads whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Staging.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+STATISTIC(NumStaged, "Blocks staged through shared memory");
+
+namespace coalda {
+
+//===----------------------------------------------------------------------===//
+// Moving a value's computation to an earlier point
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// An instruction whose clone may run anywhere: no memory, no side effects,
+/// no trap (a division by a possible zero is not).
+bool isPureCloneable(const Instruction *I) {
+  if (isa<PHINode>(I) || I->isTerminator() || I->mayReadOrWriteMemory() ||
+      I->mayHaveSideEffects())
+    return false;
+  if (const auto *Call = dyn_cast<CallBase>(I))
+    if (Call->isConvergent())
+      return false;
+  return isSafeToSpeculativelyExecute(I);
+}
+
+bool canMaterialize(Value *V, Instruction *At, DominatorTree &DT,
+                    unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || DT.dominates(I, At))
+    return true;
+  if (Depth > 24 || !isPureCloneable(I))
+    return false;
+  return all_of(I->operands(), [&](Use &U) {
+    return canMaterialize(U.get(), At, DT, Depth + 1);
+  });
+}
+
+} // namespace
+
+bool canMaterializeAt(Value *V, Instruction *At, DominatorTree &DT) {
+  return canMaterialize(V, At, DT, 0);
+}
+
+Value *materializeAt(Value *V, Instruction *At, DominatorTree &DT,
+                     DenseMap<Value *, Value *> &Clones) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || DT.dominates(I, At))
+    return V;
+  if (Value *Done = Clones.lookup(V))
+    return Done;
+  if (!isPureCloneable(I))
+    return nullptr;
+  Instruction *Clone = I->clone();
+  for (Use &U : Clone->operands()) {
+    Value *Op = materializeAt(U.get(), At, DT, Clones);
+    if (!Op) {
+      Clone->deleteValue();
+      return nullptr;
+    }
+    U.set(Op);
+  }
+  // The original ran only where its flags held; the clone runs in every
+  // thread, also where they would not (an inactive thread's index).
+  Clone->dropPoisonGeneratingAnnotations();
+  Clone->insertBefore(At);
+  Clone->setName(I->getName() + ".early");
+  Clones[V] = Clone;
+  return Clone;
+}
+
+//===----------------------------------------------------------------------===//
+// The emitter
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class StagingEmitter {
+public:
+  StagingEmitter(const StagingCandidate &C, const StagingPlan &P)
+      : C(C), P(P), F(C.Block->getParent()), Ctx(F->getContext()),
+        Loc(C.Arrays.front().Accesses.front()->Inst->getDebugLoc()),
+        I64(Type::getInt64Ty(Ctx)), I8(Type::getInt8Ty(Ctx)) {}
+
+  std::string emit();
+
+private:
+  const StagingCandidate &C;
+  const StagingPlan &P;
+  Function *F;
+  LLVMContext &Ctx;
+  DebugLoc Loc;
+  Type *I64, *I8;
+
+  BasicBlock *Pre = nullptr, *Entry = nullptr, *Merge = nullptr;
+  SmallVector<BasicBlock *, 8> Region;
+  SmallPtrSet<BasicBlock *, 8> InRegion;
+  std::vector<Value *> Elements; ///< each array's element start, at Pre
+  std::vector<GlobalVariable *> Tiles;
+  Value *Tid = nullptr, *Ntid = nullptr; ///< i64 in the Load block
+
+  void split();
+  Value *computeGo();
+  Value *checksHold(IRBuilder<> &B, DominatorTree &DT,
+                    DenseMap<Value *, Value *> &Clones);
+  BasicBlock *cloneRegion(Value *Go);
+  void repairUses(ValueToValueMapTy &VMap,
+                  const SmallPtrSetImpl<BasicBlock *> &Clones);
+  void makeTiles();
+  void emitLoadPhase();
+  void redirectAccesses(BasicBlock *Load);
+  void emitStorePhase();
+  void emitRowCopy(IRBuilder<> &B, Value *Element, GlobalVariable *Tile,
+                   int64_t Stride, uint64_t MemberWidth, bool ToTile);
+  void emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile, unsigned U,
+                    Value *FromByte, Value *ToByte, bool ToTile);
+  void barrier(IRBuilder<> &B) {
+    B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+  }
+  Value *sreg(IRBuilder<> &B, Intrinsic::ID ID) {
+    return B.CreateIntrinsic(ID, {}, {});
+  }
+};
+
+/// Splits the region off: Pre ends in an unconditional branch to Entry, and
+/// every path from Entry reaches Merge.
+void StagingEmitter::split() {
+  if (P.Guard) {
+    Pre = P.Guard->getParent();
+    Entry = Pre->splitBasicBlock(P.Guard, "coalda.stage.region");
+    Merge = P.Merge;
+  } else {
+    Instruction *First = nullptr, *Last = nullptr;
+    for (const StagedArray &A : C.Arrays)
+      for (const AccessExpr *M : A.Accesses) {
+        if (!First || M->Inst->comesBefore(First))
+          First = M->Inst;
+        if (!Last || Last->comesBefore(M->Inst))
+          Last = M->Inst;
+      }
+    Pre = C.Block;
+    Entry = Pre->splitBasicBlock(First, "coalda.stage.region");
+    Merge = Entry->splitBasicBlock(Last->getNextNode(), "coalda.stage.merge");
+  }
+  SmallVector<BasicBlock *, 8> Work{Entry};
+  InRegion.insert(Entry);
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    Region.push_back(BB);
+    for (BasicBlock *S : successors(BB))
+      if (S != Merge && InRegion.insert(S).second)
+        Work.push_back(S);
+  }
+}
+
+/// go, decided alike in every thread of the block, at the end of Pre.
+Value *StagingEmitter::computeGo() {
+  DominatorTree DT(*F);
+  DenseMap<Value *, Value *> Clones;
+  IRBuilder<> B(Pre->getTerminator());
+  B.SetCurrentDebugLocation(Loc);
+  for (const StagedArray &A : C.Arrays) {
+    const AccessExpr &First = *A.Accesses.front();
+    Value *Ptr = materializeAt(First.pointer(), Pre->getTerminator(), DT,
+                               Clones);
+    assert(Ptr && "legality checked that the address is computable");
+    Elements.push_back(B.CreateGEP(I8, Ptr,
+                                   B.getInt64(-A.offsetInElement(First)),
+                                   "coalda.element"));
+  }
+  Value *Go = B.CreateAnd(
+      B.CreateICmpULE(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                      B.getInt32(P.Capacity)),
+      B.CreateAnd(
+          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                         B.getInt32(1)),
+          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
+                         B.getInt32(1))),
+      "coalda.fits");
+  if (P.Guard) {
+    Value *Cond = P.Guard->getCondition();
+    Go = B.CreateAnd(Go, P.ActiveOnTrue ? Cond : B.CreateNot(Cond),
+                     "coalda.active");
+  }
+  if (Value *Checks = checksHold(B, DT, Clones))
+    Go = B.CreateAnd(Go, Checks);
+  if (!P.votes())
+    return Go;
+  // An inactive thread's early addresses may be poison: freeze them out.
+  Go = B.CreateFreeze(Go);
+  Value *All = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
+                                 {B.CreateZExt(Go, B.getInt32Ty())});
+  return B.CreateICmpNE(All, B.getInt32(0), "coalda.stage.go");
+}
+
+/// The thread's other accesses and staged elements do not overlap its own
+/// elements (the plan's run-time checks); null when there are none.
+Value *StagingEmitter::checksHold(IRBuilder<> &B, DominatorTree &DT,
+                                  DenseMap<Value *, Value *> &Clones) {
+  Value *Ok = nullptr;
+  auto Disjoint = [&](Value *X, uint64_t XW, Value *Y, uint64_t YW) {
+    Value *XI = B.CreatePtrToInt(X, I64), *YI = B.CreatePtrToInt(Y, I64);
+    Value *Apart =
+        B.CreateOr(B.CreateICmpULE(B.CreateAdd(XI, B.getInt64(XW)), YI),
+                   B.CreateICmpULE(B.CreateAdd(YI, B.getInt64(YW)), XI),
+                   "coalda.apart");
+    Ok = Ok ? B.CreateAnd(Ok, Apart) : Apart;
+  };
+  for (const OverlapCheck &Check : P.Checks) {
+    Value *Ptr = materializeAt(getLoadStorePointerOperand(Check.Access),
+                               Pre->getTerminator(), DT, Clones);
+    assert(Ptr && "legality checked that the address is computable");
+    for (auto [A, Element] : zip(C.Arrays, Elements))
+      if ((A.Written || Check.IsStore) &&
+          !provablyDisjoint(getLoadStorePointerOperand(Check.Access), A.Base))
+        Disjoint(Ptr, Check.Width, Element, A.Stride);
+  }
+  for (auto [J, K] : P.ArrayChecks)
+    Disjoint(Elements[J], C.Arrays[J].Stride, Elements[K],
+             C.Arrays[K].Stride);
+  return Ok;
+}
+
+/// The original region, cloned, as the fallback; Pre branches on Go.
+/// Returns the clone of Entry.
+BasicBlock *StagingEmitter::cloneRegion(Value *Go) {
+  ValueToValueMapTy VMap;
+  SmallPtrSet<BasicBlock *, 8> Clones;
+  SmallVector<BasicBlock *, 8> CloneList;
+  for (BasicBlock *BB : Region) {
+    BasicBlock *Clone = CloneBasicBlock(BB, VMap, ".orig", F);
+    VMap[BB] = Clone;
+    Clones.insert(Clone);
+    CloneList.push_back(Clone);
+  }
+  remapInstructionsInBlocks(CloneList, VMap);
+  for (PHINode &Phi : Merge->phis())
+    for (unsigned K = 0, N = Phi.getNumIncomingValues(); K < N; ++K)
+      if (InRegion.contains(Phi.getIncomingBlock(K))) {
+        Value *V = Phi.getIncomingValue(K);
+        if (Value *Mapped = VMap.lookup(V))
+          V = Mapped;
+        Phi.addIncoming(V, cast<BasicBlock>(VMap[Phi.getIncomingBlock(K)]));
+      }
+  auto *Original = cast<BasicBlock>(VMap[Entry]);
+  Pre->getTerminator()->eraseFromParent();
+  IRBuilder<> B(Pre);
+  B.SetCurrentDebugLocation(Loc);
+  B.CreateCondBr(Go, Entry, Original,
+                 MDBuilder(Ctx).createLikelyBranchWeights());
+  repairUses(VMap, Clones);
+  // Lay the fallback out last, where a reader looks for it.
+  for (BasicBlock *BB : CloneList)
+    BB->moveBefore(Merge);
+  return Original;
+}
+
+/// Values of the region used after it now come from the region or its
+/// clone: an SSA phi where the two meet.
+void StagingEmitter::repairUses(ValueToValueMapTy &VMap,
+                                const SmallPtrSetImpl<BasicBlock *> &Clones) {
+  for (BasicBlock *BB : Region)
+    for (Instruction &I : *BB) {
+      SmallVector<Use *, 4> Outside;
+      for (Use &U : I.uses()) {
+        auto *User = cast<Instruction>(U.getUser());
+        BasicBlock *At = User->getParent();
+        if (auto *Phi = dyn_cast<PHINode>(User))
+          At = Phi->getIncomingBlock(U);
+        if (!InRegion.contains(At) && !Clones.contains(At))
+          Outside.push_back(&U);
+      }
+      if (Outside.empty())
+        continue;
+      SSAUpdater SSA;
+      SSA.Initialize(I.getType(), I.getName());
+      SSA.AddAvailableValue(BB, &I);
+      SSA.AddAvailableValue(cast<BasicBlock>(VMap[BB]), VMap[&I]);
+      for (Use *U : Outside)
+        SSA.RewriteUse(*U);
+    }
+}
+
+void StagingEmitter::makeTiles() {
+  Module &M = *F->getParent();
+  for (const StagedArray &A : C.Arrays) {
+    auto *Ty = ArrayType::get(I8, A.Stride * P.Capacity);
+    auto *Tile = new GlobalVariable(
+        M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+        UndefValue::get(Ty), "coalda.tile." + baseName(A.Base), nullptr,
+        GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+    Tile->setAlignment(Align(16));
+    Tiles.push_back(Tile);
+  }
+}
+
+/// The Load block on the staged edge: tiles filled, then each thread's
+/// element pointers into them.
+void StagingEmitter::emitLoadPhase() {
+  BasicBlock *Load = BasicBlock::Create(Ctx, "coalda.stage.load", F, Entry);
+  Pre->getTerminator()->setSuccessor(0, Load);
+  IRBuilder<> B(Load);
+  B.SetCurrentDebugLocation(Loc);
+  Tid = B.CreateZExt(sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), I64,
+                     "coalda.tid");
+  Ntid = B.CreateZExt(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x), I64,
+                      "coalda.ntid");
+  BranchInst *ToEntry = B.CreateBr(Entry);
+  B.SetInsertPoint(ToEntry);
+  if (P.LeadingBarrier && !P.votes())
+    barrier(B);
+  bool Any = false;
+  for (auto [A, Element, Tile] : zip(C.Arrays, Elements, Tiles))
+    if (A.Loaded) {
+      emitRowCopy(B, Element, Tile, A.Stride, A.MemberWidth, /*ToTile=*/true);
+      Any = true;
+    }
+  if (Any)
+    barrier(B);
+  redirectAccesses(B.GetInsertBlock());
+}
+
+/// Every staged access goes to the thread's element in its array's tile.
+void StagingEmitter::redirectAccesses(BasicBlock *At) {
+  IRBuilder<> B(At->getTerminator());
+  B.SetCurrentDebugLocation(Loc);
+  for (auto [A, Tile] : zip(C.Arrays, Tiles)) {
+    Value *Mine = B.CreateGEP(I8, Tile, B.CreateMul(Tid, B.getInt64(A.Stride)),
+                              "coalda.mine." + baseName(A.Base));
+    for (const AccessExpr *M : A.Accesses) {
+      int64_t Off = A.offsetInElement(*M);
+      IRBuilder<> MB(M->Inst);
+      Value *Ptr = Off ? MB.CreateGEP(I8, Mine, MB.getInt64(Off)) : Mine;
+      Value *Old = M->pointer();
+      Align Al = commonAlignment(commonAlignment(Align(16), A.Stride), Off);
+      if (auto *L = dyn_cast<LoadInst>(M->Inst)) {
+        L->setOperand(LoadInst::getPointerOperandIndex(), Ptr);
+        L->setAlignment(Al);
+      } else {
+        auto *S = cast<StoreInst>(M->Inst);
+        S->setOperand(StoreInst::getPointerOperandIndex(), Ptr);
+        S->setAlignment(Al);
+      }
+      RecursivelyDeleteTriviallyDeadInstructions(Old);
+    }
+  }
+}
+
+/// On the edges from the region to Merge: barrier, tiles written back.
+void StagingEmitter::emitStorePhase() {
+  SmallVector<BasicBlock *, 4> Preds;
+  for (BasicBlock *BB : predecessors(Merge))
+    if (InRegion.contains(BB) && !is_contained(Preds, BB))
+      Preds.push_back(BB);
+  BasicBlock *Store =
+      SplitBlockPredecessors(Merge, Preds, ".coalda.stage.store");
+  Store->setName("coalda.stage.store");
+  IRBuilder<> B(Store->getTerminator());
+  B.SetCurrentDebugLocation(Loc);
+  barrier(B);
+  for (auto [A, Element, Tile] : zip(C.Arrays, Elements, Tiles))
+    if (A.Written)
+      emitRowCopy(B, Element, Tile, A.Stride, A.MemberWidth, /*ToTile=*/false);
+  if (P.TrailingBarrier)
+    barrier(B);
+}
+
+/// Moves the row's Stride*ntid.x bytes, whose thread-t element starts at
+/// Element (in thread t), between global memory and Tile, in the widest
+/// units the row start's alignment allows, the rest in member-wide units.
+/// B ends where the copy is done.
+void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
+                                 GlobalVariable *Tile, int64_t Stride,
+                                 uint64_t MemberWidth, bool ToTile) {
+  Value *Back = B.CreateMul(Tid, B.getInt64(Stride));
+  Value *Row = B.CreateGEP(I8, Element, B.CreateNeg(Back), "coalda.row");
+  Value *Global = B.CreateAddrSpaceCast(Row, PointerType::get(Ctx, 1));
+  Value *Bytes = B.CreateMul(Ntid, B.getInt64(Stride), "coalda.rowbytes");
+  Value *RowInt = B.CreatePtrToInt(Row, I64);
+  SmallVector<unsigned, 3> Units;
+  for (unsigned U : {16u, 8u})
+    if (U > MemberWidth)
+      Units.push_back(U);
+  Units.push_back(MemberWidth);
+
+  BasicBlock *Done =
+      B.GetInsertBlock()->splitBasicBlock(B.GetInsertPoint(), "coalda.copied");
+  BasicBlock *Test = B.GetInsertBlock();
+  Test->getTerminator()->eraseFromParent();
+  for (unsigned U : Units) {
+    BasicBlock *Version = BasicBlock::Create(
+        Ctx, "coalda.copy" + std::to_string(U), F, Done);
+    BasicBlock *Next = nullptr;
+    B.SetInsertPoint(Test);
+    if (U == MemberWidth) {
+      B.CreateBr(Version);
+    } else {
+      Next = BasicBlock::Create(Ctx, "coalda.narrower", F, Done);
+      Value *Aligned = B.CreateICmpEQ(B.CreateAnd(RowInt, B.getInt64(U - 1)),
+                                      B.getInt64(0));
+      B.CreateCondBr(Aligned, Version, Next);
+    }
+    B.SetInsertPoint(Version);
+    Value *WideEnd = B.CreateMul(B.CreateUDiv(Bytes, B.getInt64(U)),
+                                 B.getInt64(U));
+    emitUnitLoop(B, Global, Tile, U, B.getInt64(0), WideEnd, ToTile);
+    if (U != MemberWidth)
+      emitUnitLoop(B, Global, Tile, MemberWidth, WideEnd, Bytes, ToTile);
+    B.CreateBr(Done);
+    Test = Next;
+  }
+  B.SetInsertPoint(Done, Done->getFirstInsertionPt());
+}
+
+/// for (k = From/U + tid.x; k < To/U; k += ntid.x) copy unit k (U bytes).
+void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
+                                  unsigned U, Value *FromByte, Value *ToByte,
+                                  bool ToTile) {
+  Type *Unit = U == 16  ? FixedVectorType::get(B.getInt32Ty(), 4)
+               : U == 8 ? FixedVectorType::get(B.getInt32Ty(), 2)
+                        : (Type *)B.getIntNTy(8 * U);
+  BasicBlock *Before = B.GetInsertBlock();
+  BasicBlock *Head = BasicBlock::Create(Ctx, "coalda.units", F);
+  BasicBlock *Body = BasicBlock::Create(Ctx, "coalda.unit", F);
+  BasicBlock *After = BasicBlock::Create(Ctx, "coalda.units.done", F);
+  Head->moveAfter(Before);
+  Body->moveAfter(Head);
+  After->moveAfter(Body);
+  Value *First = B.CreateAdd(B.CreateUDiv(FromByte, B.getInt64(U)), Tid);
+  Value *End = B.CreateUDiv(ToByte, B.getInt64(U));
+  B.CreateBr(Head);
+  B.SetInsertPoint(Head);
+  PHINode *K = B.CreatePHI(I64, 2, "coalda.k");
+  K->addIncoming(First, Before);
+  B.CreateCondBr(B.CreateICmpULT(K, End), Body, After);
+  B.SetInsertPoint(Body);
+  Value *Off = B.CreateMul(K, B.getInt64(U));
+  Value *G = B.CreateGEP(I8, Global, Off), *T = B.CreateGEP(I8, Tile, Off);
+  Value *From = ToTile ? G : T, *To = ToTile ? T : G;
+  B.CreateAlignedStore(B.CreateAlignedLoad(Unit, From, Align(U)), To,
+                       Align(U));
+  K->addIncoming(B.CreateAdd(K, Ntid), Body);
+  B.CreateBr(Head);
+  B.SetInsertPoint(After);
+}
+
+std::string StagingEmitter::emit() {
+  split();
+  Value *Go = computeGo();
+  cloneRegion(Go);
+  makeTiles();
+  emitLoadPhase();
+  emitStorePhase();
+  ++NumStaged;
+  LLVM_DEBUG(dbgs() << "coalda: staged " << C.Arrays.size() << " arrays in "
+                    << F->getName() << "\n");
+  std::string Names;
+  for (const StagedArray &A : C.Arrays)
+    Names += (Names.empty() ? "" : ", ") + baseName(A.Base) + " (" +
+             std::to_string(A.Stride) + "-byte elements, " +
+             (A.Written ? A.Loaded ? "read and written" : "written" : "read") +
+             ")";
+  return "staged " + Names + " through shared memory (block tile, " +
+         std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
+         std::to_string(P.Capacity) + " threads)";
+}
+
+} // namespace
+
+std::string emitStaging(const StagingCandidate &C, const StagingPlan &P) {
+  return StagingEmitter(C, P).emit();
+}
+
+} // namespace coalda

@@ -1,0 +1,399 @@
+//===- StagingLegality.cpp - When staging through shared memory is right --===//
+//
+// Phase 2 of the staging rewrite, per candidate block AB:
+//
+//  1. Cost rule (measured on an H200, ../docs/benchmarks.md "Staging"):
+//     stage arrays of members of at least 4 bytes; a written array must have
+//     every byte of its element stored (the tile is written back whole); a
+//     read-only array joins only when its loads read the whole element and
+//     some array is written (staging read-only AoS alone measured
+//     0.91-1.00x, 1-byte members 0.89-1.00x: the copy rewrite or nothing).
+//  2. Where the barriers go: AB runs at most once per thread (in no cycle),
+//     and either every thread of the block runs it (the region is AB's span
+//     of staged accesses) or AB's only predecessor D ends in a branch that
+//     every thread reaches once, and AB's nearest post-dominator M post-
+//     dominates D (every thread meets again there): the region is D's branch
+//     up to M.
+//  3. Between the phases the staged elements must not be reached through
+//     another pointer by the same thread (another thread's touching them is
+//     a race in the original): calls that may touch memory, volatile and
+//     atomic accesses refuse; a load or store through a pointer not proven
+//     disjoint from a staged array is checked at run time, per thread,
+//     against the thread's own elements (its address must be computable
+//     before the region); so are pairs of staged arrays one of which is
+//     written.
+//  4. Tiles: sized for __launch_bounds__ (maxntid.x) when given, else for
+//     1024, 512 or 256 threads, whichever fits 48 KB with the kernel's own
+//     static shared memory; a larger block runs the original code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Staging.h"
+#include "Options.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+STATISTIC(NumStagingsLegal, "Staging candidates found legal");
+
+namespace coalda {
+
+namespace {
+
+constexpr uint64_t SharedLimit = 48 * 1024;
+
+Missed miss(MissedReason R, std::string Detail) {
+  LLVM_DEBUG(dbgs() << "coalda: staging rejected: " << Detail << "\n");
+  return Missed{R, std::move(Detail)};
+}
+
+/// The accesses of one kind (stores, or loads) cover every byte of A's
+/// element.
+bool covers(const StagedArray &A, bool Stores) {
+  SmallVector<std::pair<int64_t, int64_t>, 8> Spans;
+  for (const AccessExpr *M : A.Accesses)
+    if (M->IsStore == Stores)
+      Spans.push_back({A.offsetInElement(*M),
+                       A.offsetInElement(*M) + (int64_t)M->Width});
+  llvm::sort(Spans);
+  int64_t Reached = 0;
+  for (auto [Lo, Hi] : Spans) {
+    if (Lo > Reached)
+      return false;
+    Reached = std::max(Reached, Hi);
+  }
+  return Reached >= A.Stride;
+}
+
+/// 1. The cost rule: keeps the arrays worth staging (written ones first).
+Verdict applyCostRule(StagingCandidate &C) {
+  std::vector<StagedArray> Kept;
+  std::optional<Missed> Why;
+  for (StagedArray &A : C.Arrays) {
+    std::string Name = baseName(A.Base);
+    if (A.MemberWidth < 4) {
+      Why = miss(MissedReason::StagingCostRule,
+                 Name + " has " + std::to_string(A.MemberWidth) +
+                     "-byte members: staging them through shared memory "
+                     "measured 0.89-1.00x");
+      continue;
+    }
+    // As in the copy rewrite: a power-of-two element of up to 16 bytes whose
+    // member at offset 0 is aligned to its size becomes one vector access
+    // per thread in the backend (int2: st.v2.u32), coalesced already.
+    if (opts::CostRules && isPowerOf2_64(A.Stride) && A.Stride <= 16 &&
+        all_of(A.Accesses, [&](const AccessExpr *M) {
+          return A.offsetInElement(*M) != 0 ||
+                 M->alignment().value() >= (uint64_t)A.Stride;
+        })) {
+      Why = miss(MissedReason::VectorizedElement,
+                 Name + "'s " + std::to_string(A.Stride) +
+                     "-byte elements are moved as one vector per thread by "
+                     "the backend, which is coalesced already");
+      continue;
+    }
+    if (A.Written && !covers(A, /*Stores=*/true)) {
+      Why = miss(MissedReason::StagingPartialElement,
+                 "the stores to " + Name + " do not write every byte of its " +
+                     std::to_string(A.Stride) +
+                     "-byte element, so the tile cannot be written back whole");
+      continue;
+    }
+    if (!A.Written && !covers(A, /*Stores=*/false))
+      continue; // read where it is; only whole elements are staged
+    if (A.Written && !all_of(A.Accesses, [](const AccessExpr *M) {
+          return M->isSimple();
+        }))
+      return miss(MissedReason::VolatileOrAtomic,
+                  "an access to " + Name + " is volatile or atomic");
+    Kept.push_back(A);
+  }
+  if (none_of(Kept, [](const StagedArray &A) { return A.Written; })) {
+    if (Why)
+      return Why;
+    return miss(MissedReason::StagingCostRule,
+                "read-only array-of-structs elements: staging them measured "
+                "0.91-1.00x (the L1 cache absorbs strided reads)");
+  }
+  C.Arrays = std::move(Kept);
+  return std::nullopt;
+}
+
+/// 2. Where the barriers go.
+Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
+                   PostDominatorTree &PDT, DominatorTree &DT,
+                   const CycleInfo &Cycles) {
+  BasicBlock *AB = C.Block;
+  BasicBlock *Entry = &AB->getParent()->getEntryBlock();
+  if (PDT.dominates(AB, Entry))
+    return std::nullopt; // every thread of the block runs AB
+  BasicBlock *D = AB->getSinglePredecessor();
+  auto *Br = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
+  if (!Br || !Br->isConditional())
+    return miss(MissedReason::StagingGuard,
+                "the accesses are not behind one branch: only `if (cond) "
+                "{...}` and early returns are staged");
+  if (Cycles.getCycle(D) || !PDT.dominates(D, Entry))
+    return miss(MissedReason::StagingGuard,
+                "the branch before the accesses is not reached once by every "
+                "thread of the block, so no barrier may go there");
+  DomTreeNode *Next = PDT.getNode(AB)->getIDom();
+  BasicBlock *M = Next ? Next->getBlock() : nullptr;
+  if (!M || !PDT.dominates(M, D) || !DT.dominates(D, M) || Cycles.getCycle(M))
+    return miss(MissedReason::StagingGuard,
+                "the threads of the block do not all meet after the accesses, "
+                "so no barrier may go there");
+  P.Guard = Br;
+  P.ActiveOnTrue = Br->getSuccessor(0) == AB;
+  P.Merge = M;
+  return std::nullopt;
+}
+
+/// The instructions between the phases, and where the run-time checks are
+/// computed (before the region).
+std::pair<SmallVector<Instruction *, 32>, Instruction *>
+regionInstructions(const StagingCandidate &C, const StagingPlan &P) {
+  SmallVector<Instruction *, 32> Insts;
+  if (!P.Guard) {
+    Instruction *First = C.Block->getTerminator(), *Last = nullptr;
+    for (const StagedArray &A : C.Arrays)
+      for (const AccessExpr *M : A.Accesses) {
+        if (M->Inst->comesBefore(First))
+          First = M->Inst;
+        if (!Last || Last->comesBefore(M->Inst))
+          Last = M->Inst;
+      }
+    for (Instruction *I = First; I != Last->getNextNode(); I = I->getNextNode())
+      Insts.push_back(I);
+    return {Insts, First};
+  }
+  SmallVector<BasicBlock *, 8> Work{C.Block};
+  SmallPtrSet<BasicBlock *, 8> Seen{C.Block};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    for (Instruction &I : *BB)
+      Insts.push_back(&I);
+    for (BasicBlock *S : successors(BB))
+      if (S != P.Merge && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return {Insts, P.Guard};
+}
+
+bool harmlessCall(const CallBase &Call) {
+  if (isa<DbgInfoIntrinsic>(Call) || Call.isLifetimeStartOrEnd())
+    return true;
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
+    if (II->getIntrinsicID() == Intrinsic::assume)
+      return true;
+  return !Call.mayReadOrWriteMemory();
+}
+
+/// 3. One instruction between the phases that is not a staged access.
+Verdict checkOther(Instruction &I, const StagingCandidate &C, StagingPlan &P,
+                   Instruction *CheckPoint, DominatorTree &DT) {
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    if (harmlessCall(*Call))
+      return std::nullopt;
+    return miss(MissedReason::CallMayTouch,
+                "a call between the accesses may touch the staged elements: " +
+                    describe(&I));
+  }
+  if (!I.mayReadOrWriteMemory())
+    return std::nullopt;
+  if (!isa<LoadInst>(I) && !isa<StoreInst>(I))
+    return miss(MissedReason::VolatileOrAtomic,
+                "an atomic access or fence between the accesses: " +
+                    describe(&I));
+  if ((isa<LoadInst>(I) && !cast<LoadInst>(I).isSimple()) ||
+      (isa<StoreInst>(I) && !cast<StoreInst>(I).isSimple()))
+    return miss(MissedReason::VolatileOrAtomic,
+                "a volatile access between the accesses: " + describe(&I));
+  Value *Ptr = getLoadStorePointerOperand(&I);
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (AS == 3 || AS == 5) // shared or local: never a staged global element
+    return std::nullopt;
+  bool IsStore = isa<StoreInst>(I);
+  bool Needed = any_of(C.Arrays, [&](const StagedArray &A) {
+    return (A.Written || IsStore) && !provablyDisjoint(Ptr, A.Base);
+  });
+  if (!Needed)
+    return std::nullopt;
+  if (!canMaterializeAt(Ptr, CheckPoint, DT))
+    return miss(MissedReason::StagingAccessBetween,
+                "the address of " + describe(&I) +
+                    " is computed from memory between the accesses, so its "
+                    "overlap with the staged elements cannot be checked first");
+  const DataLayout &DL = I.getModule()->getDataLayout();
+  Type *Ty = IsStore ? cast<StoreInst>(I).getValueOperand()->getType()
+                     : I.getType();
+  P.Checks.push_back({&I, DL.getTypeStoreSize(Ty).getFixedValue(), IsStore});
+  return std::nullopt;
+}
+
+/// 3b. Memory the rest of the kernel touches: the same thread's accesses
+/// before and after the region see its element where another thread
+/// moves it, so the moves need barriers around them.
+void markBarriersOutside(const StagingCandidate &C, StagingPlan &P,
+                         ArrayRef<Instruction *> Region,
+                         const DenseSet<const Instruction *> &Staged) {
+  DenseSet<const Instruction *> Inside(Region.begin(), Region.end());
+  for (Instruction &I : instructions(*C.Block->getParent())) {
+    if (Inside.contains(&I) || Staged.contains(&I) ||
+        !I.mayReadOrWriteMemory())
+      continue;
+    if (const auto *Call = dyn_cast<CallBase>(&I); Call && harmlessCall(*Call))
+      continue;
+    Value *Ptr = getLoadStorePointerOperand(&I);
+    if (Ptr && (Ptr->getType()->getPointerAddressSpace() == 3 ||
+                Ptr->getType()->getPointerAddressSpace() == 5))
+      continue;
+    for (const StagedArray &A : C.Arrays) {
+      if (Ptr && provablyDisjoint(Ptr, A.Base))
+        continue;
+      if (A.Loaded && I.mayWriteToMemory())
+        P.LeadingBarrier = true;
+      if (A.Written)
+        P.TrailingBarrier = true;
+    }
+  }
+}
+
+/// The x bound of __launch_bounds__ (maxntid.x), or 0.
+unsigned launchBoundX(const Function &F) {
+  if (unsigned N = F.getFnAttributeAsParsedInteger("nvvm.maxntid", 0))
+    return N;
+  const NamedMDNode *Ann = F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!Ann)
+    return 0;
+  for (const MDNode *Op : Ann->operands()) {
+    if (Op->getNumOperands() < 3)
+      continue;
+    auto *FV = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get());
+    if (!FV || FV->getValue() != &F)
+      continue;
+    for (unsigned K = 1; K + 1 < Op->getNumOperands(); K += 2) {
+      auto *Key = dyn_cast<MDString>(Op->getOperand(K));
+      auto *Val = mdconst::dyn_extract<ConstantInt>(Op->getOperand(K + 1));
+      if (Key && Val && Key->getString() == "maxntidx")
+        return Val->getZExtValue();
+    }
+  }
+  return 0;
+}
+
+/// Used by an instruction of F, directly or through constant expressions.
+bool usedIn(const Value *V, const Function &F) {
+  for (const User *U : V->users()) {
+    if (const auto *I = dyn_cast<Instruction>(U); I && I->getFunction() == &F)
+      return true;
+    if (isa<ConstantExpr>(U) && usedIn(U, F))
+      return true;
+  }
+  return false;
+}
+
+/// 4. The threads the tiles are sized for, or why none fits.
+Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
+                  const Function &F) {
+  uint64_t Own = 0;
+  for (const GlobalVariable &GV : F.getParent()->globals()) {
+    if (GV.getAddressSpace() != 3 || !usedIn(&GV, F))
+      continue;
+    if (!GV.hasInitializer())
+      return miss(MissedReason::StagingTileTooLarge,
+                  "the kernel uses dynamic shared memory (extern __shared__): "
+                  "a static tile might not fit beside it");
+    Own += F.getParent()->getDataLayout().getTypeAllocSize(GV.getValueType());
+  }
+  uint64_t PerThread = C.bytesPerThread();
+  if (unsigned Bound = launchBoundX(F)) {
+    P.Capacity = Bound;
+    P.CapacityFromLaunchBounds = true;
+    if (Own + PerThread * Bound <= SharedLimit)
+      return std::nullopt;
+  } else {
+    for (unsigned Threads : {1024u, 512u, 256u})
+      if (Own + PerThread * Threads <= SharedLimit) {
+        P.Capacity = Threads;
+        return std::nullopt;
+      }
+  }
+  return miss(MissedReason::StagingTileTooLarge,
+              "tiles of " + std::to_string(PerThread) +
+                  " bytes per thread for " +
+                  std::to_string(P.CapacityFromLaunchBounds ? P.Capacity
+                                                            : 256u) +
+                  " threads do not fit the 48 KB of static shared memory");
+}
+
+Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
+               const CycleInfo &Cycles) {
+  StagingCandidate &C = O.Candidate;
+  StagingPlan &P = O.Plan;
+  if (Cycles.getCycle(C.Block))
+    return miss(MissedReason::StagingInLoop,
+                "the accesses are in a loop (around the element, or a "
+                "per-thread chunk loop that is not unrolled): staging per "
+                "iteration or per chunk is not implemented");
+  if (Verdict V = applyCostRule(C))
+    return V;
+  if (Verdict V = findRegion(C, P, PDT, DT, Cycles))
+    return V;
+  auto [Insts, CheckPoint] = regionInstructions(C, P);
+  DenseSet<const Instruction *> Staged;
+  for (const StagedArray &A : C.Arrays) {
+    for (const AccessExpr *M : A.Accesses)
+      Staged.insert(M->Inst);
+    if (!canMaterializeAt(A.Accesses.front()->pointer(), CheckPoint, DT))
+      return miss(MissedReason::StagingAccessBetween,
+                  "the address of " + baseName(A.Base) +
+                      "'s element is computed from memory the guard reads, "
+                      "so the row cannot be staged before it");
+  }
+  for (Instruction *I : Insts)
+    if (!Staged.contains(I))
+      if (Verdict V = checkOther(*I, C, P, CheckPoint, DT))
+        return V;
+  markBarriersOutside(C, P, Insts, Staged);
+  for (unsigned J = 0; J < C.Arrays.size(); ++J)
+    for (unsigned K = J + 1; K < C.Arrays.size(); ++K)
+      if ((C.Arrays[J].Written || C.Arrays[K].Written) &&
+          !provablyDisjoint(C.Arrays[J].Base, C.Arrays[K].Base))
+        P.ArrayChecks.push_back({J, K});
+  return sizeTiles(C, P, *C.Block->getParent());
+}
+
+} // namespace
+
+void decideStagings(std::vector<StagingOutcome> &Stagings,
+                    const CoalescingInfo &Info, PostDominatorTree &PDT,
+                    DominatorTree &DT, const CycleInfo &Cycles) {
+  (void)Info;
+  bool Taken = false;
+  for (StagingOutcome &O : Stagings) {
+    O.Skip = decide(O, PDT, DT, Cycles);
+    if (O.legal() && Taken)
+      O.Skip = miss(MissedReason::StagingOnePerKernel,
+                    "another block of this kernel is staged already (one "
+                    "staging per kernel)");
+    if (O.legal()) {
+      Taken = true;
+      ++NumStagingsLegal;
+    }
+  }
+}
+
+} // namespace coalda

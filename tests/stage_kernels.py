@@ -1,0 +1,176 @@
+"""Random kernels for the staging rewrite (issue 12): computations on
+array-of-structs elements that COALDA may stage through a shared-memory tile.
+
+Each kernel owns one element per thread of an `out` array of a random struct
+(4-, 8- and 2-byte members in random order) and does one of:
+
+- `store`: writes every member from SoA inputs (staged: stores only);
+- `rmw`: updates every member from its own value (staged: load + store);
+- `axpy`: updates every member from a read-only AoS `x` at the same index
+  (two arrays share the plan);
+- `partial`: writes only some members (must be left alone: the tile cannot be
+  written back whole);
+
+under a random guard (none, `if (i < n)`, an early return, a non-prefix
+`i % 3 != 1`, a row-uniform flag), with or without `__restrict__` (without
+it the oracle also runs the buffers overlapping) and `__launch_bounds__`,
+with an index of `i`, `i + k` (shifted) or `2*i` (gaps between elements:
+must be left alone), and sometimes a write of the thread's element before
+(the rows must be loaded after it) or a read of it after (the rows must be
+stored before it: another thread stores them). The emulator runs each before and after under every
+layout and schedule; the test checks the bytes and which kernels were staged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MEMBER_TYPES = {"float": 4, "int": 4, "double": 8, "short": 2, "unsigned": 4}
+OPS = ("store", "rmw", "axpy", "partial")
+GUARDS = ("none", "bounds", "early_return", "non_prefix", "flag")
+INDEXES = ("i", "shifted", "gapped")
+
+
+@dataclass
+class StageKernel:
+    name: str
+    members: list[tuple[str, str]]  # (type, name)
+    op: str
+    guard: str
+    index: str
+    restrict: bool
+    bound: int  # __launch_bounds__ x, 0 for none
+    block: int
+    prologue: bool = False  # the thread writes a member of its element first
+    epilogue: bool = False  # and reads one back after (into `sink`)
+
+    @property
+    def struct(self) -> str:
+        return f"S_{self.name}"
+
+    @property
+    def align(self) -> int:
+        return max(MEMBER_TYPES[t] for t, _ in self.members)
+
+    @property
+    def size(self) -> int:
+        """sizeof the struct, laid out as C does (each member at a multiple
+        of its size, the end padded to the alignment)."""
+        end = 0
+        for t, _ in self.members:
+            width = MEMBER_TYPES[t]
+            end = -(-end // width) * width + width
+        return -(-end // self.align) * self.align
+
+    @property
+    def padded(self) -> bool:
+        return self.size != sum(MEMBER_TYPES[t] for t, _ in self.members)
+
+    def promise(self) -> bool | None:
+        """True: the README promises the staging; False: it must be left
+        alone (bytes of the element it never writes: skipped members, tail
+        padding, gaps between elements); None: either is right (the cost
+        rule decides on the widths -O3 leaves, which may merge 2-byte
+        members, or the guard's shape)."""
+        if self.op == "partial" or self.index == "gapped" or self.padded:
+            return False
+        if any(t == "short" for t, _ in self.members) or self.guard == "non_prefix":
+            return None
+        return True
+
+    def source(self) -> str:
+        r = "__restrict__ " if self.restrict else ""
+        fields = " ".join(f"{t} {m};" for t, m in self.members)
+        lines = [f"struct {self.struct} {{ {fields} }};"]
+        bounds = f"__launch_bounds__({self.bound}) " if self.bound else ""
+        params = [f"{self.struct} *{r}out"]
+        if self.op == "store" or self.op == "partial":
+            params += [f"const float *{r}in{k}" for k in range(len(self.members))]
+        if self.op == "axpy":
+            params.append(f"const {self.struct} *{r}x")
+        if self.epilogue:
+            params.append(f"float *{r}sink")
+        params += ["int n", "int flag"]
+        lines.append(f"__global__ void {bounds}{self.name}({', '.join(params)}) {{")
+        lines.append("  int i = blockIdx.x * blockDim.x + threadIdx.x;")
+        idx = {"i": "i", "shifted": "i + 1", "gapped": "2 * i"}[self.index]
+        first_type, first = self.members[0]
+        if self.prologue:
+            lines.append(f"  if (i < n) out[{idx}].{first} = ({first_type})(flag + 7);")
+        body: list[str] = []
+        for k, (t, m) in enumerate(self.members):
+            if self.op == "partial" and k % 2 == 1:
+                continue
+            if self.op in ("store", "partial"):
+                value = f"({t})(in{k}[i] * 3.0f + {k})"
+            elif self.op == "rmw":
+                value = f"({t})(out[{idx}].{m} * 2 + {k + 1})"
+            else:
+                value = f"({t})(x[{idx}].{m} * 3 + out[{idx}].{m})"
+            body.append(f"out[{idx}].{m} = {value};")
+        guard = {
+            "none": None, "bounds": "i < n", "early_return": None, "non_prefix": "i < n && i % 3 != 1",
+            "flag": "i < n && flag",
+        }[self.guard]
+        if self.guard == "early_return":
+            lines.append("  if (i >= n) return;")
+        if guard:
+            lines.append(f"  if ({guard}) {{")
+            lines += [f"    {b}" for b in body]
+            lines.append("  }")
+        else:
+            lines += [f"  {b}" for b in body]
+        if self.epilogue:
+            lines.append(f"  if (i < n) sink[i] = (float)out[{idx}].{self.members[-1][1]};")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def spec(self) -> str:
+        """The launch spec (TOML) of the kernel. Without a guard the grid
+        covers n threads exactly (the sizes are multiples of the block)."""
+        span = {"i": "n", "shifted": "(n + 1)", "gapped": "(2 * n)"}[self.index]
+        params = [f'{{ name = "out", inout = "{self.size}*{span}" }}']
+        if self.op in ("store", "partial"):
+            params += [f'{{ name = "in{k}", in = "4*n" }}' for k in range(len(self.members))]
+        if self.op == "axpy":
+            params.append(f'{{ name = "x", in = "{self.size}*{span}" }}')
+        if self.epilogue:
+            params.append('{ name = "sink", out = "4*n" }')
+        params += ['{ name = "n", value = "n" }', '{ name = "flag", value = "1" }']
+        grid = '"n // block"' if self.guard == "none" else '"cdiv(n, block)"'
+        return (f"[kernels.{self.name}]\nblock = {self.block}\ngrid = {grid}\nalign = {self.align}\n"
+                f"params = [{', '.join(params)}]\n")
+
+
+def _members(rng: np.random.Generator) -> list[tuple[str, str]]:
+    """2-5 members, sorted by decreasing size (padding only at the end)."""
+    count = int(rng.integers(2, 6))
+    pool = list(MEMBER_TYPES)
+    weights = np.array([4, 2, 2, 1, 1], dtype=float)
+    types = [str(t) for t in rng.choice(pool, size=count, p=weights / weights.sum())]
+    types.sort(key=lambda t: -MEMBER_TYPES[t])
+    # Mostly fill the tail padding with members (a padded element is never
+    # written whole, so it is left alone: keep some of those too).
+    align = max(MEMBER_TYPES[t] for t in types)
+    pad = -sum(MEMBER_TYPES[t] for t in types) % align
+    if pad and rng.random() < 0.75:
+        types += ["float"] * (pad // 4) + ["short"] * (pad % 4 // 2)
+        types.sort(key=lambda t: -MEMBER_TYPES[t])
+    return [(t, f"m{k}") for k, t in enumerate(types)]
+
+
+def random_kernels(seed: int, count: int) -> list[StageKernel]:
+    rng = np.random.default_rng(seed)
+    kernels = []
+    for k in range(count):
+        op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
+        guard = str(rng.choice(GUARDS))
+        index = str(rng.choice(INDEXES, p=[0.75, 0.15, 0.10]))
+        block = int(rng.choice([32, 64, 96, 128]))
+        bound = int(rng.choice([0, 0, 128])) if block <= 128 else 0
+        kernels.append(StageKernel(f"stage{seed}_{k}", _members(rng), op, guard, index,
+                                   bool(rng.integers(0, 2)), bound, block,
+                                   prologue=bool(rng.random() < 0.2), epilogue=bool(rng.random() < 0.3)))
+    return kernels
