@@ -1373,12 +1373,20 @@ class StrideKernel:
         return self.block * (self.blocks if self.lane == "gid" else 1)
 
     @property
+    def slack(self) -> int:
+        """Elements kept free before the lowest and after the highest element
+        copied: as far as a row's region at a wrongly assumed stride reaches
+        (the old trap wrote up to a row past dst's end, far beyond the guard
+        zones, into the host's heap); there the bytes show it."""
+        return self.threads * self.count
+
+    @property
     def offset(self) -> int:
-        return max(0, -self.stride * (self.threads - 1))
+        return max(0, -self.stride * (self.threads - 1)) + self.slack
 
     @property
     def elements(self) -> int:
-        return abs(self.stride) * (self.threads - 1) + self.count
+        return abs(self.stride) * (self.threads - 1) + self.count + 2 * self.slack
 
     def source(self, name: str) -> str:
         r = restrict(self.restrict)
