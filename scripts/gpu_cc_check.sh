@@ -62,7 +62,7 @@ run() {
   local failures=0 runs=0 src stem arg out_c out_p rc_c rc_p
   local tmp
   tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
+  trap "rm -rf '$tmp'" EXIT
   for src in "${sources[@]}"; do
     stem=$(basename "$src" .cu)
     local -n arglist="args_${stem}"

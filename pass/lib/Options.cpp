@@ -37,6 +37,15 @@ cl::opt<bool> Staging(
     cl::desc("Stage strided stores and read-modify-writes of array-of-structs "
              "elements through a shared-memory tile (kernels without a "
              "rewritten copy)"));
+cl::opt<bool> StageReadOnly(
+    "coalda-stage-read-only", cl::init(false),
+    cl::desc("Also stage read-only arrays read whole at the same index as a "
+             "staged written array (measured slower: docs/benchmarks.md)"));
+cl::opt<unsigned> StageTileBudget(
+    "coalda-stage-tile-budget", cl::init(48 * 1024),
+    cl::desc("Without __launch_bounds__, size the tiles for the most threads "
+             "(1024, 512 or 256) whose tiles fit this many bytes: a static "
+             "tile costs its bytes at every block size"));
 cl::opt<bool> CostRules(
     "coalda-cost-rules", cl::init(true),
     cl::desc("Leave alone the copies the measurements found unprofitable "

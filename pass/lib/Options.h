@@ -25,6 +25,8 @@ extern llvm::cl::opt<unsigned> WideBlock;
 extern llvm::cl::opt<bool> BreakForTesting;
 extern llvm::cl::opt<unsigned> MaxStride;
 extern llvm::cl::opt<bool> Staging;
+extern llvm::cl::opt<bool> StageReadOnly;
+extern llvm::cl::opt<unsigned> StageTileBudget;
 
 } // namespace coalda::opts
 

@@ -140,6 +140,8 @@ private:
   std::vector<Value *> Elements; ///< each array's element start, at Pre
   std::vector<GlobalVariable *> Tiles;
   Value *Tid = nullptr, *Ntid = nullptr; ///< i64 in the Load block
+  /// Pre's branch on the block's shape, in front of the vote (when any).
+  BranchInst *FitsBranch = nullptr;
 
   void split();
   Value *computeGo();
@@ -210,7 +212,7 @@ Value *StagingEmitter::computeGo() {
                                    B.getInt64(-A.offsetInElement(First)),
                                    "coalda.element"));
   }
-  Value *Go = B.CreateAnd(
+  Value *Fits = B.CreateAnd(
       B.CreateICmpULE(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
                       B.getInt32(P.Capacity)),
       B.CreateAnd(
@@ -219,6 +221,19 @@ Value *StagingEmitter::computeGo() {
           B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
                          B.getInt32(1))),
       "coalda.fits");
+  if (!P.votes())
+    return Fits;
+  // A block the tiles do not fit goes to the original code at once, without
+  // paying for the vote's barrier (the shape is the same in every thread).
+  BasicBlock *Vote = Pre->splitBasicBlock(Pre->getTerminator(), "coalda.vote");
+  Pre->getTerminator()->eraseFromParent();
+  IRBuilder<>(Pre).CreateCondBr(Fits, Vote, Entry,
+                                MDBuilder(Ctx).createLikelyBranchWeights());
+  FitsBranch = cast<BranchInst>(Pre->getTerminator());
+  Pre = Vote;
+  DT.recalculate(*F);
+  B.SetInsertPoint(Pre->getTerminator());
+  Value *Go = B.getTrue();
   if (P.Guard) {
     Value *Cond = P.Guard->getCondition();
     Go = B.CreateAnd(Go, P.ActiveOnTrue ? Cond : B.CreateNot(Cond),
@@ -226,8 +241,6 @@ Value *StagingEmitter::computeGo() {
   }
   if (Value *Checks = checksHold(B, DT, Clones))
     Go = B.CreateAnd(Go, Checks);
-  if (!P.votes())
-    return Go;
   // An inactive thread's early addresses may be poison: freeze them out.
   Go = B.CreateFreeze(Go);
   Value *All = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
@@ -285,6 +298,8 @@ BasicBlock *StagingEmitter::cloneRegion(Value *Go) {
         Phi.addIncoming(V, cast<BasicBlock>(VMap[Phi.getIncomingBlock(K)]));
       }
   auto *Original = cast<BasicBlock>(VMap[Entry]);
+  if (FitsBranch) // its false edge is the original code's too
+    FitsBranch->setSuccessor(1, Original);
   Pre->getTerminator()->eraseFromParent();
   IRBuilder<> B(Pre);
   B.SetCurrentDebugLocation(Loc);

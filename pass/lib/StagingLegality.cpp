@@ -111,7 +111,7 @@ Verdict applyCostRule(StagingCandidate &C) {
                      "-byte element, so the tile cannot be written back whole");
       continue;
     }
-    if (!A.Written && !covers(A, /*Stores=*/false))
+    if (!A.Written && (!opts::StageReadOnly || !covers(A, /*Stores=*/false)))
       continue; // read where it is; only whole elements are staged
     if (A.Written && !all_of(A.Accesses, [](const AccessExpr *M) {
           return M->isSimple();
@@ -325,8 +325,11 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
     if (Own + PerThread * Bound <= SharedLimit)
       return std::nullopt;
   } else {
+    uint64_t Budget = std::min<uint64_t>(SharedLimit, opts::StageTileBudget);
     for (unsigned Threads : {1024u, 512u, 256u})
-      if (Own + PerThread * Threads <= SharedLimit) {
+      if (Own + PerThread * Threads <= Budget || Threads == 256) {
+        if (Own + PerThread * Threads > SharedLimit)
+          break;
         P.Capacity = Threads;
         return std::nullopt;
       }

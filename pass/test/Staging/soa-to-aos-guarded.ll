@@ -13,9 +13,12 @@
 ; is active (a full row), the block fits the tile, and each thread's loads of
 ; ix/iy/iz miss its own element of out (no __restrict__). Otherwise the clone
 ; of the original region runs.
+; A block the tiles do not fit (more than 1024 threads, or 2-D) goes to the
+; original code before the vote, without a barrier.
 ; CHECK-LABEL: define {{.*}}soa_to_aos
 ; CHECK: %coalda.fits = and i1
-; CHECK: %coalda.active = and i1 %coalda.fits, %cmp
+; CHECK: br i1 %coalda.fits, label %coalda.vote, label %coalda.stage.region.orig
+; CHECK: coalda.vote:
 ; CHECK: %coalda.apart = or i1
 ; CHECK: call i32 @llvm.nvvm.barrier0.and(i32
 ; CHECK: br i1 %coalda.stage.go, label %coalda.stage.load, label %coalda.stage.region.orig
