@@ -1183,7 +1183,7 @@ def shared_kernels(draw: st.DrawFn) -> SharedKernel:
     return SharedKernel(
         element, view, scratch, draw(st.integers(0, size - 1)), draw(st.booleans()),
         offset, draw(st.integers(0, 3)) > 0, draw(st.sampled_from([1, 1, 0])),
-        draw(st.sampled_from((32, 36, 64, 100, 128))), draw(st.integers(1, 2)),
+        draw(st.sampled_from((32, 36, 64, 100, 128))), draw(st.sampled_from((1, 1, 2))),  # barriers: few threads
     )
 
 
