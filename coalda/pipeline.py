@@ -116,7 +116,8 @@ def inputs_digest(source: Path, options: CompileOptions) -> str:
         text = source.read_bytes()
     except OSError as exc:
         raise CoaldaError(f"cannot read {source}: {exc.strerror or exc}") from None
-    what = repr((options.arch, options.opt_level, tuple(map(str, options.includes)), tuple(options.defines)))
+    what = repr((options.arch, options.opt_level, tuple(map(str, options.includes)), tuple(options.defines),
+                 tuple(options.extra)))
     return hashlib.sha256(text + b"\0" + what.encode()).hexdigest()
 
 

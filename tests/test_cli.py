@@ -227,6 +227,11 @@ def test_run_from_a_stale_outdir_is_refused(tmp_path: Path, rgb: Path) -> None:
     assert_clean_failure(proc, "was made from another version", "coalda optimize", code=1)
     proc = run_cli("run", rgb, "--emulate", "--from", tmp_path / "out", "-O", "0", "--sizes", "256")
     assert_clean_failure(proc, "with other options", code=1)
+    # clang flags passed through with `--` are options too
+    source.write_text(rgb.read_text())
+    assert run_cli("optimize", source, "-o", tmp_path / "out2", "--", "-DUNUSED=1").returncode == 0
+    proc = run_cli("run", source, "--emulate", "--from", tmp_path / "out2", "--sizes", "256")
+    assert_clean_failure(proc, "with other options", code=1)
 
 
 def test_the_reproduce_line_reads_files_that_still_exist(tmp_path: Path) -> None:
