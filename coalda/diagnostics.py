@@ -58,17 +58,36 @@ def _piece(access: dict[str, Any]) -> int:
 def _note(access: dict[str, Any], verdict: str) -> str:
     if verdict.startswith("rewritten"):
         return "COALDA rewrites it (coalda optimize): " + verdict.removeprefix("rewritten: ")
+    if verdict.startswith("staged"):
+        return "COALDA stages it (coalda optimize): " + verdict
+    if verdict.startswith("not staged: "):
+        return ("make consecutive threads touch consecutive bytes (a structure of arrays, a vector type); "
+                "COALDA does not stage it: " + verdict.removeprefix("not staged: "))
     if access.get("class") == "unknown":
         return "make the index a linear function of threadIdx.x, or run coalda analyze -O0 to see the unrolled form"
     return ("make consecutive threads touch consecutive bytes: a structure of arrays, a vector type "
             "(float4, uchar4), or __restrict__ so that COALDA may stage the copy; " + verdict)
 
 
+def _by_source_access(rows: list[tuple[dict[str, Any], int, str, str]]) -> list[tuple[dict[str, Any], int, str, str]]:
+    merged: dict[tuple[Any, ...], list[Any]] = {}
+    for access, count, verdict, style in rows:
+        key = (access.get("file"), access["line"], access["column"], access["kind"], access["width"],
+               access.get("stride"), access.get("class"), verdict)
+        if key in merged:
+            merged[key][1] += count
+        else:
+            merged[key] = [access, count, verdict, style]
+    return [tuple(row) for row in merged.values()]  # type: ignore[misc]
+
+
 def diagnostics(report: Report) -> list[Diagnostic]:
-    """One diagnostic per uncoalesced or unknown source access, worst first."""
+    """One diagnostic per uncoalesced or unknown source access, worst first.
+    The IR accesses of one source access that differ only in their offset
+    (an unrolled loop's `out[8*i + k]`) are one diagnostic."""
     out = []
     for kernel in report["kernels"]:
-        for access, count, verdict, _ in findings(report, kernel):
+        for access, count, verdict, _ in _by_source_access(findings(report, kernel)):
             cls = access.get("class")
             if cls not in ("uncoalesced", "unknown"):
                 continue

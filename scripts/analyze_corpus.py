@@ -49,6 +49,7 @@ def main() -> int:
     outcome: Counter[str] = Counter()
     classes: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
+    rewrites: Counter[str] = Counter()  # what optimize would do
     kernels = 0
     rows = []
     for cu in files:
@@ -62,13 +63,21 @@ def main() -> int:
             reasons.update(a["reason"].split(" (")[0] for k in report["kernels"] for a in k["accesses"]
                            if a.get("class") == "unknown")
             row.update(kernels=len(report["kernels"]), **{c: counts.get(c, 0) for c in CLASSES})
+            for k in report["kernels"]:
+                for g in k["groups"]:
+                    rewrites["copy groups rewritten" if g["transformed"] else "copy groups left alone"] += 1
+                for st in k.get("stagings", []):
+                    rewrites["blocks staged" if st["transformed"] else f"not staged: {st['missed']}"] += 1
+                    if st["transformed"]:
+                        row.setdefault("staged", []).append(k["name"])
         else:
             row["error"] = why
         rows.append(row)
         print(f"{kind:10} {row['file']}" + (f"  ({why})" if why else ""), file=sys.stderr)
     summary = {
         "files": len(files), "outcomes": dict(outcome), "kernels": kernels,
-        "accesses": dict(classes), "unknown_reasons": dict(reasons.most_common()), "rows": rows,
+        "accesses": dict(classes), "rewrites": dict(rewrites.most_common()),
+        "unknown_reasons": dict(reasons.most_common()), "rows": rows,
     }
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")

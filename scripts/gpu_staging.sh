@@ -1,14 +1,41 @@
 #!/usr/bin/env bash
-# On the GPU machine: the staging benchmark (coalda bench, one run) and the
-# staging testcase plain and under compute-sanitizer. Prepare here first:
+# On the GPU machine, for the staging rewrite (issue 12) and the tools of
+# issue 14, in one call: the staging benchmark (one `coalda bench` run), the
+# staging testcases (testcases/staging.cu, testcases/adversarial/staging.cu)
+# plain and under compute-sanitizer memcheck, racecheck and synccheck, the
+# Nsight Compute validation of the cost estimate, and the `coalda cc` check.
+# Prepare here first (clang-19/opt-19 are not there):
 #   COALDA_GPU_TESTCASES=staging scripts/gpu_runs.sh prepare
-# Run there with OUT set to the output directory.
+#   .venv/bin/coalda optimize testcases/adversarial/staging.cu -o .device/adversarial-staging
+#   .venv/bin/python scripts/ncu_validate.py prepare
+#   scripts/gpu_cc_check.sh build
+# then run it there with OUT set, carrying .whl .device build/ncu build/cc-check.
+# Writes at most 8 files into OUT (the device tool's limit).
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
 export PYTHONPATH=/tmp/coalda-site:$PWD PYTHONUNBUFFERED=1 COLUMNS=200
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > $OUT/gpu.txt
-S=$(date +%s)
-timeout 330 python3 -m coalda.cli bench testcases/staging.cu --from .device/staging --blocks 128,256,512,1024 --json $OUT/staging.json --plot $OUT/staging.png > $OUT/staging-bench.txt 2>&1; echo "bench rc=$? $(( $(date +%s) - S ))s" >> $OUT/gpu.txt
-S=$(date +%s)
-COALDA_GPU_TESTCASES=staging timeout 230 bash scripts/gpu_runs.sh run $OUT/sanitizer; echo "sanitizer rc=$? $(( $(date +%s) - S ))s" >> $OUT/gpu.txt
-tail -30 $OUT/staging-bench.txt; cat $OUT/gpu.txt; cat $OUT/sanitizer/summary.txt
+log=$OUT/log.txt
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$log"
+step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs rc and time
+  local name=$1 limit=$2 s; shift 2; s=$(date +%s)
+  timeout "$limit" "$@"; echo "$name rc=$? $(( $(date +%s) - s ))s" >> "$log"
+}
+step bench 260 python3 -m coalda.cli bench testcases/staging.cu --from .device/staging \
+  --blocks 128,256,512,1024 --json "$OUT/staging.json" --plot "$OUT/staging.png" > "$OUT/staging-bench.txt" 2>&1
+mkdir -p /tmp/san
+for t in staging adversarial/staging; do
+  d=.device/staging; [ "$t" = adversarial/staging ] && d=.device/adversarial-staging
+  [ -d "$d" ] || continue
+  n=$(echo "$t" | tr / -)
+  step "plain $t" 60 python3 -m coalda.cli run "testcases/$t.cu" --from "$d" > "/tmp/san/$n-plain.txt" 2>&1
+  for tool in memcheck racecheck synccheck; do
+    step "$tool $t" 60 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+      python3 -m coalda.cli run "testcases/$t.cu" --from "$d" --sizes 1000,4099 > "/tmp/san/$n-$tool.txt" 2>&1
+  done
+done
+tar czf "$OUT/sanitizer.tar.gz" -C /tmp san
+step ncu 150 python3 scripts/ncu_validate.py measure build/ncu /tmp/ncu > "$OUT/ncu.txt" 2>&1
+tar czf "$OUT/ncu.tar.gz" -C /tmp ncu
+step cc 60 bash scripts/gpu_cc_check.sh run build/cc-check > "$OUT/cc-check.txt" 2>&1
+grep -h "ERROR SUMMARY\|comparisons\|error:" /tmp/san/*.txt | sort | uniq -c >> "$log"
+cat "$log"

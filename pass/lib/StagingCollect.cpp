@@ -45,11 +45,15 @@ struct ArrayKey {
   }
 };
 
-/// The largest power of two dividing every member's offset and width.
+/// The largest power of two dividing the stride, every member's offset and
+/// width, and
+/// no more than any access's declared alignment (a packed struct's members
+/// are read byte by byte: its rows must be moved so too).
 uint64_t memberWidth(const StagedArray &A) {
-  uint64_t Bits = 16;
+  uint64_t Bits = 16 | (uint64_t)A.Stride; // units tile the row exactly
   for (const AccessExpr *M : A.Accesses)
-    Bits |= (uint64_t)A.offsetInElement(*M) | M->Width;
+    Bits |= (uint64_t)A.offsetInElement(*M) | M->Width |
+            M->alignment().value();
   return Bits & -Bits; // lowest set bit
 }
 
