@@ -755,3 +755,20 @@ __global__ void view_read_after_write(F3 *y, float *r, int off, int n) {
     r[i] = y[i + off].x;
   }
 }
+
+// No guard and only __restrict__ pointers: no vote (go = the tile fits). A
+// prologue in its own block writes the thread's own member before the
+// region, an epilogue reads the element after it: the staging's own leading
+// barrier (there is no vote to serve as one) must order the prologue before
+// other threads load the row, its trailing barrier the write-back before
+// the epilogue. Exact grid. Staged (without a vote).
+__global__ void noguard_prologue(F3 *__restrict__ y, const int *__restrict__ c) {
+  int i = G;
+  if (c[0] == 1)
+    y[i].x = (float)threadIdx.x;
+  y[i].x += 1.f;
+  y[i].y += y[i].x;
+  y[i].z += 1.f;
+  if (c[1] == 1)
+    y[i].z = y[i].z * 2.f + y[i].y;
+}
