@@ -46,7 +46,10 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]],
     """(verdict, style) for one access."""
     if "staging" in access and stagings:
         staging = stagings[access["staging"]]
-        # A staged access is the staging's; a copy left alone says why itself.
+        # A staged access is the staging's; an array the cost rule left out
+        # of it says why; a copy left alone says why itself.
+        if staging["transformed"] and "left_out" in access:
+            return "not staged: " + access["left_out"], "yellow"
         if staging["transformed"] or "group" not in access:
             return staging_action(staging)
     if "group" in access:

@@ -63,6 +63,10 @@ def test_the_staging_testcase_is_staged_as_measured(staging_o3: Path) -> None:
     # of `in` between the first and last store of `out` (7 of 8: the first
     # comes before the region) against its own element, and the block votes
     assert got["chunk8"]["vote"] and got["chunk8"]["overlap_checks"] == 7
+    # the read-only loads of a staged block say why they are left where they are
+    chunk = next(k for k in report["kernels"] if k["name"] == "chunk8")
+    loads = [a for a in chunk["accesses"] if a.get("base") == "in"]
+    assert len(loads) == 8 and all("read-only, read where it is" in a["left_out"] for a in loads)
     reasons = {k["name"]: s["reason"] for k in report["kernels"] for s in k.get("stagings", [])}
     for name, why in LEFT_ALONE.items():
         assert why in reasons[name], reasons[name]

@@ -284,10 +284,17 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
   for (auto [Idx, O] : enumerate(Groups))
     for (const AccessExpr *A : O.Group.members())
       GroupOf[A->Inst] = Idx;
-  for (auto [Idx, O] : enumerate(Stagings))
+  DenseMap<const Instruction *, std::string> LeftOut;
+  for (auto [Idx, O] : enumerate(Stagings)) {
     for (const StagedArray &A : O.Candidate.Arrays)
       for (const AccessExpr *M : A.Accesses)
         StagingOf[M->Inst] = Idx;
+    for (const auto &[A, Why] : O.Candidate.LeftOut)
+      for (const AccessExpr *M : A.Accesses) {
+        StagingOf[M->Inst] = Idx;
+        LeftOut[M->Inst] = Why;
+      }
+  }
   json::Array Accesses;
   for (const AccessExpr &A : Info.Accesses) {
     json::Value J = accessJSON(A, Info);
@@ -295,6 +302,8 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
       (*J.getAsObject())["group"] = It->second;
     if (auto It = StagingOf.find(A.Inst); It != StagingOf.end())
       (*J.getAsObject())["staging"] = It->second;
+    if (auto It = LeftOut.find(A.Inst); It != LeftOut.end())
+      (*J.getAsObject())["left_out"] = It->second;
     Accesses.push_back(std::move(J));
   }
   json::Array GroupsJSON;

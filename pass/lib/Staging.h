@@ -56,6 +56,8 @@ struct StagedArray {
 struct StagingCandidate {
   llvm::BasicBlock *Block = nullptr; ///< every staged access is here
   std::vector<StagedArray> Arrays;   ///< written arrays first
+  /// Arrays of the block the cost rule leaves where they are, and why.
+  std::vector<std::pair<StagedArray, std::string>> LeftOut;
 
   uint64_t bytesPerThread() const {
     uint64_t N = 0;

@@ -88,6 +88,7 @@ Verdict applyCostRule(StagingCandidate &C) {
                  Name + " has " + std::to_string(A.MemberWidth) +
                      "-byte members: staging them through shared memory "
                      "measured 0.89-1.00x");
+      C.LeftOut.push_back({A, Why->Detail});
       continue;
     }
     // As in the copy rewrite: a power-of-two element of up to 16 bytes whose
@@ -102,6 +103,7 @@ Verdict applyCostRule(StagingCandidate &C) {
                  Name + "'s " + std::to_string(A.Stride) +
                      "-byte elements are moved as one vector per thread by "
                      "the backend, which is coalesced already");
+      C.LeftOut.push_back({A, Why->Detail});
       continue;
     }
     if (A.Written && !covers(A, /*Stores=*/true)) {
@@ -109,10 +111,18 @@ Verdict applyCostRule(StagingCandidate &C) {
                  "the stores to " + Name + " do not write every byte of its " +
                      std::to_string(A.Stride) +
                      "-byte element, so the tile cannot be written back whole");
+      C.LeftOut.push_back({A, Why->Detail});
       continue;
     }
-    if (!A.Written && (!opts::StageReadOnly || !covers(A, /*Stores=*/false)))
-      continue; // read where it is; only whole elements are staged
+    if (!A.Written && (!opts::StageReadOnly || !covers(A, /*Stores=*/false))) {
+      // read where it is; only whole elements are staged
+      C.LeftOut.push_back(
+          {A, opts::StageReadOnly
+                  ? "its loads do not read the whole element"
+                  : "read-only, read where it is (staging read-only arrays "
+                    "measured slower)"});
+      continue;
+    }
     if (A.Written && !all_of(A.Accesses, [](const AccessExpr *M) {
           return M->isSimple();
         }))
