@@ -44,7 +44,7 @@ STAGED_BOTH = {
     "helper_writes", "shifted_unsigned", "negative_offset", "uniform_read", "readonly_written",
     "overwrite_bytes", "device_global", "vec_align4", "big_own_shared", "big_own_shared_fit",
     "one_thread_blocks", "grid_2d_rows", "two_written_views", "copy_computed", "mixed_strides",
-    "view_read_after_write", "noguard_prologue",
+    "view_read_after_write", "noguard_prologue", "noinline_shared",
 }
 MUST_STAGE = {
     # -O3: the guards fold into one branch, the chunk loops unroll, the
@@ -65,15 +65,24 @@ LEFT_ALONE = {
     # -O3: the atomic joins the region; loaded_offset_alias is a member copy
     # (a swizzle the copy rewrite refuses), no staging candidate.
     3: LEFT_ALONE_BOTH | {"atomic_after", "loaded_offset_alias"},
-    # -O0: the flag's branch and `i >= 1 && i <= n` are two branches, the
-    # threads returned before the guard's branch, the chunk loop is a loop, the vector
-    # members are stored through a local (a memcpy).
+    # -O0: the flag's branch and `i >= 1 && i <= n` are two branches,
+    # threads return before the guard's branch, the chunk loop is a loop,
+    # the vector members are stored through a local (a memcpy).
     0: LEFT_ALONE_BOTH | {"nested_guard", "big_elements", "big_elements_fit", "exit_before",
                           "shifted_two_conds", "vec_members"},
 }
 
+
 class Miscompiled(Exception):
     """The known symptom, seen."""
+
+
+# Threads the tiles are sized for (the report's "threads"), at both levels:
+# __launch_bounds__, 192-byte elements, the kernel's or a helper's own shared
+# memory beside the tiles (48 KB of static shared memory in all).
+THREADS = {"bounded": 64, "big_own_shared": 256, "big_own_shared_fit": 256, "noinline_shared": 512,
+           "rmw_basic": 1024}
+THREADS_O3 = {"big_elements": 256, "big_elements_fit": 256}
 
 
 # (kernel, -O level) -> (its spec table with the triggering launch, what goes
@@ -129,7 +138,11 @@ def test_staging_decisions_are_pinned(level: int, optimized: dict) -> None:
     assert MUST_STAGE[level] | LEFT_ALONE[level] == names, "a kernel without a pinned decision"
     assert not MUST_STAGE[level] - got, f"no longer staged: {sorted(MUST_STAGE[level] - got)}"
     assert not LEFT_ALONE[level] & got, f"now staged: {sorted(LEFT_ALONE[level] & got)}"
-    assert len(got) >= 37
+    assert len(got) >= 38
+    threads = {k["name"]: s["threads"] for k in optimized[level][1]["kernels"]
+               for s in k.get("stagings", []) if s["transformed"]}
+    want = {**THREADS, **(THREADS_O3 if level == 3 else {})}
+    assert {k: threads[k] for k in want} == want
 
 
 @pytest.mark.parametrize(

@@ -772,3 +772,22 @@ __global__ void noguard_prologue(F3 *__restrict__ y, const int *__restrict__ c) 
   if (c[1] == 1)
     y[i].z = y[i].z * 2.f + y[i].y;
 }
+
+// A __noinline__ helper with 40 KB of shared memory of its own: the tiles
+// must fit beside it (48 KB of static shared memory in all), for 512
+// threads, not 1024. Staged.
+__device__ __noinline__ float helper_shared(int t) {
+  __shared__ float big[10240];
+  big[t] = (float)t;
+  __syncthreads();
+  return big[(t + 1) % blockDim.x];
+}
+__global__ void noinline_shared(F3 *y, int n) {
+  int i = G;
+  float h = helper_shared(threadIdx.x);
+  if (i < n) {
+    y[i].x += h;
+    y[i].y += 1.f;
+    y[i].z = y[i].x;
+  }
+}
