@@ -325,8 +325,10 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
 def _check_alignment(text: str) -> tuple[str, set[str]]:
     """Before every load and store that declares an alignment above 1, a call
     that sets the fault flag when the address is not that aligned: the GPU
-    faults on a misaligned access, the host would not notice. Returns the
-    address spaces used."""
+    faults on a misaligned access, the host would not notice. The access
+    itself then declares align 1: the host's aligned vector moves would
+    crash the emulator on such an address (SIGSEGV) before the flag is
+    read. Returns the address spaces used."""
     spaces: set[str] = set()
 
     def check(m: re.Match[str]) -> str:
@@ -335,7 +337,9 @@ def _check_alignment(text: str) -> tuple[str, set[str]]:
             return m[0]
         spaces.add(space)
         ty = "ptr" if space == "0" else f"ptr addrspace({space})"
-        return f"{indent}call void @__coalda_aligned_{space}({ty} {ptr}, i64 {align - 1})\n{m[0]}"
+        at = m.start(4) - m.start(0)
+        access = m[0][:at] + "1" + m[0][at + len(m[4]):]
+        return f"{indent}call void @__coalda_aligned_{space}({ty} {ptr}, i64 {align - 1})\n{access}"
 
     return _ACCESS.sub(check, text), spaces
 

@@ -502,3 +502,27 @@ def test_a_misaligned_access_faults_as_on_the_gpu(tmp_path: Path) -> None:
     spec.write_text(f"sizes = [100]\n[kernels.bounded]\nalign = 4\nblock = 32\ngrid = 4\n{params}\n")
     proc = run_cli("run", source, "--emulate")
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+VECTOR_MISALIGNED = """
+typedef float f4u __attribute__((ext_vector_type(4), aligned(16)));
+__global__ void vec(f4u *dst, const f4u *src) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i] = src[i] * 2.f;
+}
+"""
+
+
+def test_a_misaligned_vector_access_is_a_fault_not_a_crash(tmp_path: Path) -> None:
+    """A 16-byte vector access at a 4-byte aligned address: the host's
+    aligned vector move would kill the emulator (SIGSEGV) before the fault
+    flag is read; the access is emulated unaligned and reported as the GPU's
+    fault."""
+    source = tmp_path / "vec.cu"
+    source.write_text(VECTOR_MISALIGNED)
+    spec = tmp_path / "vec.toml"
+    params = 'params = [{ name = "dst", out = "16*n" }, { name = "src", in = "16*n" }]'
+    spec.write_text(f"sizes = [64]\n[kernels.vec]\nalign = 4\nblock = 32\ngrid = 2\n{params}\n")
+    proc = run_cli("run", source, "--emulate")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "misaligned access" in proc.stderr and "Traceback" not in proc.stderr
