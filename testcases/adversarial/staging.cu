@@ -610,8 +610,8 @@ __global__ void switch_guard(F3 *y, int mode, int n) {
   }
 }
 
-// Was a MISCOMPILE (-O3 and -O0; fixed in the working tree after 41033e8:
-// memberWidth() is capped by the accesses' declared alignment, so these
+// Was a MISCOMPILE (-O3 and -O0; fixed in 1ad4a75: memberWidth() is
+// capped by the accesses' declared alignment, so these
 // align-1 members are 1-byte members, left alone). Packed records (align 1)
 // of 4-byte members at byte offset off = 1 in a byte buffer (a record stream
 // after a 1-byte header): the original's member accesses are align 1. The
@@ -650,7 +650,8 @@ __global__ void packed_aligned(unsigned char *buf, int off, int n) {
 // fall back to and copied the row in `<4 x i32> ... align 16` units without
 // testing the row start: rows at a 4-byte aligned address (legal:
 // alignof(Q2) = 4) were misaligned (GPU: misaligned address; the emulator
-// process itself crashed, SIGSEGV, instead of a FAULT verdict). Staged.
+// process itself crashed, SIGSEGV, instead of a FAULT verdict: fixed in
+// c47f881). Staged.
 __global__ void vec_align4(Q2 *y, int n) {
   int i = G;
   if (i < n) {
