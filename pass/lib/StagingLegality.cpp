@@ -304,12 +304,27 @@ unsigned launchBoundX(const Function &F) {
   return 0;
 }
 
-/// Used by an instruction of F, directly or through constant expressions.
-bool usedIn(const Value *V, const Function &F) {
+/// F and the functions it calls, directly or not: their __shared__
+/// variables are all in F's blocks.
+SmallPtrSet<const Function *, 8> callTree(const Function &F) {
+  SmallPtrSet<const Function *, 8> Seen{&F};
+  SmallVector<const Function *, 8> Work{&F};
+  while (!Work.empty())
+    for (const Instruction &I : instructions(*Work.pop_back_val()))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration() && Seen.insert(Callee).second)
+          Work.push_back(Callee);
+  return Seen;
+}
+
+/// Used by an instruction of one of Fs, directly or through constant
+/// expressions.
+bool usedIn(const Value *V, const SmallPtrSetImpl<const Function *> &Fs) {
   for (const User *U : V->users()) {
-    if (const auto *I = dyn_cast<Instruction>(U); I && I->getFunction() == &F)
+    if (const auto *I = dyn_cast<Instruction>(U); I && Fs.contains(I->getFunction()))
       return true;
-    if (isa<ConstantExpr>(U) && usedIn(U, F))
+    if (isa<ConstantExpr>(U) && usedIn(U, Fs))
       return true;
   }
   return false;
@@ -319,8 +334,9 @@ bool usedIn(const Value *V, const Function &F) {
 Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
                   const Function &F) {
   uint64_t Own = 0;
+  SmallPtrSet<const Function *, 8> Tree = callTree(F);
   for (const GlobalVariable &GV : F.getParent()->globals()) {
-    if (GV.getAddressSpace() != 3 || !usedIn(&GV, F))
+    if (GV.getAddressSpace() != 3 || !usedIn(&GV, Tree))
       continue;
     if (!GV.hasInitializer())
       return miss(MissedReason::StagingTileTooLarge,
