@@ -30,7 +30,7 @@ CLANG, NVCC, COALDA, HAND, MEMCPY = "clang -O3", "nvcc -O3", "COALDA", "hand-coa
 class Measurement:
     kernel: str
     n: int
-    block: int
+    block: int | str  # threads per block, or "32x8"
     variant: str
     median_ms: float
     min_ms: float
@@ -81,7 +81,7 @@ def run_bench(
     compiled: Compiled,
     spec: Spec,
     sizes: Sequence[int],
-    blocks: Sequence[int],
+    blocks: Sequence[int | tuple[int, int]],
     repeat: int,
     seed: int,
     nvcc: str | None,
@@ -112,8 +112,9 @@ def run_bench(
             kspec = spec.kernels[name]
             args = make_args(kspec, n, rng, LAYOUTS[0])  # one input set for all shapes
             nbytes = moved_bytes(kspec, n)
-            for block in blocks:
-                grid, blk = kspec.dims(n, block, sms)
+            for shape in blocks:
+                grid, blk = kspec.dims(n, shape, sms)
+                block = f"{shape[0]}x{shape[1]}" if isinstance(shape, tuple) else shape
                 rows: list[Measurement] = []
                 baseline = None
                 for label, ex in executors.items():
@@ -125,7 +126,7 @@ def run_bench(
                     rows.append(_measure(name, n, block, label, times, nbytes, detail))
                 reference = spec.kernels.get(kspec.same_as) if kspec.same_as else None
                 if reference is not None:
-                    rgrid, rblk = reference.dims(n, block, sms)
+                    rgrid, rblk = reference.dims(n, shape, sms)
                     theirs = reference_args(kspec, reference, args, n)
                     times = executors[CLANG].time(symbols[reference.name], rgrid, rblk, theirs, repeat)
                     by_name = {p.name: a for p, a in zip(kspec.params, baseline or [])}
@@ -144,7 +145,7 @@ def run_bench(
     return result
 
 
-def _measure(kernel: str, n: int, block: int, variant: str, times: list[float], nbytes: int, detail: str) -> Measurement:
+def _measure(kernel: str, n: int, block: int | str, variant: str, times: list[float], nbytes: int, detail: str) -> Measurement:
     median = statistics.median(times)
     return Measurement(
         kernel, n, block, variant, median, min(times), max(times), nbytes / (median * 1e-3) / 1e9,

@@ -248,6 +248,24 @@ def analyze_cmd(
               + (f", --max {max_count})" if max_count is not None else ")"), code=3)
 
 
+def _blocks(value: str) -> list[int | tuple[int, int]]:
+    """`--blocks 128,256` (threads per block) or `32x8,16x16` (2-D blocks)."""
+    blocks: list[int | tuple[int, int]] = []
+    for item in (v.strip() for v in value.split(",") if v.strip()):
+        x, sep, y = item.partition("x")
+        try:
+            shape = (int(x), int(y)) if sep else int(x)
+        except ValueError:
+            raise click.BadParameter(f"expected threads per block (256) or XxY (32x8), got {item!r}",
+                                     param_hint="--blocks") from None
+        if min(shape if isinstance(shape, tuple) else (shape,)) < 1:
+            raise click.BadParameter("block sizes must be positive", param_hint="--blocks")
+        blocks.append(shape)
+    if not blocks:
+        raise click.BadParameter("expected at least one block size", param_hint="--blocks")
+    return blocks
+
+
 def _sizes(value: str | None) -> list[int] | None:
     if value is None:
         return None
@@ -324,7 +342,7 @@ def run_cmd(
 @SOURCE
 @compile_options
 @click.option("--sizes", help="Comma-separated problem sizes n (default: the spec's largest GPU size).")
-@click.option("--blocks", default="128,256,512,1024", show_default=True, help="Threads per block to run each case at.")
+@click.option("--blocks", default="128,256,512,1024", show_default=True, help="Threads per block to run each case at (XxY: 2-D blocks).")
 @click.option("--repeat", type=click.IntRange(1, None), default=20, show_default=True, help="Timed launches per variant (after a warm-up).")
 @click.option("--kernels", help="Comma-separated kernels to bench (default: all but the references).")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -349,7 +367,7 @@ def bench_cmd(
     from .spec import check_spec
 
     size_list = _sizes(sizes)
-    block_list = _sizes(blocks) or []
+    block_list = _blocks(blocks)
     extra = {}
     for v in variants:
         label, sep, path = v.partition("=")

@@ -13,7 +13,7 @@ A parameter is `in`, `out` or `inout` with a size in bytes, or `value` (a
 scalar expression of n). `shared` (default 0) is the launch's dynamic shared
 memory in bytes (`extern __shared__`), an expression of n and block; `align`
 (default 1) the alignment every pointer argument needs. Expressions may use n, block and sms (the GPU's SM count, in grid), + - * / //
-and %, and min, max, gcd, cdiv.
+and %, and min, max, gcd, cdiv; a grid may also use block_y (a 2-D block's y).
 """
 
 from __future__ import annotations
@@ -97,10 +97,15 @@ class KernelSpec:
     # assignment between partially overlapping objects is undefined in C++)
     overlap: bool = True
 
-    def dims(self, n: int, block_override: int | None = None, sms: int = 132) -> tuple[Dim3, Dim3]:
-        """(grid, block) at size n; `coalda bench --blocks` overrides block.x."""
-        block = (block_override, 1, 1) if block_override else _dim3(self.block, {"n": n})
-        grid = _dim3(self.grid, {"n": n, "block": block[0], "sms": sms})
+    def dims(self, n: int, block_override: int | tuple[int, int] | None = None, sms: int = 132) -> tuple[Dim3, Dim3]:
+        """(grid, block) at size n; `coalda bench --blocks` overrides the
+        block (an int: block.x; (x, y): a 2-D block). Grid expressions may use
+        block (its x) and block_y."""
+        if isinstance(block_override, tuple):
+            block = (block_override[0], block_override[1], 1)
+        else:
+            block = (block_override, 1, 1) if block_override else _dim3(self.block, {"n": n})
+        grid = _dim3(self.grid, {"n": n, "block": block[0], "block_y": block[1], "sms": sms})
         return grid, block
 
     def shared_bytes(self, n: int) -> int:

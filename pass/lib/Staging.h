@@ -45,6 +45,11 @@ struct StagedArray {
   uint64_t MemberWidth = 0; ///< power-of-two unit dividing every member
   bool Written = false;     ///< some access is a store
   bool Loaded = false;      ///< some access is a load
+  /// A transposed store (`out[x*M + y]` from a 2-D block): one store per
+  /// thread whose address steps by its width with tid.y. It is staged by
+  /// permuting which thread stores which (address, value) pair, so that
+  /// consecutive threads store consecutive addresses; Stride is its width.
+  bool Transposed = false;
 
   /// Bytes of the element relative to its start, of one access.
   int64_t offsetInElement(const AccessExpr &A) const {
@@ -59,11 +64,16 @@ struct StagingCandidate {
   /// Arrays of the block the cost rule leaves where they are, and why.
   std::vector<std::pair<StagedArray, std::string>> LeftOut;
 
+  /// Tile bytes per thread: the element, or a transposed store's value and
+  /// address.
   uint64_t bytesPerThread() const {
     uint64_t N = 0;
     for (const StagedArray &A : Arrays)
-      N += A.Stride;
+      N += A.Transposed ? A.Stride + 8 : A.Stride;
     return N;
+  }
+  bool transposed() const {
+    return !Arrays.empty() && Arrays.front().Transposed;
   }
 };
 
@@ -112,7 +122,8 @@ struct StagingOutcome {
 
   bool legal() const { return !Skip; }
   uint64_t tileBytes() const {
-    return Candidate.bytesPerThread() * Plan.Capacity;
+    return Candidate.bytesPerThread() * Plan.Capacity *
+           (Candidate.transposed() ? 2 : 1);
   }
 };
 

@@ -8,6 +8,12 @@
 // members of at least 4 bytes whose stores cover the element) is the cost
 // rule's decision in StagingLegality.cpp.
 //
+// A store whose address steps by its own width with tid.y and by a wider
+// (run-time or constant) stride with the lane, `out[x*M + y]` in a 2-D
+// block, is a transposed store: stored once per thread in its block, and
+// not read there, it is a candidate of its own (the block's threads store
+// the column pieces in turn, through a tile).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Staging.h"
@@ -85,6 +91,52 @@ std::optional<StagedArray> makeArray(const ArrayKey &K,
   return A;
 }
 
+/// A store that a 2-D block makes in columns: base + S*lane + w*tid.y +
+/// (row-uniform rest), S a run-time or a constant stride wider than w.
+bool isTransposedStore(const AccessExpr &A, const CoalescingInfo &Info) {
+  if (!A.isKnown() || !A.IsStore || A.isTransfer() ||
+      A.Space != MemorySpace::Global || A.Lane == LaneKind::None ||
+      A.isCoalesced())
+    return false;
+  auto It = A.Uniform.Terms.find(
+      Monomial{Info.registerAtom(Atom::ThreadIdx, 1)});
+  return It != A.Uniform.Terms.end() && It->second == (int64_t)A.Width;
+}
+
+/// Transposed stores, one candidate per block: each base stored once in
+/// the block and not read there.
+void collectTransposes(const CoalescingInfo &Info,
+                       const DenseSet<const Instruction *> &Claimed,
+                       std::vector<StagingOutcome> &Out) {
+  MapVector<BasicBlock *, StagingCandidate> ByBlock;
+  DenseMap<std::pair<const BasicBlock *, const Value *>, unsigned> Uses;
+  for (const AccessExpr &A : Info.Accesses)
+    if (A.isKnown())
+      ++Uses[{A.Inst->getParent(), A.Base}];
+  for (const AccessExpr &A : Info.Accesses) {
+    BasicBlock *BB = A.Inst->getParent();
+    if (Claimed.contains(A.Inst) || !isTransposedStore(A, Info) ||
+        Uses[{BB, A.Base}] != 1)
+      continue;
+    StagedArray Arr;
+    Arr.Base = A.Base;
+    Arr.Stride = A.Width;
+    Arr.ElementOffset = A.Offset;
+    Arr.Accesses = {&A};
+    Arr.MemberWidth = A.Width;
+    Arr.Written = Arr.Transposed = true;
+    StagingCandidate &C = ByBlock[BB];
+    C.Block = BB;
+    C.Arrays.push_back(std::move(Arr));
+  }
+  for (auto &[BB, C] : ByBlock) {
+    StagingOutcome O;
+    O.Loc = C.Arrays.front().Accesses.front()->Inst->getDebugLoc();
+    O.Candidate = std::move(C);
+    Out.push_back(std::move(O));
+  }
+}
+
 } // namespace
 
 std::vector<StagingOutcome>
@@ -92,7 +144,8 @@ collectStagings(const CoalescingInfo &Info,
                 const DenseSet<const Instruction *> &Claimed) {
   std::map<ArrayKey, std::vector<const AccessExpr *>> Groups;
   for (const AccessExpr &A : Info.Accesses)
-    if (A.isKnown() && isElementAccess(A) && !Claimed.contains(A.Inst))
+    if (A.isKnown() && isElementAccess(A) && !Claimed.contains(A.Inst) &&
+        !isTransposedStore(A, Info))
       Groups[{A.Inst->getParent(), A.Base, A.Lane, *A.constantStride(),
               A.Uniform}]
           .push_back(&A);
@@ -100,7 +153,8 @@ collectStagings(const CoalescingInfo &Info,
   // Blocks in the order of their first access, for stable reports.
   MapVector<BasicBlock *, StagingCandidate> ByBlock;
   for (const AccessExpr &A : Info.Accesses)
-    if (A.isKnown() && isElementAccess(A) && !Claimed.contains(A.Inst))
+    if (A.isKnown() && isElementAccess(A) && !Claimed.contains(A.Inst) &&
+        !isTransposedStore(A, Info))
       ByBlock.insert({A.Inst->getParent(), StagingCandidate()});
   for (auto &[Key, Accs] : Groups) {
     std::optional<StagedArray> A = makeArray(Key, Accs);
@@ -128,6 +182,7 @@ collectStagings(const CoalescingInfo &Info,
     O.Candidate = std::move(C);
     Out.push_back(std::move(O));
   }
+  collectTransposes(Info, Claimed, Out);
   return Out;
 }
 

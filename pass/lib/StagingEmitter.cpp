@@ -147,6 +147,13 @@ private:
   Value *computeGo();
   Value *checksHold(IRBuilder<> &B, DominatorTree &DT,
                     DenseMap<Value *, Value *> &Clones);
+  Value *rowsFit(IRBuilder<> &B);
+  Value *transposeFits(IRBuilder<> &B);
+  void emitTransposeStores();
+  void redirectTransposed(IRBuilder<> &B);
+  /// A transposed store's slot, y*(ntid.x+1) + x, and the address tiles.
+  Value *slotOf(IRBuilder<> &B, Value *X, Value *Y);
+  std::vector<GlobalVariable *> AddressTiles;
   BasicBlock *cloneRegion(Value *Go);
   void repairUses(ValueToValueMapTy &VMap,
                   const SmallPtrSetImpl<BasicBlock *> &Clones);
@@ -154,6 +161,9 @@ private:
   void emitLoadPhase();
   void redirectAccesses(BasicBlock *Load);
   void emitStorePhase();
+  llvm::BasicBlock *storeBlock();
+  /// Each transposed store's own alignment and address type.
+  std::vector<std::pair<Align, Type *>> Originals;
   void emitRowCopy(IRBuilder<> &B, Value *Element, GlobalVariable *Tile,
                    int64_t Stride, uint64_t MemberWidth, bool ToTile);
   void emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile, unsigned U,
@@ -212,15 +222,7 @@ Value *StagingEmitter::computeGo() {
                                    B.getInt64(-A.offsetInElement(First)),
                                    "coalda.element"));
   }
-  Value *Fits = B.CreateAnd(
-      B.CreateICmpULE(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
-                      B.getInt32(P.Capacity)),
-      B.CreateAnd(
-          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
-                         B.getInt32(1)),
-          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
-                         B.getInt32(1))),
-      "coalda.fits");
+  Value *Fits = C.transposed() ? transposeFits(B) : rowsFit(B);
   if (!P.votes())
     return Fits;
   // A block the tiles do not fit goes to the original code at once, without
@@ -246,6 +248,32 @@ Value *StagingEmitter::computeGo() {
   Value *All = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
                                  {B.CreateZExt(Go, B.getInt32Ty())});
   return B.CreateICmpNE(All, B.getInt32(0), "coalda.stage.go");
+}
+
+/// A 1-D block of at most the tiles' threads.
+Value *StagingEmitter::rowsFit(IRBuilder<> &B) {
+  return B.CreateAnd(
+      B.CreateICmpULE(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                      B.getInt32(P.Capacity)),
+      B.CreateAnd(
+          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                         B.getInt32(1)),
+          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
+                         B.getInt32(1))),
+      "coalda.fits");
+}
+
+/// A 2-D block (rows to permute) of at most the tiles' threads.
+Value *StagingEmitter::transposeFits(IRBuilder<> &B) {
+  Value *X = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+  Value *Y = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  return B.CreateAnd(
+      B.CreateICmpULE(B.CreateMul(X, Y), B.getInt32(P.Capacity)),
+      B.CreateAnd(
+          B.CreateICmpUGT(Y, B.getInt32(1)),
+          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
+                         B.getInt32(1))),
+      "coalda.fits");
 }
 
 /// The thread's other accesses and staged elements do not overlap its own
@@ -340,14 +368,23 @@ void StagingEmitter::repairUses(ValueToValueMapTy &VMap,
 
 void StagingEmitter::makeTiles() {
   Module &M = *F->getParent();
-  for (const StagedArray &A : C.Arrays) {
-    auto *Ty = ArrayType::get(I8, A.Stride * P.Capacity);
+  auto Make = [&](uint64_t Bytes, const std::string &Name) {
+    auto *Ty = ArrayType::get(I8, Bytes);
     auto *Tile = new GlobalVariable(
         M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-        UndefValue::get(Ty), "coalda.tile." + baseName(A.Base), nullptr,
-        GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+        UndefValue::get(Ty), Name, nullptr, GlobalValue::NotThreadLocal,
+        /*AddressSpace=*/3);
     Tile->setAlignment(Align(16));
-    Tiles.push_back(Tile);
+    return Tile;
+  };
+  for (const StagedArray &A : C.Arrays) {
+    std::string Name = baseName(A.Base);
+    if (!A.Transposed) {
+      Tiles.push_back(Make(A.Stride * P.Capacity, "coalda.tile." + Name));
+      continue;
+    }
+    Tiles.push_back(Make(A.Stride * 2 * P.Capacity, "coalda.tile." + Name));
+    AddressTiles.push_back(Make(8 * 2 * P.Capacity, "coalda.addresses." + Name));
   }
 }
 
@@ -374,7 +411,68 @@ void StagingEmitter::emitLoadPhase() {
     }
   if (Any)
     barrier(B);
-  redirectAccesses(B.GetInsertBlock());
+  if (C.transposed())
+    redirectTransposed(B);
+  else
+    redirectAccesses(B.GetInsertBlock());
+}
+
+Value *StagingEmitter::slotOf(IRBuilder<> &B, Value *X, Value *Y) {
+  Value *Pitch = B.CreateAdd(Ntid, B.getInt64(1));
+  return B.CreateAdd(B.CreateMul(Y, Pitch), X, "coalda.slot");
+}
+
+/// The thread's store goes to its slot of the value tile, with its address
+/// beside it in the address tile.
+void StagingEmitter::redirectTransposed(IRBuilder<> &B) {
+  Value *Y = B.CreateZExt(sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_y), I64);
+  Value *Slot = slotOf(B, Tid, Y);
+  for (auto [A, Tile, Addresses] : zip(C.Arrays, Tiles, AddressTiles)) {
+    auto *S = cast<StoreInst>(A.Accesses.front()->Inst);
+    Value *Mine = B.CreateGEP(I8, Tile, B.CreateMul(Slot, B.getInt64(A.Stride)),
+                              "coalda.mine." + baseName(A.Base));
+    Value *MyAddress = B.CreateGEP(I8, Addresses,
+                                   B.CreateMul(Slot, B.getInt64(8)));
+    IRBuilder<> SB(S);
+    Originals.push_back({S->getAlign(), S->getPointerOperandType()});
+    SB.CreateAlignedStore(S->getPointerOperand(), MyAddress, Align(8));
+    S->setOperand(StoreInst::getPointerOperandIndex(), Mine);
+    S->setAlignment(commonAlignment(Align(16), A.Stride));
+  }
+}
+
+/// After the barrier, thread q of the block (q = tid.y*ntid.x + tid.x) stores
+/// the pair of slot (q / ntid.y, q % ntid.y) read down the tile's columns:
+/// consecutive threads store consecutive addresses of one column piece.
+void StagingEmitter::emitTransposeStores() {
+  BasicBlock *Store = storeBlock();
+  IRBuilder<> B(Store->getTerminator());
+  B.SetCurrentDebugLocation(Loc);
+  barrier(B);
+  // In 32 bits: q < 1024, and a 64-bit division is a long call on the GPU.
+  Value *Y = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_y);
+  Value *Rows = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  Value *Q = B.CreateAdd(
+      B.CreateMul(Y, sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
+      sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), "coalda.q");
+  Value *Slot = slotOf(B, B.CreateZExt(B.CreateUDiv(Q, Rows), I64),
+                       B.CreateZExt(B.CreateURem(Q, Rows), I64));
+  for (auto [A, Tile, Addresses, Original] :
+       zip(C.Arrays, Tiles, AddressTiles, Originals)) {
+    auto [OriginalAlign, AddressType] = Original;
+    auto *S = cast<StoreInst>(A.Accesses.front()->Inst);
+    Value *Address = B.CreateAlignedLoad(
+        AddressType,
+        B.CreateGEP(I8, Addresses, B.CreateMul(Slot, B.getInt64(8))),
+        Align(8), "coalda.address");
+    Value *V = B.CreateAlignedLoad(
+        S->getValueOperand()->getType(),
+        B.CreateGEP(I8, Tile, B.CreateMul(Slot, B.getInt64(A.Stride))),
+        commonAlignment(Align(16), A.Stride), "coalda.value");
+    B.CreateAlignedStore(V, Address, OriginalAlign);
+  }
+  if (P.TrailingBarrier)
+    barrier(B);
 }
 
 /// Every staged access goes to the thread's element in its array's tile.
@@ -403,8 +501,8 @@ void StagingEmitter::redirectAccesses(BasicBlock *At) {
   }
 }
 
-/// On the edges from the region to Merge: barrier, tiles written back.
-void StagingEmitter::emitStorePhase() {
+/// A block on every edge from the region to Merge.
+BasicBlock *StagingEmitter::storeBlock() {
   SmallVector<BasicBlock *, 4> Preds;
   for (BasicBlock *BB : predecessors(Merge))
     if (InRegion.contains(BB) && !is_contained(Preds, BB))
@@ -412,6 +510,14 @@ void StagingEmitter::emitStorePhase() {
   BasicBlock *Store =
       SplitBlockPredecessors(Merge, Preds, ".coalda.stage.store");
   Store->setName("coalda.stage.store");
+  return Store;
+}
+
+/// On the edges from the region to Merge: barrier, tiles written back.
+void StagingEmitter::emitStorePhase() {
+  if (C.transposed())
+    return emitTransposeStores();
+  BasicBlock *Store = storeBlock();
   IRBuilder<> B(Store->getTerminator());
   B.SetCurrentDebugLocation(Loc);
   barrier(B);
@@ -517,6 +623,11 @@ std::string StagingEmitter::emit() {
              std::to_string(A.Stride) + "-byte elements, " +
              (A.Written ? A.Loaded ? "read and written" : "written" : "read") +
              ")";
+  if (C.transposed())
+    return "transposed the stores to " + baseName(C.Arrays.front().Base) +
+           " through a shared tile (the block stores its columns in turn; " +
+           std::to_string(C.bytesPerThread() * 2 * P.Capacity) +
+           " bytes for " + std::to_string(P.Capacity) + " threads)";
   return "staged " + Names + " through shared memory (block tile, " +
          std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
          std::to_string(P.Capacity) + " threads)";

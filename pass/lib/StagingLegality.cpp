@@ -344,7 +344,10 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
                   "a static tile might not fit beside it");
     Own += F.getParent()->getDataLayout().getTypeAllocSize(GV.getValueType());
   }
-  uint64_t PerThread = C.bytesPerThread();
+  // A transposed store's slot of thread (x, y) is y*(ntid.x+1) + x: the
+  // padding column avoids bank conflicts, so the tile has up to twice as
+  // many slots as threads.
+  uint64_t PerThread = C.bytesPerThread() * (C.transposed() ? 2 : 1);
   if (unsigned Bound = launchBoundX(F)) {
     P.Capacity = Bound;
     P.CapacityFromLaunchBounds = true;
@@ -377,8 +380,14 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
                 "the accesses are in a loop (around the element, or a "
                 "per-thread chunk loop that is not unrolled): staging per "
                 "iteration or per chunk is not implemented");
-  if (Verdict V = applyCostRule(C))
+  if (C.transposed()) {
+    // Any width gains: a transposed store fills whole sectors once permuted.
+    if (!C.Arrays.front().Accesses.front()->isSimple())
+      return miss(MissedReason::VolatileOrAtomic,
+                  "the transposed store is volatile or atomic");
+  } else if (Verdict V = applyCostRule(C)) {
     return V;
+  }
   if (Verdict V = findRegion(C, P, PDT, DT, Cycles))
     return V;
   auto [Insts, CheckPoint] = regionInstructions(C, P);
