@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# On the GPU machine, for the staging rewrite (issue 12) and the tools of
+# On the GPU machine, for the staging rewrite (issue 12), transposed stores
+# (issue 13) and the tools of
 # issue 14, in one call: the staging benchmark (one `coalda bench` run), the
-# staging testcases (testcases/staging.cu, testcases/adversarial/staging.cu)
+# staging testcases (testcases/staging.cu, transpose.cu, adversarial/staging.cu)
 # plain and under compute-sanitizer memcheck, racecheck and synccheck, the
 # Nsight Compute validation of the cost estimate, and the `coalda cc` check.
 # Prepare here first (clang-19/opt-19 are not there):
-#   COALDA_GPU_TESTCASES=staging scripts/gpu_runs.sh prepare
+#   COALDA_GPU_TESTCASES="staging transpose" scripts/gpu_runs.sh prepare
 #   .venv/bin/coalda optimize testcases/adversarial/staging.cu -o .device/adversarial-staging
 #   .venv/bin/python scripts/ncu_validate.py prepare
 #   scripts/gpu_cc_check.sh build
-# then run it there with OUT set, carrying .whl .device build/ncu build/cc-check.
+# then run it there with OUT set, carrying .whl .device build/ncu build/cc-check:
+#   scripts/gpu_staging.sh [all|bench|ncu]   (bench: all but ncu)
 # Writes at most 8 files into OUT (the device tool's limit).
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
@@ -20,22 +22,36 @@ step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs rc and
   local name=$1 limit=$2 s; shift 2; s=$(date +%s)
   timeout "$limit" "$@"; echo "$name rc=$? $(( $(date +%s) - s ))s" >> "$log"
 }
-step bench 260 python3 -m coalda.cli bench testcases/staging.cu --from .device/staging \
-  --blocks 128,256,512,1024 --json "$OUT/staging.json" --plot "$OUT/staging.png" > "$OUT/staging-bench.txt" 2>&1
+V=(); for p in .device/variants/*.ptx; do [ -f "$p" ] && V+=(--variant "$(basename "$p" .ptx)=$p"); done
 mkdir -p /tmp/san
-for t in staging adversarial/staging; do
-  d=.device/staging; [ "$t" = adversarial/staging ] && d=.device/adversarial-staging
-  [ -d "$d" ] || continue
+if [ "${1:-all}" != ncu ]; then
+step bench 260 python3 -m coalda.cli bench testcases/staging.cu --from .device/staging "${V[@]}" \
+  --blocks 128,256,512,1024 --json "$OUT/staging.json" --plot "$OUT/staging.png" > "$OUT/staging-bench.txt" 2>&1
+# the hand-tiled kernel is written for 32x8 threads: 16x16 only for the naive ones
+step transpose-bench 60 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
+  --blocks 32x8 --sizes 8192 --json /tmp/san/transpose-32x8.json > /tmp/san/transpose-bench-32x8.txt 2>&1
+step transpose-bench 60 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
+  --blocks 16x16 --sizes 8192 --kernels transpose_naive,transpose_scale \
+  --json /tmp/san/transpose-16x16.json > /tmp/san/transpose-bench-16x16.txt 2>&1
+# the sanitizer slows kernels a lot: small sizes (the adversarial corpus at
+# its spec's: a __device__ array in it holds 512 elements)
+for t in staging transpose adversarial/staging; do
+  d=.device/$t sizes=(--sizes 1000,4099)
+  [ "$t" = transpose ] && sizes=(--sizes 100)
+  [ "$t" = adversarial/staging ] && d=.device/adversarial-staging sizes=()
   n=$(echo "$t" | tr / -)
-  step "plain $t" 60 python3 -m coalda.cli run "testcases/$t.cu" --from "$d" > "/tmp/san/$n-plain.txt" 2>&1
+  step "plain $t" 90 python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-plain.txt" 2>&1
   for tool in memcheck racecheck synccheck; do
-    step "$tool $t" 60 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
-      python3 -m coalda.cli run "testcases/$t.cu" --from "$d" --sizes 1000,4099 > "/tmp/san/$n-$tool.txt" 2>&1
+    step "$tool $t" 120 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+      python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-$tool.txt" 2>&1
   done
 done
 tar czf "$OUT/sanitizer.tar.gz" -C /tmp san
-step ncu 150 python3 scripts/ncu_validate.py measure build/ncu /tmp/ncu > "$OUT/ncu.txt" 2>&1
-tar czf "$OUT/ncu.tar.gz" -C /tmp ncu
 step cc 60 bash scripts/gpu_cc_check.sh run build/cc-check > "$OUT/cc-check.txt" 2>&1
+fi
+if [ "${1:-all}" != bench ]; then
+step ncu 400 python3 scripts/ncu_validate.py measure build/ncu /tmp/ncu > "$OUT/ncu.txt" 2>&1
+tar czf "$OUT/ncu.tar.gz" -C /tmp ncu
+fi
 grep -h "ERROR SUMMARY\|comparisons\|error:" /tmp/san/*.txt | sort | uniq -c >> "$log"
 cat "$log"

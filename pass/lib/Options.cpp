@@ -46,6 +46,11 @@ cl::opt<unsigned> StageTileBudget(
     cl::desc("Without __launch_bounds__, size the tiles for the most threads "
              "(1024, 512 or 256) whose tiles fit this many bytes: a static "
              "tile costs its bytes at every block size"));
+cl::opt<unsigned> StageSmallRMWThreads(
+    "coalda-stage-small-rmw-threads", cl::init(512),
+    cl::desc("Read-modify-writes of elements of at most 16 bytes are staged "
+             "in blocks of at most this many threads (axpy3 at 1024 measured "
+             "0.98x staged, docs/benchmarks.md)"));
 cl::opt<bool> CostRules(
     "coalda-cost-rules", cl::init(true),
     cl::desc("Leave alone the copies the measurements found unprofitable "

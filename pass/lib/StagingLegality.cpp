@@ -355,8 +355,18 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
       return std::nullopt;
   } else {
     uint64_t Budget = std::min<uint64_t>(SharedLimit, opts::StageTileBudget);
+    // Cost rule: a small element's load, barriers and store do not pay in
+    // the widest blocks (they run the original code, decided before any
+    // barrier).
+    unsigned Most = any_of(C.Arrays,
+                           [](const StagedArray &A) {
+                             return A.Loaded && A.Stride <= 16;
+                           })
+                        ? opts::StageSmallRMWThreads
+                        : 1024u;
     for (unsigned Threads : {1024u, 512u, 256u})
-      if (Own + PerThread * Threads <= Budget || Threads == 256) {
+      if (Threads <= Most &&
+          (Own + PerThread * Threads <= Budget || Threads == 256)) {
         if (Own + PerThread * Threads > SharedLimit)
           break;
         P.Capacity = Threads;
