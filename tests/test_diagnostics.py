@@ -4,6 +4,7 @@ gating with --fail-on / --max."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import re
 
 import pytest
@@ -99,3 +100,20 @@ def test_sarif_is_valid_against_the_oasis_schema(tmp_path) -> None:
     broken["runs"][0]["results"][0]["level"] = "loud"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, schema)
+
+
+def test_a_file_outside_the_working_directory_is_named_by_a_path_that_exists(tmp_path: Path) -> None:
+    """clang records /T/src/k.cu, compiled from /T/work/here, as "src/k.cu"
+    in directory "/T": the findings must name a path that reaches the file."""
+    src = tmp_path / "src"
+    src.mkdir()
+    here = tmp_path / "work" / "here"
+    here.mkdir(parents=True)
+    (src / "k.cu").write_text("struct P { unsigned char r, g, b; };\n"
+                              "__global__ void k(P *d, int n) {\n"
+                              "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                              "  if (i < n) d[i].r = 1;\n}\n")
+    proc = run_cli("analyze", src / "k.cu", "--format", "text", cwd=here)
+    assert proc.returncode == 0, proc.stderr
+    named = proc.stdout.split(":", 1)[0]
+    assert (here / named).is_file(), proc.stdout

@@ -15,6 +15,8 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #define DEBUG_TYPE "coalda"
 
@@ -125,6 +127,21 @@ const char *accessClass(const AccessExpr &A) {
   return A.isCoalesced() ? "coalesced" : "uncoalesced";
 }
 
+/// The scope's file as a path that names it from here: clang may record a
+/// file outside its working directory relative to a common ancestor (the
+/// directory beside it), e.g. "st/k.cu" in "/tmp" for /tmp/st/k.cu.
+std::string sourcePath(const DIScope &Scope) {
+  StringRef Name = Scope.getFilename();
+  SmallString<256> Here;
+  if (Name.empty() || sys::path::is_absolute(Name) ||
+      Scope.getDirectory().empty() || sys::fs::current_path(Here) ||
+      Here == Scope.getDirectory()) // relative to here: as the user wrote it
+    return Name.str();
+  SmallString<256> Full(Scope.getDirectory());
+  sys::path::append(Full, Name);
+  return std::string(Full);
+}
+
 json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   json::Object O;
   O["expr"] = Info.exprString(A);
@@ -140,7 +157,7 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   O["line"] = DL ? (int64_t)DL.getLine() : 0;
   O["column"] = DL ? (int64_t)DL.getCol() : 0;
   if (auto *Scope = DL ? dyn_cast<DIScope>(DL.getScope()) : nullptr)
-    O["file"] = Scope->getFilename();
+    O["file"] = sourcePath(*Scope);
   std::optional<int64_t> S = A.constantStride();
   O["stride"] = S ? json::Value(*S) : json::Value(nullptr);
   O["offset"] = A.isKnown() ? json::Value(A.Offset) : json::Value(nullptr);
