@@ -366,26 +366,24 @@ void remarkStaging(const StagingOutcome &O, const Function &F,
 }
 
 void markRolledBack(json::Value &Kernel) {
-  json::Array None;
-  json::Array *Stagings = Kernel.getAsObject()->getArray("stagings");
-  for (json::Value &J : Stagings ? *Stagings : None) {
-    json::Object *O = J.getAsObject();
-    if (!O || !*O->getBoolean("transformed"))
-      continue;
-    (*O)["transformed"] = false;
-    (*O)["reason"] = RolledBackDetail;
-    (*O)["missed"] = missedName(MissedReason::RolledBack);
-  }
-  for (json::Value &J : *Kernel.getAsObject()->getArray("groups")) {
-    json::Object *O = J.getAsObject();
-    if (!O || !*O->getBoolean("transformed"))
-      continue;
-    (*O)["transformed"] = false;
-    (*O)["reason"] = RolledBackDetail;
-    (*O)["missed"] = missedName(MissedReason::RolledBack);
-    for (StringRef Key : {"units", "overlap_check", "guard", "flat"})
-      O->erase(Key);
-  }
+  // What the rewrite did goes; why it was undone takes its place.
+  auto Undo = [](json::Array *Entries, ArrayRef<StringRef> DoneKeys) {
+    if (!Entries) // a kernel without stagings has no such key
+      return;
+    for (json::Value &J : *Entries) {
+      json::Object *O = J.getAsObject();
+      if (!O || !*O->getBoolean("transformed"))
+        continue;
+      (*O)["transformed"] = false;
+      (*O)["reason"] = RolledBackDetail;
+      (*O)["missed"] = missedName(MissedReason::RolledBack);
+      for (StringRef Key : DoneKeys)
+        O->erase(Key);
+    }
+  };
+  json::Object &K = *Kernel.getAsObject();
+  Undo(K.getArray("groups"), {"units", "overlap_check", "guard", "flat"});
+  Undo(K.getArray("stagings"), {});
 }
 
 } // namespace coalda

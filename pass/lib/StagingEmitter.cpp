@@ -281,8 +281,13 @@ Value *StagingEmitter::transposeFits(IRBuilder<> &B) {
 Value *StagingEmitter::checksHold(IRBuilder<> &B, DominatorTree &DT,
                                   DenseMap<Value *, Value *> &Clones) {
   Value *Ok = nullptr;
+  DenseMap<Value *, Value *> Ints; // each address converted once
+  auto Int = [&](Value *P) {
+    Value *&I = Ints[P];
+    return I ? I : I = B.CreatePtrToInt(P, I64);
+  };
   auto Disjoint = [&](Value *X, uint64_t XW, Value *Y, uint64_t YW) {
-    Value *XI = B.CreatePtrToInt(X, I64), *YI = B.CreatePtrToInt(Y, I64);
+    Value *XI = Int(X), *YI = Int(Y);
     Value *Apart =
         B.CreateOr(B.CreateICmpULE(B.CreateAdd(XI, B.getInt64(XW)), YI),
                    B.CreateICmpULE(B.CreateAdd(YI, B.getInt64(YW)), XI),

@@ -202,6 +202,12 @@ regionInstructions(const StagingCandidate &C, const StagingPlan &P) {
   return {Insts, P.Guard};
 }
 
+/// A pointer into shared or local memory: never a staged global element.
+bool notGlobal(const Value *Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  return AS == 3 || AS == 5;
+}
+
 bool harmlessCall(const CallBase &Call) {
   if (isa<DbgInfoIntrinsic>(Call) || Call.isLifetimeStartOrEnd())
     return true;
@@ -232,8 +238,7 @@ Verdict checkOther(Instruction &I, const StagingCandidate &C, StagingPlan &P,
     return miss(MissedReason::VolatileOrAtomic,
                 "a volatile access between the accesses: " + describe(&I));
   Value *Ptr = getLoadStorePointerOperand(&I);
-  unsigned AS = Ptr->getType()->getPointerAddressSpace();
-  if (AS == 3 || AS == 5) // shared or local: never a staged global element
+  if (notGlobal(Ptr))
     return std::nullopt;
   bool IsStore = isa<StoreInst>(I);
   bool Needed = any_of(C.Arrays, [&](const StagedArray &A) {
@@ -267,8 +272,7 @@ void markBarriersOutside(const StagingCandidate &C, StagingPlan &P,
     if (const auto *Call = dyn_cast<CallBase>(&I); Call && harmlessCall(*Call))
       continue;
     Value *Ptr = getLoadStorePointerOperand(&I);
-    if (Ptr && (Ptr->getType()->getPointerAddressSpace() == 3 ||
-                Ptr->getType()->getPointerAddressSpace() == 5))
+    if (Ptr && notGlobal(Ptr))
       continue;
     for (const StagedArray &A : C.Arrays) {
       if (Ptr && provablyDisjoint(Ptr, A.Base))
