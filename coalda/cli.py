@@ -278,9 +278,10 @@ def _sizes(value: str | None) -> list[int] | None:
     return sizes
 
 
-@cli.command("run")
+@cli.command("run", cls=ClangArgsCommand)
 @SOURCE
 @compile_options
+@PROJECT
 @click.option("--emulate", is_flag=True, help="Run on the CPU emulator instead of the GPU.")
 @click.option("--sizes", help="Comma-separated problem sizes n (default: the spec's).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random inputs.")
@@ -289,7 +290,8 @@ def _sizes(value: str | None) -> list[int] | None:
 @QUIET
 def run_cmd(
     file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
-    emulate: bool, sizes: str | None, seed: int, spec_file: Path | None, from_dir: Path | None, quiet: bool,
+    project: Path | None, emulate: bool, sizes: str | None, seed: int, spec_file: Path | None,
+    from_dir: Path | None, quiet: bool,
 ) -> None:
     """Run FILE's original and optimized kernels on the same random inputs and
     compare every output byte (guard zones included) under several buffer
@@ -310,13 +312,15 @@ def run_cmd(
                 { name = "n", value = "n" }]
 
     Without one, it is inferred when every pointer is indexed at one stride of
-    the global index and at most one scalar (n) is passed."""
+    the global index and at most one scalar (n) is passed. Clang flags after
+    `--` are passed through."""
     from .ir import signatures
     from .run_command import choose_spec, compile_or_reuse, run
     from .report import run_failure, run_table
     from .spec import check_spec
 
     size_list = _sizes(sizes)
+    [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     if not emulate:
         from .gpu import device, gpu_name
 
@@ -324,7 +328,7 @@ def run_cmd(
     where = "CPU emulator" if emulate else gpu_name()
     with _progress(2, quiet) as step:
         step(f"compiling {file}")
-        compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir, ptx=not emulate)
+        compiled = compile_or_reuse(file, options, from_dir, ptx=not emulate)
         spec = choose_spec(file, spec_file, compiled)
         check_spec(spec, compiled.report, signatures(compiled.before_ir))
         step(f"running {len(spec.kernels)} kernel(s) on the {where}")
@@ -338,9 +342,10 @@ def run_cmd(
     stdout.print(f"All {len(rows)} comparisons match byte for byte.")
 
 
-@cli.command("bench")
+@cli.command("bench", cls=ClangArgsCommand)
 @SOURCE
 @compile_options
+@PROJECT
 @click.option("--sizes", help="Comma-separated problem sizes n (default: the spec's largest GPU size).")
 @click.option("--blocks", default="128,256,512,1024", show_default=True, help="Threads per block to run each case at (XxY: 2-D blocks).")
 @click.option("--repeat", type=click.IntRange(1, None), default=20, show_default=True, help="Timed launches per variant (after a warm-up).")
@@ -355,11 +360,12 @@ def run_cmd(
 @QUIET
 def bench_cmd(
     file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
-    sizes: str | None, blocks: str, repeat: int, kernels: str | None, seed: int, spec_file: Path | None,
+    project: Path | None, sizes: str | None, blocks: str, repeat: int, kernels: str | None, seed: int, spec_file: Path | None,
     from_dir: Path | None, variants: tuple[str, ...], no_nvcc: bool, plot_path: Path | None, json_path: Path | None,
     quiet: bool,
 ) -> None:
-    """Time FILE's kernels before and after COALDA against cudaMemcpy on the GPU."""
+    """Time FILE's kernels before and after COALDA against cudaMemcpy on the GPU.
+    Clang flags after `--` are passed through (not to the nvcc baseline)."""
     from .bench import bench_table, nvcc_ptx, plot, run_bench
     from .ir import signatures
     from .run_command import choose_spec, compile_or_reuse
@@ -368,6 +374,7 @@ def bench_cmd(
 
     size_list = _sizes(sizes)
     block_list = _blocks(blocks)
+    [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     extra = {}
     for v in variants:
         label, sep, path = v.partition("=")
@@ -377,11 +384,11 @@ def bench_cmd(
     device()
     with _progress(3, quiet) as step:
         step(f"compiling {file}")
-        compiled = compile_or_reuse(file, _options(arch, opt_level, includes, defines), from_dir)
+        compiled = compile_or_reuse(file, options, from_dir)
         spec = choose_spec(file, spec_file, compiled)
         check_spec(spec, compiled.report, signatures(compiled.before_ir))
         step("compiling the nvcc -O3 baseline")
-        nvcc = None if no_nvcc else nvcc_ptx(file, arch, includes, defines)
+        nvcc = None if no_nvcc else nvcc_ptx(file, arch, options.includes, options.defines)
         command = "coalda bench " + " ".join(sys.argv[2:])
         step(f"timing {len(spec.kernels)} kernel(s) at {len(block_list)} block size(s), {repeat} launches each")
         result = run_bench(
@@ -401,11 +408,14 @@ def bench_cmd(
 @cli.command("diff", cls=ClangArgsCommand)
 @SOURCE
 @compile_options
-def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...]) -> None:
+@PROJECT
+def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
+             project: Path | None) -> None:
     """Show the device IR before and after COALDA as a coloured unified diff.
     Clang flags after `--` are passed through."""
+    [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
-        result = build(file, _options(arch, opt_level, includes, defines), Artifacts(Path(scratch), file.stem), ptx=False)
+        result = build(file, options, Artifacts(Path(scratch), file.stem), ptx=False)
         text = result.artifacts.diff.read_text()
     if not any(g["transformed"] for k in result.report["kernels"] for g in k["groups"]):
         stdout.print("no change: COALDA rewrote nothing in this file (`coalda analyze` says why).")

@@ -5,8 +5,10 @@ or SARIF 2.1.0 for code scanning.
 
 The cost of an access with lane stride s bytes and pieces of w bytes (a
 transfer moves several) is the number of distinct 32-byte sectors the 32
-lanes of a warp touch, from an aligned start; a contiguous access needs
-ceil(32*w/32) of them. An unknown access has no estimate.
+lanes of a full warp touch, from the start the address's constant offset
+gives (an aligned start where other terms leave it unknown); a contiguous
+access needs ceil(32*w/32) of them. An unknown access has no estimate.
+docs/cost-validation.md compares these estimates with Nsight Compute.
 """
 
 from __future__ import annotations
@@ -27,11 +29,39 @@ RULES = {
 }
 
 
-def sectors(stride: int, width: int) -> int:
+def sectors(stride: int, width: int, phase: int = 0) -> int:
     """32-byte sectors one warp request touches: lanes at stride bytes apart
-    each moving width bytes, from a sector-aligned start."""
-    touched = {(abs(stride) * lane + byte) // SECTOR for lane in range(WARP) for byte in range(width)}
+    each moving width bytes, lane 0 starting phase bytes past a sector boundary."""
+    start = phase % SECTOR
+    touched = {(start + abs(stride) * lane + byte) // SECTOR for lane in range(WARP) for byte in range(width)}
     return len(touched)
+
+
+def _multiple_of_sector(term: str) -> bool:
+    """Whether a uniform term of an address is a multiple of 32 bytes: its
+    coefficient is, or it has a factor ntid.x (blocks are whole warps)."""
+    coefficient, star, _ = term.partition("*")
+    if "ntid.x" in term.split("*"):
+        return True
+    return bool(star) and coefficient.isdigit() and int(coefficient) % SECTOR == 0
+
+
+def start_phase(access: dict[str, Any]) -> int:
+    """Bytes past a 32-byte sector boundary at which lane 0 of a warp starts:
+    the access's constant offset, when the base is allocation-aligned
+    (cudaMalloc gives 256 B) and every other term of the address is a
+    multiple of 32 bytes (the lane's stride times 32 lanes is); 0 (an
+    aligned start, the best case) where a term's alignment is unknown."""
+    expr = str(access.get("expr", ""))
+    lane_term = f"{access.get('stride')}*{access.get('lane')}"
+    terms = expr.replace(" - ", " + -").split(" + ")[1:]  # the first is the base
+    for term in terms:
+        term = term.removeprefix("-")
+        if term == lane_term or term.isdigit():
+            continue
+        if not _multiple_of_sector(term):
+            return 0
+    return int(access.get("offset", 0)) % SECTOR
 
 
 def ideal_sectors(width: int) -> int:
@@ -104,7 +134,7 @@ def diagnostics(report: Report) -> list[Diagnostic]:
                 excess = 0
             else:
                 width = _piece(access)
-                have, want = sectors(stride, width), ideal_sectors(width)
+                have, want = sectors(stride, width, start_phase(access)), ideal_sectors(width)
                 message = (f"{kind} of {access['width']} B at stride {stride} B: {have} sectors per warp request "
                            f"where {want} would do")
                 excess = (have - want) * count

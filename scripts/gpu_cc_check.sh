@@ -18,9 +18,17 @@ dir=${2:-build/cc-check}
 
 # program stem -> source, and the argument lists each program runs with
 # (rgb_main's argument is the number of pixels; "" is its default size).
+# cmake_example and walkthrough_app are README's walkthrough (examples/cmake,
+# built with CMake and coalda-cc, and with `coalda cc` directly).
 sources=(testcases/programs/rgb_main.cu testcases/rgb.cu)
+stems=(rgb_main rgb cmake_example walkthrough_app)
 args_rgb_main=("" 1 31 255 256 1000 65537 33554437)
 args_rgb=("")
+args_cmake_example=("")
+args_walkthrough_app=("")
+example=examples/cmake
+example_sources=("$example/src/main.cpp" "$example/src/copy.cu" "$example/src/gray.cu")
+example_flags=(-I "$example/include" -DBLOCK=256 -std=c++17)
 
 usage() {
   echo "usage: $0 build|run [DIR]   (DIR defaults to build/cc-check)" >&2
@@ -46,6 +54,23 @@ build() {
     echo "$stem.coalda: coalda cc $src" >> "$manifest"
     echo "$stem.plain:  coalda cc -fno-coalda $src" >> "$manifest"
   done
+  # README's walkthrough, step 6: CMake with coalda-cc (and the same with
+  # -fno-coalda), and coalda cc directly.
+  local flavour flag
+  for flavour in coalda plain; do
+    flag=$([ "$flavour" = plain ] && echo -fno-coalda || true)
+    cmake -S "$example" -B "$dir/cmake-$flavour" -DCMAKE_CXX_COMPILER="$PWD/.venv/bin/coalda-cc" \
+      -DCMAKE_CXX_FLAGS="$flag" > /dev/null
+    cmake --build "$dir/cmake-$flavour" > /dev/null
+    cp "$dir/cmake-$flavour/cmake_example" "$dir/cmake_example.$flavour"
+    # shellcheck disable=SC2086  # an empty flag stays out
+    "$coalda" cc $flag "${example_sources[@]}" "${example_flags[@]}" -o "$dir/walkthrough_app.$flavour"
+    rm -rf "$dir/cmake-$flavour"
+  done
+  echo "cmake_example.coalda: cmake -S $example -DCMAKE_CXX_COMPILER=coalda-cc; cmake --build" >> "$manifest"
+  echo "cmake_example.plain:  the same with -DCMAKE_CXX_FLAGS=-fno-coalda" >> "$manifest"
+  echo "walkthrough_app.coalda: coalda cc ${example_sources[*]} ${example_flags[*]}" >> "$manifest"
+  echo "walkthrough_app.plain:  coalda cc -fno-coalda (the same)" >> "$manifest"
   local cudart
   cudart=$(.venv/bin/python -c 'from coalda.cc import find_cudart; from coalda.toolchain import cuda_path; print(find_cudart(cuda_path()))')
   cp -L "$cudart" "$dir/libcudart.so.12"
@@ -63,8 +88,7 @@ run() {
   local tmp
   tmp=$(mktemp -d)
   trap "rm -rf '$tmp'" EXIT
-  for src in "${sources[@]}"; do
-    stem=$(basename "$src" .cu)
+  for stem in "${stems[@]}"; do
     local -n arglist="args_${stem}"
     for arg in "${arglist[@]}"; do
       runs=$((runs + 1))

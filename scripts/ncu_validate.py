@@ -55,6 +55,7 @@ DOC = REPO / "docs" / "cost-validation.md"
 ARCH = "sm_90"  # H100 and H200
 OPT_LEVEL = 3  # what `coalda analyze` uses by default
 SIZE = 65536  # n of every launch spec, unless a group says otherwise
+WARP = 32
 SMS = 132  # `sms` in grid expressions (H100 SXM and H200 have 132)
 MANIFEST_VERSION = 1
 
@@ -529,8 +530,10 @@ class LineSums:
         key = (symbol, file, line, kind)
         row = self.rows.setdefault(key, {"instructions": 0, "sass": [], "detail": [], **{k: 0.0 for k in PC_METRICS}})
         row["instructions"] += 1
-        requests = values.get("requests") or values.get("inst_executed") or 0
-        row["detail"].append(f"{int(round(values.get('sectors', 0)))}/{int(round(requests))}")
+        # A warp request is one warp-level execution of the instruction; L1 tag
+        # requests count 128-byte lines looked up, several per request.
+        executed = values.get("inst_executed") or values.get("requests") or 0
+        row["detail"].append(f"{int(round(values.get('sectors', 0)))}/{int(round(executed))}")
         op = sass.strip().split()
         op = op[1] if op and op[0].startswith("@") and len(op) > 1 else (op[0] if op else "?")
         if op not in row["sass"]:
@@ -980,7 +983,7 @@ def estimate(access: dict[str, Any]) -> int | None:
     if access.get("space", "global") != "global" or access.get("class") == "unknown" or access.get("stride") is None:
         return None
     piece = diagnostics._piece(access) if hasattr(diagnostics, "_piece") else int(access.get("piece", access["width"]))
-    return diagnostics.sectors(access["stride"], piece)
+    return diagnostics.sectors(access["stride"], piece, diagnostics.start_phase(access))
 
 
 def ideal(access: dict[str, Any]) -> int:
@@ -1071,12 +1074,19 @@ def build_rows(measured: list[dict[str, Any]], reports: dict[str, dict[str, Any]
     return rows, extra
 
 
+def warp_requests(m: dict[str, Any]) -> float:
+    """Warp requests of a measured line: warp-level executions of its
+    instructions (L1 tag requests where the report has no inst_executed; they
+    count 128-byte lines, so a request touching four lines counts four)."""
+    return m["inst_executed"] or m["requests"]
+
+
 def per_request(m: dict[str, Any] | None) -> float | None:
-    """Measured sectors per request: L2 theoretical sectors over L1 tag
-    requests (inst_executed where the report has no requests)."""
+    """Measured 32-byte sectors per warp request: L2 theoretical sectors over
+    warp-level instruction executions."""
     if not m:
         return None
-    requests = m["requests"] or m["inst_executed"]
+    requests = warp_requests(m)
     return m["sectors"] / requests if requests else None
 
 
@@ -1099,13 +1109,13 @@ def _pct(x: float | None) -> str:
 
 
 TABLE_HEADER = ["kernel", "line", "kind", "pattern", "width B (piece)", "estimate", "measured", "error",
-                "requests", "active lanes", "SASS"]
+                "warp requests", "L1 tag requests", "active lanes", "SASS"]
 
 
 def row_cells(r: dict[str, Any]) -> list[str]:
     m = r["measured"]
     meas = per_request(m)
-    lanes = m["thread_inst_executed"] / m["inst_executed"] if m and m["inst_executed"] and m["thread_inst_executed"] else None
+    lanes = active_lanes(m)
     widths = ", ".join(f"{w}" + (f" ({p})" if p != w else "") for w, p in r["width"])
     times = f" ×{r['count']}" if r["count"] > 1 else ""
     est = _fmt(r["estimate"]) if r["estimate"] is not None else f"– ({r['why_none']})"
@@ -1119,15 +1129,33 @@ def row_cells(r: dict[str, Any]) -> list[str]:
         f"`{r['kernel']}`", f"{_base(r['file'])}:{r['line']}", r["kind"] + times,
         ", ".join(f"`{p}`" for p in r["patterns"]), widths, est,
         meas_cell, _pct(rel_error(r["estimate"], meas)),
-        str(m["requests"] or m["inst_executed"]) if m else "–", _fmt(lanes, 1) if lanes is not None else "–",
+        _fmt(warp_requests(m)) if m else "–", _fmt(m["requests"]) if m and m["requests"] else "–",
+        _fmt(lanes, 1) if lanes is not None else "–",
         m["sass"] if m else "",
     ]
+
+
+def active_lanes(m: dict[str, Any] | None) -> float | None:
+    """Threads per executed warp instruction of a measured line."""
+    if not m or not m["inst_executed"] or not m["thread_inst_executed"]:
+        return None
+    return m["thread_inst_executed"] / m["inst_executed"]
+
+
+def full_warps(r: dict[str, Any]) -> bool:
+    """Whether every measured request of the row had 32 active lanes (the
+    estimate is for a full warp)."""
+    lanes = active_lanes(r["measured"])
+    return lanes is not None and lanes > WARP - 0.05
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     errs = [rel_error(r["estimate"], per_request(r["measured"])) for r in rows]
     compared = [e for e in errs if e is not None]
+    full = [e for r, e in zip(rows, errs) if e is not None and full_warps(r)]
     return {
+        "full": len(full),
+        "full_exact": sum(1 for e in full if abs(e) < 0.005),
         "rows": len(rows),
         "compared": len(compared),
         "exact": sum(1 for e in compared if abs(e) < 0.005),
@@ -1151,16 +1179,17 @@ def read_kernels(path: Path) -> list[dict[str, Any]]:
 
 def kernel_totals(rows: list[dict[str, Any]], extra: list[dict[str, Any]],
                   kernels: list[dict[str, Any]]) -> list[list[str]]:
-    """Per kernel and kind: the per-line sums (theoretical sectors over tag
-    requests) against ncu's kernel-wide L1 counters, a check that every
-    global access was attributed to some line."""
+    """Per kernel and kind: the per-line sums (theoretical sectors over warp
+    requests) against ncu's kernel-wide L1 counters (whose requests are warp
+    requests too), a check that every global access was attributed to some
+    line."""
     if not kernels:
         return []
     lines: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for m in [r["measured"] for r in rows if r["measured"]] + extra:
         t = lines[(m["symbol"], m["kind"])]
         t[0] += m["sectors"]
-        t[1] += m["requests"] or m["inst_executed"]
+        t[1] += warp_requests(m)
     out = []
     for k in kernels:
         for kind, op in (("load", "ld"), ("store", "st")):
@@ -1184,8 +1213,10 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
         "the access's stride, each moving its piece, from a sector-aligned start) against what Nsight",
         "Compute measured on the unoptimized kernel (clang -O3, the code `coalda analyze` reads):",
         "`memory_l2_theoretical_sectors_global` (the sectors a warp's addresses touch) over",
-        "`memory_l1_tag_requests_global`, summed over the SASS instructions of each source line, loads",
-        "and stores apart (SourceCounters; line info from `ptxas -lineinfo`).",
+        "`inst_executed` (warp-level executions: one per warp request), summed over the SASS instructions of",
+        "each source line, loads and stores apart (SourceCounters; line info from `ptxas -lineinfo`).",
+        "`memory_l1_tag_requests_global` is shown beside it but is not the denominator: the L1 looks up one",
+        "tag per 128-byte line, so a request whose lanes touch four lines counts four tag requests.",
         "",
         "Generated by `scripts/ncu_validate.py table` from [`runs/ncu/measured.csv`](runs/ncu/measured.csv);",
         "`tests/test_cost_validation.py` checks that it matches that file and what `coalda analyze`",
@@ -1208,6 +1239,10 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
         f"{s['compared']} have both an estimate and a measurement.",
         f"- Estimate equal to the measurement (within 0.5%): **{s['exact']} of {s['compared']}**; "
         f"within 10%: {s['within10']}; over-estimates by more than 10%: {s['over']}; under-estimates: {s['under']}.",
+        f"- Of the {s['full']} whose requests all had 32 active lanes (the estimate is for a full warp), "
+        f"{s['full_exact']} are equal. The others ran partial warps (blocks not a multiple of 32 threads, loop "
+        "tails: fewer lanes touch fewer sectors) or start where a run-time term of the address puts them "
+        "(the estimate assumes an aligned start where the address does not fix it).",
         f"- Relative error |estimate − measured| / measured: median {_pct(s['median_abs'])}, mean "
         f"{_pct(s['mean_abs'])}, max {_pct(s['max_abs'])}.",
         f"- Measured but not estimated (run-time stride or unknown access): {s['no_estimate']}; "
@@ -1226,7 +1261,7 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
     out += ["## Per access", ""]
     for source in sorted({r["source"] for r in rows}, key=lambda s: (s.count("/"), s)):
         out += [f"### `{source}`", "", "| " + " | ".join(TABLE_HEADER) + " |",
-                "|" + "|".join("---:" if h in ("estimate", "measured", "error", "requests", "active lanes") else "---"
+                "|" + "|".join("---:" if h in ("estimate", "measured", "error", "warp requests", "L1 tag requests", "active lanes") else "---"
                                for h in TABLE_HEADER) + "|"]
         for r in rows:
             if r["source"] == source:
@@ -1234,10 +1269,10 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
         out.append("")
     if extra:
         out += ["## Measured global accesses COALDA does not report", "",
-                "| source | kernel | line | kind | measured | requests | SASS |", "|---|---|---|---|---:|---:|---|"]
+                "| source | kernel | line | kind | measured | warp requests | SASS |", "|---|---|---|---|---:|---:|---|"]
         for m in extra:
             out.append(f"| `{m['source']}` | `{m['kernel']}` | {_base(m['file']) or '?'}:{m['line']} | {m['kind']} | "
-                       f"{_fmt(per_request(m))} | {m['requests'] or m['inst_executed']} | {m['sass']} |")
+                       f"{_fmt(per_request(m))} | {_fmt(warp_requests(m))} | {m['sass']} |")
         out.append("")
     totals = kernel_totals(rows, extra, kernels or [])
     if totals:
@@ -1250,8 +1285,9 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
     out += [
         "Columns: *estimate* and *measured* are sectors per warp request; where a line has several",
         "accesses of a kind (×N), the mean over them, with the distinct values per access (estimate) and",
-        "per SASS instruction (measured) in parentheses; *error* is (estimate − measured) / measured; *requests* the",
-        "warp-level requests measured at that line; *active lanes* the threads per executed instruction;",
+        "per SASS instruction (measured) in parentheses; *error* is (estimate − measured) / measured; *warp requests*",
+        "the warp-level executions measured at that line, *L1 tag requests* the 128-byte lines looked up;",
+        "*active lanes* the threads per executed instruction;",
         "*SASS* the instructions ncu attributed to the line. `–`: no estimate (a run-time stride or an",
         "access COALDA cannot read) or no instruction at that line.",
         "",

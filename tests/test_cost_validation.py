@@ -107,7 +107,7 @@ def test_table_measurements_match_the_csv(committed: str, fresh: tuple[list, lis
     assert got, f"{DOC.name} has no per-access rows"
     for key, cells in want.items():
         assert key in got, f"{DOC.name} lacks the row {key}: regenerate it with `scripts/ncu_validate.py table`"
-        for column in ("measured", "requests", "active lanes", "SASS"):
+        for column in ("measured", "warp requests", "L1 tag requests", "active lanes", "SASS"):
             assert got[key][column] == cells[column], (
                 f"{key} {column}: the table says {got[key][column]!r}, docs/runs/ncu/measured.csv gives {cells[column]!r}")
 
@@ -212,8 +212,8 @@ SOURCE_CSV = textwrap.dedent(f"""\
     "0x7f3a00000010","S2R R0, SR_TID.X","1","64","2048","-","0","0","0","0"
     "0x7f3a00000020","LDG.E.U8 R2, desc[UR4][R2.64]","40","64","2048","Global","64","192","64","128"
     "0x7f3a00000030","LDG.E.U8 R5, desc[UR4][R2.64+0x1]","38","64","2048","Global","64","192","64","128"
-    "0x7f3a00000040","STG.E.U8 desc[UR4][R6.64], R2","2","64","2048","Global","64","192","64","128"
-    "0x7f3a00000050","@!P0 STG.E.U8 desc[UR4][R6.64+0x1], R5","2","64","1,024","Global","32","96","32","64"
+    "0x7f3a00000040","STG.E.U8 desc[UR4][R6.64], R2","2","64","2048","Global","128","192","64","128"
+    "0x7f3a00000050","@!P0 STG.E.U8 desc[UR4][R6.64+0x1], R5","2","32","1,024","Global","64","96","32","64"
     "0x7f3a00000060","EXIT","0","64","2048","-","0","0","0","0"
     "0x7f3a00000070","BRA `(.L_x_0)","0","0","0","-","0","0","0","0"
     "Kernel Name","square(float *)"
@@ -259,7 +259,10 @@ def test_source_page_per_line() -> None:
     assert (load["instructions"], load["sectors"], load["requests"], load["inst_executed"]) == (2, 384, 128, 128)
     assert load["detail"] == ["192/64", "192/64"] and load["sass"] == ["LDG.E.U8"]
     store = rows[("_Z4copyPhPKh", "testcases/fake.cu", 5, "store")]
-    assert (store["sectors"], store["requests"], store["thread_inst_executed"]) == (288, 96, 3072)  # "1,024" read as 1024
+    assert (store["sectors"], store["requests"], store["thread_inst_executed"]) == (288, 192, 3072)  # "1,024" read as 1024
+    # Sectors per warp request divide by the warp-level executions (96), not by
+    # the L1 tag requests (192: one per 128-byte line a request touches).
+    assert store["inst_executed"] == 96 and store["detail"] == ["192/64", "96/32"]
     assert nv.per_request({**store, "per_instruction": ""}) == 3.0
 
 
@@ -437,7 +440,7 @@ def test_measure_with_a_fake_ncu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         rows = list(csv.DictReader(f))
     assert [(r["kernel"], r["file"], r["line"], r["kind"], r["sectors"], r["requests"]) for r in rows] == [
         ("copy", "testcases/fake.cu", "4", "load", "384", "128"),
-        ("copy", "testcases/fake.cu", "5", "store", "288", "96"),
+        ("copy", "testcases/fake.cu", "5", "store", "288", "192"),
         ("square", "testcases/fake.h", "9", "load", "40", "10"),
         ("square", "testcases/fake.h", "9", "store", "40", "10"),
     ]

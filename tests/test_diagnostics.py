@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from coalda.diagnostics import ideal_sectors, sectors
+from coalda.diagnostics import ideal_sectors, sectors, start_phase
 from conftest import TESTCASES, run_cli
 
 ANALYSIS = TESTCASES / "analysis"
@@ -27,6 +27,29 @@ ANALYSIS = TESTCASES / "analysis"
 ])
 def test_sectors_per_warp_request(stride: int, width: int, expected: int) -> None:
     assert sectors(stride, width) == expected
+
+
+@pytest.mark.parametrize(("stride", "width", "phase", "expected"), [
+    (4, 4, 4, 5),    # a stencil's in[i+1]: 128 bytes from byte 4 straddle five sectors
+    (4, 4, 36, 5),   # only the phase within a sector counts
+    (3, 1, 1, 3),    # bytes 1..94: still three
+    (16, 16, 8, 17),  # aligned 16-byte elements shifted half a sector
+])
+def test_a_misaligned_start_touches_more_sectors(stride: int, width: int, phase: int, expected: int) -> None:
+    assert sectors(stride, width, phase) == expected
+
+
+@pytest.mark.parametrize(("expr", "offset", "phase"), [
+    ("in + 4*gid + 4", 4, 4),                         # base, lane, constant: the constant decides
+    ("in + 4*gid - 4", -4, 28),                       # negative offsets wrap into the sector
+    ("dst + 16*tid.x + 16*iter(u)*ntid.x + 3*ntid.x*ctaid.x + 8", 8, 8),  # ntid.x terms: whole warps
+    ("out + 4*gid + 64*k + 4", 4, 4),                 # a multiple of 32 bytes keeps the phase
+    ("out + 4*gid + 4*k + 4", 4, 0),                  # a run-time term of unknown alignment: assume aligned
+])
+def test_start_phase_from_the_address(expr: str, offset: int, phase: int) -> None:
+    access = {"expr": expr, "offset": offset, "stride": int(expr.split("*")[0].split()[-1]),
+              "lane": "tid.x" if "tid.x" in expr.split(" + ")[1] else "gid"}
+    assert start_phase(access) == phase
 
 
 def test_the_ideal_is_the_bytes_a_warp_moves() -> None:

@@ -194,3 +194,23 @@ def test_double_dash_passes_clang_flags_through(project: Path) -> None:
     assert len(refused.stderr.strip().splitlines()) == 1
     usage = run_cli("analyze", "--help").stdout
     assert "[-- CLANG_FLAG...]" in usage
+
+
+def test_run_and_diff_take_a_project_and_clang_flags(project: Path) -> None:
+    """`run`, `bench` and `diff` compile like `analyze`: -p's entry and the
+    flags after `--` (a source that needs both its -I and its -D)."""
+    source = project / "src" / "b.cu"
+    ran = run_cli("run", "--emulate", "--sizes", "64", "-q", "-p", project / "build", source)
+    assert ran.returncode == 0, ran.stderr
+    assert "copy_b" in ran.stdout and "match byte for byte" in ran.stdout
+    passed = run_cli("run", "--emulate", "--sizes", "64", "-q", source, "--", "-std=c++20", "-DCHANNELS=4",
+                     f"-I{project / 'inc'}")
+    assert passed.returncode == 0, passed.stderr
+    without = run_cli("run", "--emulate", "--sizes", "64", "-q", source)
+    assert without.returncode == 1 and "Traceback" not in without.stderr  # clang needs them
+    diff = run_cli("diff", "-p", project / "build", source)
+    assert diff.returncode == 0, diff.stderr
+    assert "+" in diff.stdout and "coalda" in diff.stdout
+    for command in ("run", "bench", "diff"):
+        usage = run_cli(command, "--help").stdout
+        assert "[-- CLANG_FLAG...]" in usage and "-p, --project DIR" in usage

@@ -20,5 +20,15 @@ int main() {
   }
   bool same = std::memcmp(in.data(), out.data(), sizeof(Pixel) * n) == 0;
   std::printf("copy_pixels n=%d %s\n", n, same ? "ok" : "MISMATCH");
-  return same ? 0 : 1;
+
+  std::vector<unsigned char> gray(n);
+  if (gray_on_gpu(in.data(), gray.data(), n, error, sizeof error)) {
+    std::fprintf(stderr, "cmake_example: %s\n", error);
+    return 2;
+  }
+  int wrong = 0;
+  for (int i = 0; i < n; ++i)
+    wrong += gray[i] != (unsigned char)((77 * in[i].r + 150 * in[i].g + 29 * in[i].b) >> 8);
+  std::printf("to_gray n=%d %s\n", n, wrong ? "MISMATCH" : "ok");
+  return same && !wrong ? 0 : 1;
 }
