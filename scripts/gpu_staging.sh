@@ -11,7 +11,10 @@
 #   .venv/bin/python scripts/ncu_validate.py prepare
 #   scripts/gpu_cc_check.sh build
 # then run it there with OUT set, carrying .whl .device build/ncu build/cc-check:
-#   scripts/gpu_staging.sh [all|bench|ncu]   (bench: all but ncu)
+#   scripts/gpu_staging.sh [all|bench|ncu|transpose]   (bench: all but ncu;
+#   transpose: issue 13's shapes, 8192 x 8192 and 4096 x 1000, benched at
+#   32x8 and 16x16 and run under the sanitizers, and the hand-written probe
+#   docs/probe/transpose_merge.cu, built with nvcc there)
 # Writes at most 8 files into OUT (the device tool's limit).
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
@@ -24,6 +27,46 @@ step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs rc and
 }
 V=(); for p in .device/variants/*.ptx; do [ -f "$p" ] && V+=(--variant "$(basename "$p" .ptx)=$p"); done
 mkdir -p /tmp/san
+if [ "${1:-all}" = transpose ]; then
+  # variants built here: PTX of the pass with other switches (address-tile:
+  # -coalda-transpose-address-tile, the form before the owner's address was
+  # recomputed)
+  TV=(); for p in .device/transpose-variants/*.ptx; do [ -f "$p" ] && TV+=(--variant "$(basename "$p" .ptx)=$p"); done
+  for shape in square rect; do
+    spec=testcases/bench/transpose_$shape.toml
+    step "transpose-$shape 32x8" 90 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
+      --spec "$spec" --blocks 32x8 "${TV[@]}" --json "/tmp/san/transpose-$shape-32x8.json" > "/tmp/san/transpose-$shape-32x8.txt" 2>&1
+    step "transpose-$shape 16x16" 90 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
+      --spec "$spec" --blocks 16x16 --kernels transpose_naive,transpose_scale "${TV[@]}" \
+      --json "/tmp/san/transpose-$shape-16x16.json" > "/tmp/san/transpose-$shape-16x16.txt" 2>&1
+    size=100; [ "$shape" = rect ] && size=300
+    for tool in memcheck racecheck synccheck; do
+      step "$tool transpose-$shape" 120 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+        python3 -m coalda.cli run testcases/transpose.cu --from .device/transpose --spec "$spec" --sizes $size \
+        > "/tmp/san/transpose-$shape-$tool.txt" 2>&1
+    done
+  done
+  step "transpose-8192x4099 32x8" 60 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
+    --blocks 32x8 --sizes 8192 "${TV[@]}" --json /tmp/san/transpose-32x8.json > /tmp/san/transpose-bench-32x8.txt 2>&1
+  step "transpose-8192x4099 16x16" 60 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
+    --blocks 16x16 --sizes 8192 --kernels transpose_naive,transpose_scale "${TV[@]}" \
+    --json /tmp/san/transpose-16x16.json > /tmp/san/transpose-bench-16x16.txt 2>&1
+  for t in transpose adversarial/staging; do
+    d=.device/$t sizes=(--sizes 100)
+    [ "$t" = adversarial/staging ] && d=.device/adversarial-staging sizes=()
+    n=$(echo "$t" | tr / -)
+    step "plain $t" 90 python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-plain.txt" 2>&1
+    for tool in memcheck racecheck synccheck; do
+      step "$tool $t" 150 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+        python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-$tool.txt" 2>&1
+    done
+  done
+  step probe 120 bash -c "nvcc -O3 -arch=sm_90 docs/probe/transpose_merge.cu -o /tmp/tm && /tmp/tm > /tmp/san/transpose_merge-h200.txt 2>&1"
+  tar czf "$OUT/transpose.tar.gz" -C /tmp san
+  grep -h "ERROR SUMMARY\|RACECHECK SUMMARY\|comparisons\|error:" /tmp/san/*.txt | sort | uniq -c >> "$log"
+  cat "$log"
+  exit 0
+fi
 if [ "${1:-all}" != ncu ]; then
 step bench 260 python3 -m coalda.cli bench testcases/staging.cu --from .device/staging "${V[@]}" \
   --blocks 128,256,512,1024 --json "$OUT/staging.json" --plot "$OUT/staging.png" > "$OUT/staging-bench.txt" 2>&1

@@ -50,7 +50,8 @@ MUST_STAGE = {
     # -O3: the guards fold into one branch, the chunk loops unroll, the
     # vector members are whole stores.
     3: STAGED_BOTH | {"nested_guard", "big_elements", "big_elements_fit", "vec_members", "shifted_two_conds",
-                      "exit_before"},
+                      "exit_before", "transpose_loaded_shift", "transpose_select_shift",
+                      "transpose_then_read"},
     # -O0: the offset loaded before the region stays a separate view of y;
     # the atomic after the region is in another block.
     0: STAGED_BOTH | {"loaded_offset_alias", "atomic_after"},
@@ -68,8 +69,10 @@ LEFT_ALONE = {
     # -O0: the flag's branch and `i >= 1 && i <= n` are two branches,
     # threads return before the guard's branch, the chunk loop is a loop,
     # the vector members are stored through a local (a memcpy).
+    # The transposes' guards are two branches too.
     0: LEFT_ALONE_BOTH | {"nested_guard", "big_elements", "big_elements_fit", "exit_before",
-                          "shifted_two_conds", "vec_members"},
+                          "shifted_two_conds", "vec_members", "transpose_loaded_shift", "transpose_select_shift",
+                          "transpose_then_read"},
 }
 
 
@@ -144,6 +147,18 @@ def test_staging_decisions_are_pinned(level: int, optimized: dict) -> None:
                for s in k.get("stagings", []) if s["transformed"]}
     want = {**THREADS, **(THREADS_O3 if level == 3 else {})}
     assert {k: threads[k] for k in want} == want
+    if level == 3:
+        # a loaded column offset needs the address tile (value + 8-byte
+        # address per slot); a select on the arguments is recomputed
+        tiles = {k["name"]: s["tile_bytes"] for k in optimized[level][1]["kernels"]
+                 for s in k.get("stagings", []) if s["transformed"]}
+        assert tiles["transpose_loaded_shift"] == (4 + 8) * 2 * 1024
+        assert tiles["transpose_select_shift"] == tiles["transpose_then_read"] == 4 * 2 * 1024
+        # only accesses that can follow the (deferred) transposed store are
+        # checked against it: the load and the store after it
+        checks = {k["name"]: s["overlap_checks"] for k in optimized[level][1]["kernels"]
+                  for s in k.get("stagings", []) if s["transformed"] and k["name"].startswith("transpose")}
+        assert checks == {"transpose_loaded_shift": 0, "transpose_select_shift": 0, "transpose_then_read": 2}
 
 
 @pytest.mark.parametrize(

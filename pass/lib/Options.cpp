@@ -51,6 +51,11 @@ cl::opt<unsigned> StageSmallRMWThreads(
     cl::desc("Read-modify-writes of elements of at most 16 bytes are staged "
              "in blocks of at most this many threads (axpy3 at 1024 measured "
              "0.98x staged, docs/benchmarks.md)"));
+cl::opt<bool> TransposeAddressTile(
+    "coalda-transpose-address-tile", cl::init(false),
+    cl::desc("Permuted transposed stores read each slot's address from a "
+             "shared address tile even where the storing thread can "
+             "recompute it (the general form; for testing and measurement)"));
 cl::opt<bool> CostRules(
     "coalda-cost-rules", cl::init(true),
     cl::desc("Leave alone the copies the measurements found unprofitable "

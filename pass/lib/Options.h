@@ -28,6 +28,7 @@ extern llvm::cl::opt<bool> Staging;
 extern llvm::cl::opt<bool> StageReadOnly;
 extern llvm::cl::opt<unsigned> StageTileBudget;
 extern llvm::cl::opt<unsigned> StageSmallRMWThreads;
+extern llvm::cl::opt<bool> TransposeAddressTile;
 
 } // namespace coalda::opts
 

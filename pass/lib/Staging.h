@@ -50,6 +50,11 @@ struct StagedArray {
   /// permuting which thread stores which (address, value) pair, so that
   /// consecutive threads store consecutive addresses; Stride is its width.
   bool Transposed = false;
+  /// A transposed store whose address is a pure function of the kernel's
+  /// arguments, block-uniform registers and (tid.x, tid.y): the storing
+  /// thread recomputes the address of the slot's owner instead of reading
+  /// it from an address tile (see cloneForThread).
+  bool AddressComputed = false;
 
   /// Bytes of the element relative to its start, of one access.
   int64_t offsetInElement(const AccessExpr &A) const {
@@ -69,7 +74,7 @@ struct StagingCandidate {
   uint64_t bytesPerThread() const {
     uint64_t N = 0;
     for (const StagedArray &A : Arrays)
-      N += A.Transposed ? A.Stride + 8 : A.Stride;
+      N += A.Transposed && !A.AddressComputed ? A.Stride + 8 : A.Stride;
     return N;
   }
   bool transposed() const {
@@ -153,6 +158,19 @@ llvm::Value *materializeAt(llvm::Value *V, llvm::Instruction *InsertBefore,
 /// Whether materializeAt would succeed (no IR is changed).
 bool canMaterializeAt(llvm::Value *V, llvm::Instruction *InsertBefore,
                       llvm::DominatorTree &DT);
+
+/// Whether V is computed, without memory, phis or calls other than the
+/// block-uniform special registers (ctaid, ntid, nctaid) and tid.x, tid.y,
+/// tid.z, from the kernel's arguments and constants: the value another
+/// thread of the block computes is V's computation with its thread index.
+bool isThreadFunction(llvm::Value *V);
+
+/// V's computation cloned before InsertBefore with tid.x and tid.y replaced
+/// by X and Y (i32): what thread (X, Y) of the block computes as V (tid.z
+/// is left as it is: the caller's blocks are flat in z). V must satisfy
+/// isThreadFunction.
+llvm::Value *cloneForThread(llvm::Value *V, llvm::Value *X, llvm::Value *Y,
+                            llvm::Instruction *InsertBefore);
 
 } // namespace coalda
 

@@ -30,6 +30,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
@@ -112,6 +113,95 @@ Value *materializeAt(Value *V, Instruction *At, DominatorTree &DT,
 }
 
 //===----------------------------------------------------------------------===//
+// Computing another thread's value
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The special registers that are the same in every thread of a block, and
+/// the thread indexes; anything else (laneid, clock, ...) is not a thread
+/// function.
+enum class SregKind { NotSreg, Uniform, TidX, TidY, TidZ };
+
+SregKind sregKind(const Value *V) {
+  const auto *II = dyn_cast<IntrinsicInst>(V);
+  if (!II)
+    return SregKind::NotSreg;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    return SregKind::TidX;
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+    return SregKind::TidY;
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+    return SregKind::TidZ;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return SregKind::Uniform;
+  default:
+    return SregKind::NotSreg;
+  }
+}
+
+bool isThreadFunctionAt(Value *V, unsigned Depth) {
+  if (isa<Argument, Constant>(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 24)
+    return false;
+  if (sregKind(I) != SregKind::NotSreg)
+    return true;
+  if (isa<CallBase>(I) || !isPureCloneable(I))
+    return false;
+  return all_of(I->operands(),
+                [&](Use &U) { return isThreadFunctionAt(U.get(), Depth + 1); });
+}
+
+Value *cloneOwnersValue(Value *V, Value *X, Value *Y, Instruction *At,
+                        DenseMap<Value *, Value *> &Clones) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return V;
+  switch (sregKind(I)) {
+  case SregKind::TidX:
+    return X;
+  case SregKind::TidY:
+    return Y;
+  case SregKind::TidZ:
+  case SregKind::Uniform:
+  case SregKind::NotSreg:
+    break;
+  }
+  if (Value *Done = Clones.lookup(V))
+    return Done;
+  Instruction *Clone = I->clone();
+  for (Use &U : Clone->operands())
+    U.set(cloneOwnersValue(U.get(), X, Y, At, Clones));
+  // The owner computed it under its own flags; the clone need not keep them.
+  Clone->dropPoisonGeneratingAnnotations();
+  Clone->insertBefore(At);
+  Clone->setName(I->getName() + ".owner");
+  Clones[V] = Clone;
+  return Clone;
+}
+
+} // namespace
+
+bool isThreadFunction(Value *V) { return isThreadFunctionAt(V, 0); }
+
+Value *cloneForThread(Value *V, Value *X, Value *Y, Instruction *At) {
+  assert(isThreadFunction(V) && "the caller checks the computation");
+  DenseMap<Value *, Value *> Clones;
+  return cloneOwnersValue(V, X, Y, At, Clones);
+}
+
+//===----------------------------------------------------------------------===//
 // The emitter
 //===----------------------------------------------------------------------===//
 
@@ -162,8 +252,13 @@ private:
   void redirectAccesses(BasicBlock *Load);
   void emitStorePhase();
   llvm::BasicBlock *storeBlock();
-  /// Each transposed store's own alignment and address type.
-  std::vector<std::pair<Align, Type *>> Originals;
+  /// Each transposed store's own alignment, address type and address.
+  struct OriginalStore {
+    Align Alignment;
+    Type *AddressType;
+    Value *Address;
+  };
+  std::vector<OriginalStore> Originals;
   void emitRowCopy(IRBuilder<> &B, Value *Element, GlobalVariable *Tile,
                    int64_t Stride, uint64_t MemberWidth, bool ToTile);
   void emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile, unsigned U,
@@ -389,7 +484,9 @@ void StagingEmitter::makeTiles() {
       continue;
     }
     Tiles.push_back(Make(A.Stride * 2 * P.Capacity, "coalda.tile." + Name));
-    AddressTiles.push_back(Make(8 * 2 * P.Capacity, "coalda.addresses." + Name));
+    AddressTiles.push_back(A.AddressComputed ? nullptr
+                                             : Make(8 * 2 * P.Capacity,
+                                                    "coalda.addresses." + Name));
   }
 }
 
@@ -436,11 +533,14 @@ void StagingEmitter::redirectTransposed(IRBuilder<> &B) {
     auto *S = cast<StoreInst>(A.Accesses.front()->Inst);
     Value *Mine = B.CreateGEP(I8, Tile, B.CreateMul(Slot, B.getInt64(A.Stride)),
                               "coalda.mine." + baseName(A.Base));
-    Value *MyAddress = B.CreateGEP(I8, Addresses,
-                                   B.CreateMul(Slot, B.getInt64(8)));
-    IRBuilder<> SB(S);
-    Originals.push_back({S->getAlign(), S->getPointerOperandType()});
-    SB.CreateAlignedStore(S->getPointerOperand(), MyAddress, Align(8));
+    Originals.push_back(
+        {S->getAlign(), S->getPointerOperandType(), S->getPointerOperand()});
+    if (!A.AddressComputed) {
+      Value *MyAddress =
+          B.CreateGEP(I8, Addresses, B.CreateMul(Slot, B.getInt64(8)));
+      IRBuilder<> SB(S);
+      SB.CreateAlignedStore(S->getPointerOperand(), MyAddress, Align(8));
+    }
     S->setOperand(StoreInst::getPointerOperandIndex(), Mine);
     S->setAlignment(commonAlignment(Align(16), A.Stride));
   }
@@ -460,21 +560,28 @@ void StagingEmitter::emitTransposeStores() {
   Value *Q = B.CreateAdd(
       B.CreateMul(Y, sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
       sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), "coalda.q");
-  Value *Slot = slotOf(B, B.CreateZExt(B.CreateUDiv(Q, Rows), I64),
-                       B.CreateZExt(B.CreateURem(Q, Rows), I64));
+  Value *OwnerX = B.CreateUDiv(Q, Rows, "coalda.owner.x");
+  Value *OwnerY = B.CreateURem(Q, Rows, "coalda.owner.y");
+  Value *Slot =
+      slotOf(B, B.CreateZExt(OwnerX, I64), B.CreateZExt(OwnerY, I64));
   for (auto [A, Tile, Addresses, Original] :
        zip(C.Arrays, Tiles, AddressTiles, Originals)) {
-    auto [OriginalAlign, AddressType] = Original;
     auto *S = cast<StoreInst>(A.Accesses.front()->Inst);
-    Value *Address = B.CreateAlignedLoad(
-        AddressType,
-        B.CreateGEP(I8, Addresses, B.CreateMul(Slot, B.getInt64(8))),
-        Align(8), "coalda.address");
+    // The slot's owner stored to this address: recomputed with its thread
+    // index where the address is a thread function, else read back.
+    Value *Address =
+        A.AddressComputed
+            ? cloneForThread(Original.Address, OwnerX, OwnerY,
+                             &*B.GetInsertPoint())
+            : B.CreateAlignedLoad(
+                  Original.AddressType,
+                  B.CreateGEP(I8, Addresses, B.CreateMul(Slot, B.getInt64(8))),
+                  Align(8), "coalda.address");
     Value *V = B.CreateAlignedLoad(
         S->getValueOperand()->getType(),
         B.CreateGEP(I8, Tile, B.CreateMul(Slot, B.getInt64(A.Stride))),
         commonAlignment(Align(16), A.Stride), "coalda.value");
-    B.CreateAlignedStore(V, Address, OriginalAlign);
+    B.CreateAlignedStore(V, Address, Original.Alignment);
   }
   if (P.TrailingBarrier)
     barrier(B);

@@ -32,6 +32,7 @@
 #include "Options.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -218,6 +219,19 @@ bool harmlessCall(const CallBase &Call) {
 }
 
 /// 3. One instruction between the phases that is not a staged access.
+/// Whether I, of the same thread, can run after one of the candidate's
+/// transposed stores. Those stores are deferred to the store phase, after
+/// the region: an access that cannot follow them sees global memory as it
+/// did in the original (another thread's access to a stored address would
+/// be a race in the original), so it needs no run-time check.
+bool mayFollowTransposedStore(const Instruction &I, const StagingCandidate &C,
+                              const DominatorTree &DT) {
+  return any_of(C.Arrays, [&](const StagedArray &A) {
+    return !A.Transposed ||
+           isPotentiallyReachable(A.Accesses.front()->Inst, &I, nullptr, &DT);
+  });
+}
+
 Verdict checkOther(Instruction &I, const StagingCandidate &C, StagingPlan &P,
                    Instruction *CheckPoint, DominatorTree &DT) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
@@ -244,7 +258,7 @@ Verdict checkOther(Instruction &I, const StagingCandidate &C, StagingPlan &P,
   bool Needed = any_of(C.Arrays, [&](const StagedArray &A) {
     return (A.Written || IsStore) && !provablyDisjoint(Ptr, A.Base);
   });
-  if (!Needed)
+  if (!Needed || !mayFollowTransposedStore(I, C, DT))
     return std::nullopt;
   if (!canMaterializeAt(Ptr, CheckPoint, DT))
     return miss(MissedReason::StagingAccessBetween,
@@ -399,6 +413,11 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
     if (!C.Arrays.front().Accesses.front()->isSimple())
       return miss(MissedReason::VolatileOrAtomic,
                   "the transposed store is volatile or atomic");
+    // The storing thread recomputes the owner's address when it can: no
+    // address tile, and 8 bytes less shared traffic per element.
+    for (StagedArray &A : C.Arrays)
+      A.AddressComputed = !opts::TransposeAddressTile &&
+                          isThreadFunction(A.Accesses.front()->pointer());
   } else if (Verdict V = applyCostRule(C)) {
     return V;
   }

@@ -792,3 +792,33 @@ __global__ void noinline_shared(F3 *y, int n) {
     y[i].z = y[i].x;
   }
 }
+
+// Transposed stores whose address the storing thread cannot recompute: the
+// column offset is loaded from memory (before the guard, which reads it
+// too), so each thread's address goes through the address tile. Staged.
+__global__ void transpose_loaded_shift(float *out, const float *in, const int *shift, int M, int N) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  int s = shift[0];
+  if (x < M && y < N - s)
+    out[(size_t)x * N + y + s] = in[(size_t)y * M + x];
+}
+
+// ... and one it can: the offset is a select on the arguments, a pure
+// function the owner's address is recomputed from. Staged.
+__global__ void transpose_select_shift(float *out, const float *in, int M, int N) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  int s = M > N ? 1 : 0;
+  if (x < M && y < N - 1)
+    out[(size_t)x * N + y + s] = in[(size_t)y * M + x] * 2.f;
+}
+
+// A load and a store after the transposed store, through pointers that may
+// alias `out`: the deferred store must not overtake them, so both are
+// checked at run time (the load before it is not). Staged.
+__global__ void transpose_then_read(float *out, const float *in, float *r, int M, int N) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < M && y < N) {
+    out[(size_t)x * N + y] = in[(size_t)y * M + x];
+    r[(size_t)y * M + x] = in[(size_t)y * M + x + 1];
+  }
+}

@@ -1,38 +1,61 @@
 ; RUN: %opt -passes=coalda -S %s | FileCheck %s
 ; RUN: %opt -passes=coalda -pass-remarks=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: %opt -passes=coalda -S %s | %opt -passes=verify -disable-output
+; RUN: %opt -passes=coalda -coalda-transpose-address-tile -S %s | FileCheck %s --check-prefix=TILE
+; RUN: %opt -passes=coalda -coalda-transpose-address-tile -S %s | %opt -passes=verify -disable-output
 
 ; The naive transpose: each thread stores 4 bytes at out + 4*N*x + 4*y, so a
 ; warp (consecutive x) stores 32 addresses 4*N apart. The stores are permuted
-; through a shared tile: each thread puts its value and its address in slot
-; y*(ntid.x+1) + x; after a barrier, thread q stores the pair of slot
-; (q % ntid.y)*(ntid.x+1) + q / ntid.y, so consecutive threads store the
-; consecutive y of one x.
+; through a shared tile: each thread puts its value in slot y*(ntid.x+1) + x;
+; after a barrier, thread q stores the value of slot (q % ntid.y)*(ntid.x+1)
+; + q / ntid.y, so consecutive threads store the consecutive y of one x. The
+; address is a function of the arguments, ctaid, ntid and (tid.x, tid.y):
+; thread q recomputes the slot owner's, (x, y) = (q / ntid.y, q % ntid.y).
 
-; Value and address tiles, 2*1024 slots (padding column).
+; One value tile, 2*1024 slots (padding column); no address tile.
 ; CHECK: @coalda.tile.out = internal addrspace(3) global [8192 x i8] undef, align 16
-; CHECK: @coalda.addresses.out = internal addrspace(3) global [16384 x i8] undef, align 16
+; CHECK-NOT: @coalda.addresses
 
 ; Only a 2-D block of at most 1024 threads is permuted (a 1-D block's order
-; would not change), and only when the whole block stores (the vote).
+; would not change), and only when the whole block stores (the vote). The
+; load of `in` comes before the store: no overlap check.
 ; CHECK-LABEL: define {{.*}}transpose_naive
 ; CHECK: %[[Y:.*]] = icmp ugt i32 %{{.*}}, 1
 ; CHECK: br i1 %coalda.fits, label %coalda.vote, label %coalda.stage.region.orig
+; CHECK-NOT: coalda.apart
 ; CHECK: call i32 @llvm.nvvm.barrier0.and
 
-; The thread's store goes to the tile, its address beside it.
+; The thread's store goes to the tile, and nothing else is stored there.
 ; CHECK: coalda.stage.load:
 ; CHECK: %coalda.slot = add i64
-; CHECK: store ptr %{{.*}}, ptr addrspace(3) %{{.*}}, align 8
-; CHECK-NEXT: store float %{{.*}}, ptr addrspace(3) %coalda.mine.out, align 4
+; CHECK-NOT: store ptr
+; CHECK: store float %{{.*}}, ptr addrspace(3) %coalda.mine.out, align 4
 
-; After the barrier, the permuted pair is stored (32-bit division by ntid.y).
+; After the barrier, the owner's index (32-bit division by ntid.y) goes into
+; the address computation in place of tid.x and tid.y, and the value is
+; stored there.
 ; CHECK: coalda.stage.store:
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
-; CHECK: udiv i32 %coalda.q
-; CHECK: %coalda.address = load ptr, ptr addrspace(3)
+; CHECK: %coalda.owner.x = udiv i32 %coalda.q, %[[ROWS:[0-9]+]]
+; CHECK-NEXT: %coalda.owner.y = urem i32 %coalda.q, %[[ROWS]]
+; CHECK: %add.owner = add i32 %mul.owner, %coalda.owner.x
+; CHECK: %add7.owner = add i32 %mul5.owner, %coalda.owner.y
+; CHECK: %[[ADDR:.*]] = getelementptr float, ptr %{{.*}}, i64 %conv.owner
 ; CHECK: %coalda.value = load float, ptr addrspace(3)
-; CHECK-NEXT: store float %coalda.value, ptr %coalda.address, align 4
+; CHECK-NEXT: store float %coalda.value, ptr %[[ADDR]], align 4
+
+; With -coalda-transpose-address-tile (the general form, used where the
+; address is not a thread function): each thread puts its address beside
+; its value, and the storing thread reads the pair.
+; TILE: @coalda.tile.out = internal addrspace(3) global [8192 x i8] undef, align 16
+; TILE: @coalda.addresses.out = internal addrspace(3) global [16384 x i8] undef, align 16
+; TILE: coalda.stage.load:
+; TILE: store ptr %{{.*}}, ptr addrspace(3) %{{.*}}, align 8
+; TILE-NEXT: store float %{{.*}}, ptr addrspace(3) %coalda.mine.out, align 4
+; TILE: coalda.stage.store:
+; TILE: %coalda.address = load ptr, ptr addrspace(3)
+; TILE: %coalda.value = load float, ptr addrspace(3)
+; TILE-NEXT: store float %coalda.value, ptr %coalda.address, align 4
 
 ; REMARK: remark: {{.*}}transposed the stores to out through a shared tile
 
