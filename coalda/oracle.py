@@ -180,7 +180,7 @@ def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout
         if not param.is_buffer:
             args.append(value)
             continue
-        offset = GUARD + layout.offsets(index, spec.align)
+        offset = GUARD + layout.offsets(index, param.align or spec.align)
         storage = _allocation(offset + value + GUARD, poison_of(index))
         storage[offset : offset + value] = _contents(param, value, n, rng)
         args.append(HostBuffer(storage, offset, value, poison=poison_of(index)))

@@ -12,7 +12,8 @@
 A parameter is `in`, `out` or `inout` with a size in bytes, or `value` (a
 scalar expression of n). `shared` (default 0) is the launch's dynamic shared
 memory in bytes (`extern __shared__`), an expression of n and block; `align`
-(default 1) the alignment every pointer argument needs. Expressions may use n, block and sms (the GPU's SM count, in grid), + - * / //
+(default 1) the alignment every pointer argument needs (a parameter's own
+`align` overrides it for that buffer). Expressions may use n, block and sms (the GPU's SM count, in grid), + - * / //
 and %, and min, max, gcd, cdiv; a grid may also use block_y (a 2-D block's y).
 """
 
@@ -78,6 +79,9 @@ class Param:
     # an `in` buffer of int32 values all equal to this expression of n (a
     # bound or length the kernel reads), instead of random bytes
     int32: str | int | None = None
+    # this buffer's own alignment, where it differs from the kernel's `align`
+    # (a packed struct's array beside float arrays)
+    align: int | None = None
 
     @property
     def is_buffer(self) -> bool:
@@ -133,12 +137,15 @@ def _param(raw: dict[str, Any], where: str) -> Param:
     kinds = [k for k in ("in", "out", "inout", "value") if k in raw]
     if "name" not in raw or len(kinds) != 1:
         raise SpecError(f"{where}: a parameter needs a name and exactly one of in/out/inout/value")
-    unknown = set(raw) - {"name", "in", "out", "inout", "value", "int32"}
+    unknown = set(raw) - {"name", "in", "out", "inout", "value", "int32", "align"}
     if unknown:
         raise SpecError(f"{where}: parameter {raw['name']}: unknown keys {', '.join(sorted(unknown))}")
     if "int32" in raw and kinds[0] != "in":
         raise SpecError(f"{where}: parameter {raw['name']}: int32 fills an `in` buffer")
-    return Param(raw["name"], kinds[0], raw[kinds[0]], raw.get("int32"))
+    align = raw.get("align")
+    if align is not None and (kinds[0] == "value" or not isinstance(align, int) or align < 1 or align & (align - 1)):
+        raise SpecError(f"{where}: parameter {raw['name']}: align is a power of two of a buffer, not {align!r}")
+    return Param(raw["name"], kinds[0], raw[kinds[0]], raw.get("int32"), align)
 
 
 def load_spec(path: Path) -> Spec:

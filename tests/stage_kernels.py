@@ -15,7 +15,11 @@ under a random guard (none, `if (i < n)`, an early return, a non-prefix
 `i % 3 != 1`, a row-uniform flag), with or without `__restrict__` (without
 it the oracle also runs the buffers overlapping) and `__launch_bounds__`,
 with an index of `i`, `i + k` (shifted) or `2*i` (gaps between elements:
-must be left alone), and sometimes a write of the thread's element before
+must be left alone), in C's layout or packed (`#pragma pack(1)`: members at
+any byte, or `pack(4)`: 8-byte members 4-byte aligned, the layouts whose
+declared alignment the row copy's unit once ignored; the oracle's
+misaligned layouts then fault on a unit wider than the alignment), and
+sometimes a write of the thread's element before
 (the rows must be loaded after it) or a read of it after (the rows must be
 stored before it: another thread stores them). The emulator runs each before and after under every
 layout and schedule; the test checks the bytes and which kernels were staged.
@@ -45,23 +49,28 @@ class StageKernel:
     block: int
     prologue: bool = False  # the thread writes a member of its element first
     epilogue: bool = False  # and reads one back after (into `sink`)
+    pack: int = 0  # #pragma pack(N) around the struct; 0: C's layout
 
     @property
     def struct(self) -> str:
         return f"S_{self.name}"
 
+    def _member_align(self, type_: str) -> int:
+        width = MEMBER_TYPES[type_]
+        return min(width, self.pack) if self.pack else width
+
     @property
     def align(self) -> int:
-        return max(MEMBER_TYPES[t] for t, _ in self.members)
+        return max(self._member_align(t) for t, _ in self.members)
 
     @property
     def size(self) -> int:
         """sizeof the struct, laid out as C does (each member at a multiple
-        of its size, the end padded to the alignment)."""
+        of its alignment, the end padded to the struct's)."""
         end = 0
         for t, _ in self.members:
-            width = MEMBER_TYPES[t]
-            end = -(-end // width) * width + width
+            step = self._member_align(t)
+            end = -(-end // step) * step + MEMBER_TYPES[t]
         return -(-end // self.align) * self.align
 
     @property
@@ -76,7 +85,7 @@ class StageKernel:
         members, or the guard's shape)."""
         if self.op == "partial" or self.index == "gapped" or self.padded:
             return False
-        if any(t == "short" for t, _ in self.members) or self.guard == "non_prefix":
+        if any(t == "short" for t, _ in self.members) or self.guard == "non_prefix" or self.pack:
             return None
         return True
 
@@ -84,6 +93,8 @@ class StageKernel:
         r = "__restrict__ " if self.restrict else ""
         fields = " ".join(f"{t} {m};" for t, m in self.members)
         lines = [f"struct {self.struct} {{ {fields} }};"]
+        if self.pack:
+            lines = [f"#pragma pack(push, {self.pack})", *lines, "#pragma pack(pop)"]
         bounds = f"__launch_bounds__({self.bound}) " if self.bound else ""
         params = [f"{self.struct} *{r}out"]
         if self.op == "store" or self.op == "partial":
@@ -131,16 +142,20 @@ class StageKernel:
         """The launch spec (TOML) of the kernel. Without a guard the grid
         covers n threads exactly (the sizes are multiples of the block)."""
         span = {"i": "n", "shifted": "(n + 1)", "gapped": "(2 * n)"}[self.index]
-        params = [f'{{ name = "out", inout = "{self.size}*{span}" }}']
+        # a packed struct's arrays at its own (smaller) alignment, the float
+        # arrays beside them at 4
+        own = f", align = {self.align}" if self.pack else ""
+        params = [f'{{ name = "out", inout = "{self.size}*{span}"{own} }}']
         if self.op in ("store", "partial"):
             params += [f'{{ name = "in{k}", in = "4*n" }}' for k in range(len(self.members))]
         if self.op == "axpy":
-            params.append(f'{{ name = "x", in = "{self.size}*{span}" }}')
+            params.append(f'{{ name = "x", in = "{self.size}*{span}"{own} }}')
         if self.epilogue:
             params.append('{ name = "sink", out = "4*n" }')
         params += ['{ name = "n", value = "n" }', '{ name = "flag", value = "1" }']
         grid = '"n // block"' if self.guard == "none" else '"cdiv(n, block)"'
-        return (f"[kernels.{self.name}]\nblock = {self.block}\ngrid = {grid}\nalign = {self.align}\n"
+        align = max(self.align, 4) if self.pack else self.align
+        return (f"[kernels.{self.name}]\nblock = {self.block}\ngrid = {grid}\nalign = {align}\n"
                 f"params = [{', '.join(params)}]\n")
 
 
@@ -170,7 +185,9 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
         index = str(rng.choice(INDEXES, p=[0.75, 0.15, 0.10]))
         block = int(rng.choice([32, 64, 96, 128]))
         bound = int(rng.choice([0, 0, 128])) if block <= 128 else 0
-        kernels.append(StageKernel(f"stage{seed}_{k}", _members(rng), op, guard, index,
-                                   bool(rng.integers(0, 2)), bound, block,
-                                   prologue=bool(rng.random() < 0.2), epilogue=bool(rng.random() < 0.3)))
+        kernel = StageKernel(f"stage{seed}_{k}", _members(rng), op, guard, index,
+                             bool(rng.integers(0, 2)), bound, block,
+                             prologue=bool(rng.random() < 0.2), epilogue=bool(rng.random() < 0.3))
+        kernel.pack = int(rng.choice([0, 0, 0, 0, 1, 4]))
+        kernels.append(kernel)
     return kernels

@@ -13,8 +13,8 @@ from coalda import emulate
 from coalda.compile import CompileOptions, run_coalda
 from coalda.emulate import EmulationRefused, EmulatorExecutor
 from coalda.pipeline import Artifacts, build
-from coalda.oracle import LAYOUTS, check
-from coalda.spec import KernelSpec, Param, load_spec
+from coalda.oracle import LAYOUTS, check, make_args
+from coalda.spec import KernelSpec, Param, SpecError, load_spec
 from conftest import TESTCASES, run_cli
 
 NAIVE = "_Z10copy_naiveP5PixelPKS_"
@@ -161,6 +161,22 @@ def test_spec_errors_are_one_line(tmp_path: Path) -> None:
     proc = run_cli("run", TESTCASES / "rgb.cu", "--emulate", "--spec", bad)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "is not allowed" in proc.stderr
+
+
+def test_a_buffer_may_have_its_own_alignment(tmp_path: Path) -> None:
+    """`align` on a parameter: a packed struct's array misaligned by single
+    bytes beside float arrays that stay 4-byte aligned."""
+    path = tmp_path / "k.toml"
+    path.write_text('[kernels.k]\nblock = 32\ngrid = 1\nalign = 4\n'
+                    'params = [{ name = "out", out = "24*n", align = 1 }, { name = "in", in = "4*n" }]\n')
+    spec = load_spec(path).kernels["k"]
+    assert [p.align for p in spec.params] == [1, None]
+    offset = next(layout for layout in LAYOUTS if layout.name == "offset")
+    out, src = make_args(spec, 64, np.random.default_rng(0), offset)
+    assert (out.offset % 16, src.offset % 16) == (1, 4)
+    path.write_text('[kernels.k]\nparams = [{ name = "n", value = "n", align = 4 }]\n')
+    with pytest.raises(SpecError, match="align is a power of two of a buffer"):
+        load_spec(path)
 
 
 def test_param_sizes_follow_the_spec() -> None:
