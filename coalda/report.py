@@ -66,12 +66,31 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]],
             return "rewritten: " + ", ".join(notes), "green"
         if access["coalesced"]:
             return "already coalesced", "dim"
+        # A computed store is no copy: what matters is why no staging takes it.
+        if group.get("missed") == "ComputedValue" and access.get("shape") in SHAPE_VERDICTS:
+            return "not staged: " + SHAPE_VERDICTS[access["shape"]], "yellow"
         return "left alone: " + group["reason"], "yellow"
     if access.get("class") == "unknown" or access["lane"] == "unknown":
         return "unknown: " + access.get("reason", "?"), "red"
     if access["coalesced"]:
         return "already coalesced", "dim"
+    if access.get("shape") in SHAPE_VERDICTS:
+        return "not staged: " + SHAPE_VERDICTS[access["shape"]], "yellow"
     return "uncoalesced, not part of a copy", "yellow"
+
+
+# Why an uncoalesced access that no copy and no staging takes is left alone,
+# by its shape (the report's `shape`).
+SHAPE_VERDICTS = {
+    "chunk": ("a per-thread chunk of run-time length (the lane stride is a run-time value, "
+              "the offset advances with a loop): staging chunk loops is not implemented"),
+    "column": ("each thread touches one element at a run-time stride (a matrix column): "
+               "no tile of the block's accesses is contiguous; walk rows with consecutive threads "
+               "or store the matrix transposed"),
+    "transposed": ("a column of a 2-D block (the address steps by its width with threadIdx.y) that is "
+                   "read, or stored more than once: only stores written once and not read are "
+                   "permuted through a tile"),
+}
 
 
 def findings(report: Report, kernel: dict[str, Any]) -> list[tuple[dict[str, Any], int, str, str]]:

@@ -124,3 +124,35 @@ def test_findings_classes_reasons_lines_and_merged_rows(tmp_path: Path) -> None:
     assert len(stores) > 3
     table = run_cli("analyze", source).stdout
     assert "store 1B ×" in table
+
+
+FAN2 = """\
+__global__ void Fan2(float *m, float *a, float *b, int Size, int j1, int t) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= Size - 1 - t) return;
+  if (y >= Size - t) return;
+  a[Size * (x + 1 + t) + (y + t)] -= m[Size * (x + 1 + t) + t] * a[Size * t + (y + t)];
+}
+"""
+
+
+def test_uncoalesced_accesses_say_why_no_rewrite_takes_them(tmp_path: Path) -> None:
+    """The report's `shape` of an uncoalesced access no rewrite takes, and the
+    reason it gives: Gaussian elimination's column walks (Fan1 in 1-D, Fan2's
+    read-modify-written column of a 2-D block) and k-means' run-time chunk."""
+    report = json.loads(run_cli("analyze", TESTCASES / "analysis" / "columns.cu", "--format", "json").stdout)
+    shapes = {(k["name"], a["kind"], a.get("shape")) for k in report["kernels"] for a in k["accesses"]
+              if a["class"] == "uncoalesced"}
+    assert shapes == {("fan1", "load", "column"), ("fan1", "store", "column"), ("invert_mapping", "load", "chunk")}
+    text = run_cli("analyze", TESTCASES / "analysis" / "columns.cu", "--format", "text").stdout
+    notes = [line for line in text.splitlines() if ": note: " in line]
+    assert len(notes) == 3 and not any("not a pure copy" in n for n in notes)  # the computed store too
+    assert sum("(a matrix column)" in n for n in notes) == 2
+    assert sum("staging chunk loops is not implemented" in n for n in notes) == 1
+    source = tmp_path / "fan2.cu"
+    source.write_text(FAN2)
+    fan2 = json.loads(run_cli("analyze", source, "--format", "json").stdout)
+    got = {(a["kind"], a["column"], a.get("shape")) for a in fan2["kernels"][0]["accesses"] if a["class"] == "uncoalesced"}
+    assert got == {("load", 35, "transposed"), ("store", 35, "transposed"), ("load", 38, "column")}
+    text = run_cli("analyze", source, "--format", "text").stdout
+    assert "only stores written once and not read are permuted through a tile" in text

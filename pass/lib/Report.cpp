@@ -127,6 +127,47 @@ const char *accessClass(const AccessExpr &A) {
   return A.isCoalesced() ? "coalesced" : "uncoalesced";
 }
 
+/// The shape of an uncoalesced access, for the reader: which rewrite could
+/// take it, or why none does.
+enum class AccessShape {
+  Other,      ///< coalesced, uniform or unknown
+  Element,    ///< a constant lane stride: a member of a per-thread element
+  Chunk,      ///< a run-time stride, advancing with a loop: a per-thread chunk
+  Column,     ///< a run-time stride, one element per thread: a matrix column
+  Transposed, ///< steps by its width with tid.y: a column of a 2-D block
+};
+
+AccessShape accessShape(const AccessExpr &A, const CoalescingInfo &Info) {
+  if (!A.isKnown() || A.Lane == LaneKind::None || A.isCoalesced())
+    return AccessShape::Other;
+  auto Y = A.Uniform.Terms.find(Monomial{Info.registerAtom(Atom::ThreadIdx, 1)});
+  if (Y != A.Uniform.Terms.end() && Y->second == (int64_t)A.Width)
+    return AccessShape::Transposed;
+  if (A.constantStride())
+    return AccessShape::Element;
+  for (const auto &Term : A.Uniform.Terms)
+    for (unsigned Id : Term.first)
+      if (Info.atoms()[Id].Kind == Atom::Iteration)
+        return AccessShape::Chunk;
+  return AccessShape::Column;
+}
+
+const char *shapeName(AccessShape S) {
+  switch (S) {
+  case AccessShape::Element:
+    return "element";
+  case AccessShape::Chunk:
+    return "chunk";
+  case AccessShape::Column:
+    return "column";
+  case AccessShape::Transposed:
+    return "transposed";
+  case AccessShape::Other:
+    break;
+  }
+  return nullptr;
+}
+
 /// The scope's file as a path that names it from here: clang may record a
 /// file outside its working directory relative to a common ancestor (the
 /// directory beside it), e.g. "st/k.cu" in "/tmp" for /tmp/st/k.cu.
@@ -167,6 +208,8 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   O["lane"] = A.isKnown() ? A.laneName() : "unknown";
   O["coalesced"] = A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced());
   O["space"] = A.Space == MemorySpace::Shared ? "shared" : "global";
+  if (const char *Shape = shapeName(accessShape(A, Info)))
+    O["shape"] = Shape;
   if (!A.isKnown())
     O["reason"] = A.Unknown;
   return O;
