@@ -163,43 +163,18 @@ class GpuExecutor:
     def time(
         self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], repeat: int = 20, shared_bytes: int = 0,
     ) -> list[float]:
-        """Milliseconds of each of `repeat` launches after a warm-up, by CUDA events."""
+        """Milliseconds of each of `repeat` launches after one warm-up, by CUDA events."""
         dargs = self.upload(kernel, args)
         times = _event_times(self.stream, lambda: self.launch(kernel, grid, block, dargs, shared_bytes), repeat)
         self.download(dargs)
         return times
 
 
-WARM_UP_MS = 30.0  # GPU time spent busy before each timing
-_SCRATCH_BYTES = 64 << 20
-_scratch: list[Any] = []
-
-
-def _warm_up(stream: Any, options: Any) -> None:
-    """Keeps the GPU busy for WARM_UP_MS (memsets of a scratch buffer): the
-    SMs idle while the host prepares a variant's buffers, and a short kernel
-    timed right after that runs at lower clocks (a kernel timed against
-    itself differed by 15% at 20 microseconds per launch). The scratch
-    buffer is not the kernel's: every variant still runs its kernel the same
-    number of times, which read-modify-write kernels need to agree."""
-    _, driver = _modules()
-    if not _scratch:
-        _scratch.append(device().allocate(_SCRATCH_BYTES, stream=stream))
-    busy = 0.0
-    while busy < WARM_UP_MS:
-        start = stream.record(options=options)
-        _check(driver.cuMemsetD8Async(int(_scratch[0].handle), 0, _SCRATCH_BYTES, stream.handle), "cuMemsetD8Async")
-        end = stream.record(options=options)
-        end.sync()
-        busy += end - start
-
-
 def _event_times(stream: Any, action: Callable[[], None], repeat: int) -> list[float]:
     """Milliseconds of each of `repeat` runs of action on stream, by CUDA
-    events, after the GPU was kept busy (_warm_up) and one untimed run."""
+    events, after one warm-up run."""
     core, _ = _modules()
     options = core.EventOptions(timing_enabled=True)
-    _warm_up(stream, options)
     action()
     times = []
     for _ in range(repeat):
