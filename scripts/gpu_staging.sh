@@ -34,10 +34,13 @@ if [ "${1:-all}" = transpose ]; then
   TV=(); for p in .device/transpose-variants/*.ptx; do [ -f "$p" ] && TV+=(--variant "$(basename "$p" .ptx)=$p"); done
   for shape in square rect; do
     spec=testcases/bench/transpose_$shape.toml
+    # the rectangle's kernels take about 20 microseconds: more launches for a
+    # steadier median
+    repeat=20; [ "$shape" = rect ] && repeat=200
     step "transpose-$shape 32x8" 90 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
-      --spec "$spec" --blocks 32x8 "${TV[@]}" --json "/tmp/san/transpose-$shape-32x8.json" > "/tmp/san/transpose-$shape-32x8.txt" 2>&1
+      --spec "$spec" --blocks 32x8 "${TV[@]}" --repeat "$repeat" --json "/tmp/san/transpose-$shape-32x8.json" > "/tmp/san/transpose-$shape-32x8.txt" 2>&1
     step "transpose-$shape 16x16" 90 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
-      --spec "$spec" --blocks 16x16 --kernels transpose_naive,transpose_scale "${TV[@]}" \
+      --spec "$spec" --blocks 16x16 --kernels transpose_naive,transpose_scale "${TV[@]}" --repeat "$repeat" \
       --json "/tmp/san/transpose-$shape-16x16.json" > "/tmp/san/transpose-$shape-16x16.txt" 2>&1
     size=100; [ "$shape" = rect ] && size=300
     for tool in memcheck racecheck synccheck; do
@@ -61,6 +64,23 @@ if [ "${1:-all}" = transpose ]; then
         python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-$tool.txt" 2>&1
     done
   done
+  # COALDA against hand-written forms of its permutation, compiled with clang
+  # here (docs/probe/transpose_permuted_clang.cu: no vote, a vote, a vote and
+  # the overlap check), built into .device/transpose-hand/ by
+  #   for v in perm: perm_vote:-DVOTE=1 "perm_vote_check:-DVOTE=1 -DCHECK=1"; do
+  #     .venv/bin/coalda optimize docs/probe/transpose_permuted_clang.cu -o /tmp/h -- ${v#*:}
+  #     cp /tmp/h/transpose_permuted_clang.before.ptx .device/transpose-hand/hand-${v%%:*}.ptx; done
+  HV=(); for p in .device/transpose-hand/*.ptx; do [ -f "$p" ] && HV+=(--variant "$(basename "$p" .ptx)=$p"); done
+  if [ ${#HV[@]} -gt 0 ]; then
+    for shape in square rect; do
+      repeat=20; [ "$shape" = rect ] && repeat=200
+      for b in 32x8 16x16; do
+        step "hand $shape $b" 60 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
+          --spec "testcases/bench/transpose_$shape.toml" --blocks $b --kernels transpose_naive --no-nvcc \
+          --repeat "$repeat" "${HV[@]}" > "/tmp/san/transpose-hand-$shape-$b.txt" 2>&1
+      done
+    done
+  fi
   step probe 120 bash -c "nvcc -O3 -arch=sm_90 docs/probe/transpose_merge.cu -o /tmp/tm && /tmp/tm > /tmp/san/transpose_merge-h200.txt 2>&1"
   tar czf "$OUT/transpose.tar.gz" -C /tmp san
   grep -h "ERROR SUMMARY\|RACECHECK SUMMARY\|comparisons\|error:" /tmp/san/*.txt | sort | uniq -c >> "$log"
