@@ -4,6 +4,7 @@ the findings (file:line, stride, verdict) are pinned."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,22 @@ def test_uncoalesced_accesses_say_why_no_rewrite_takes_them(tmp_path: Path) -> N
     assert got == {("load", 35, "transposed"), ("store", 35, "transposed"), ("load", 38, "column")}
     text = run_cli("analyze", source, "--format", "text").stdout
     assert "only stores written once and not read are permuted through a tile" in text
+
+
+def test_findings_name_source_values_never_ir() -> None:
+    """Over every testcase, analysis program and adversarial corpus: the
+    addresses and the reasons name what the source names (parameters,
+    variables, `load(shift)`, `~tid.y`, `a store to count at line 9:5`),
+    never an IR value (`%21`, `arg0`) or a printed instruction."""
+    sources = sorted([*TESTCASES.glob("*.cu"), *ANALYSIS.glob("*.cu"), *(TESTCASES / "adversarial").glob("*.cu")])
+    reports = json.loads(run_cli("analyze", *sources, "--format", "json", "-q").stdout)["reports"]
+    assert len(reports) == len(sources)
+    ir = re.compile(r"%[\w.]|\barg\d|\b(i8|i16|i32|i64|ptr) |, align \d")
+    texts = [a["expr"] for r in reports for k in r["kernels"] for a in k["accesses"]]
+    texts += [g.get("reason", "") + g.get("expr", "") for r in reports for k in r["kernels"]
+              for g in k["groups"] + k.get("stagings", [])]
+    assert [t for t in texts if ir.search(t)] == []
+    # what the printed instructions became
+    reasons = {g["reason"] for r in reports for k in r["kernels"] for g in k["groups"] + k.get("stagings", [])}
+    assert any(re.search(r"\(a load of \w+ at line \d+:\d+\)", t) for t in reasons)
+    assert any("__syncthreads() at line" in t for t in reasons)

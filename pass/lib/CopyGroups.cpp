@@ -22,8 +22,11 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/ValueHandle.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -181,12 +184,115 @@ Verdict checkTiling(CopyGroup &G) {
 
 } // namespace
 
+namespace {
+
+/// A C-like spelling of a comparison's predicate.
+const char *predicateSpelling(CmpInst::Predicate P) {
+  switch (P) {
+  case CmpInst::ICMP_EQ:
+  case CmpInst::FCMP_OEQ:
+  case CmpInst::FCMP_UEQ:
+    return "==";
+  case CmpInst::ICMP_NE:
+  case CmpInst::FCMP_ONE:
+  case CmpInst::FCMP_UNE:
+    return "!=";
+  case CmpInst::ICMP_SLT:
+  case CmpInst::FCMP_OLT:
+  case CmpInst::FCMP_ULT:
+    return "<";
+  case CmpInst::ICMP_ULT:
+    return "<u";
+  case CmpInst::ICMP_SLE:
+  case CmpInst::FCMP_OLE:
+  case CmpInst::FCMP_ULE:
+    return "<=";
+  case CmpInst::ICMP_ULE:
+    return "<=u";
+  case CmpInst::ICMP_SGT:
+  case CmpInst::FCMP_OGT:
+  case CmpInst::FCMP_UGT:
+    return ">";
+  case CmpInst::ICMP_UGT:
+    return ">u";
+  case CmpInst::ICMP_SGE:
+  case CmpInst::FCMP_OGE:
+  case CmpInst::FCMP_UGE:
+    return ">=";
+  case CmpInst::ICMP_UGE:
+    return ">=u";
+  default:
+    return "?";
+  }
+}
+
+/// A value as a reader of the source would name it.
+std::string operandName(const Value *V) {
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return std::to_string(C->getSExtValue());
+  return baseName(V);
+}
+
+/// What the instruction does, without its location.
+std::string whatItDoes(const Instruction *I) {
+  auto Object = [](const Value *Ptr) {
+    return baseName(getUnderlyingObject(Ptr));
+  };
+  if (const auto *L = dyn_cast<LoadInst>(I))
+    return std::string(L->isVolatile() ? "a volatile load" : "a load") +
+           " of " + Object(L->getPointerOperand());
+  if (const auto *S = dyn_cast<StoreInst>(I))
+    return std::string(S->isVolatile() ? "a volatile store" : "a store") +
+           " to " + Object(S->getPointerOperand());
+  if (const auto *RMW = dyn_cast<AtomicRMWInst>(I))
+    return "an atomic " +
+           AtomicRMWInst::getOperationName(RMW->getOperation()).str() +
+           " on " + Object(RMW->getPointerOperand());
+  if (const auto *X = dyn_cast<AtomicCmpXchgInst>(I))
+    return "an atomic compare-and-swap on " + Object(X->getPointerOperand());
+  if (isa<FenceInst>(I))
+    return "a memory fence";
+  if (const auto *Call = dyn_cast<CallBase>(I)) {
+    const Function *Callee = Call->getCalledFunction();
+    if (!Callee)
+      return "an indirect call";
+    switch (Callee->getIntrinsicID()) {
+    case Intrinsic::memcpy:
+    case Intrinsic::memcpy_inline:
+      return "a memcpy";
+    case Intrinsic::memmove:
+      return "a memmove";
+    case Intrinsic::memset:
+      return "a memset";
+    case Intrinsic::nvvm_barrier0:
+    case Intrinsic::nvvm_barrier0_and:
+    case Intrinsic::nvvm_barrier0_or:
+    case Intrinsic::nvvm_barrier0_popc:
+      return "__syncthreads()";
+    case Intrinsic::not_intrinsic:
+      return "a call to " + llvm::demangle(Callee->getName());
+    default:
+      return "a call to " + Callee->getName().str();
+    }
+  }
+  if (const auto *Cmp = dyn_cast<CmpInst>(I))
+    return "`" + operandName(Cmp->getOperand(0)) + " " +
+           predicateSpelling(Cmp->getPredicate()) + " " +
+           operandName(Cmp->getOperand(1)) + "`";
+  return "`" + operandName(I) + "` (" + I->getOpcodeName() + ")";
+}
+
+} // namespace
+
+/// An instruction as its source reads: `a load of dst at line 28:12`, the
+/// guard `i < n`: names from the IR's value names or the debug info, never
+/// an IR dump.
 std::string describe(const Instruction *I) {
-  std::string S;
-  raw_string_ostream OS(S);
-  I->print(OS);
-  StringRef Trimmed = StringRef(S).trim();
-  return Trimmed.split(", !").first.str();
+  std::string S = whatItDoes(I);
+  if (const DebugLoc &DL = I->getDebugLoc(); DL && DL.getLine())
+    S += " at line " + std::to_string(DL.getLine()) +
+         (DL.getCol() ? ":" + std::to_string(DL.getCol()) : "");
+  return S;
 }
 
 Instruction *lastMember(const CopyGroup &G) {

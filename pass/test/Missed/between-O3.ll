@@ -1,8 +1,9 @@
 ; RUN: %opt -passes=coalda -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: %opt -passes=coalda -S %s | FileCheck %s
 
-; A store to another buffer between the members blocks reordering.
-; REMARK: remark: {{.*}}left alone: another memory access lies between the copy's members (store i32 1
+; A store to another buffer between the members blocks reordering; the remark
+; names it as the source does (the buffer), not as IR.
+; REMARK: remark: {{.*}}left alone: another memory access lies between the copy's members (a store to count)
 
 ; The kernel is not rewritten.
 ; CHECK-LABEL: define

@@ -2,7 +2,7 @@
 ; RUN: %opt -passes=coalda -S %s | FileCheck %s
 
 ; The copied pixel is read back by its own thread: after a rewrite another thread writes it.
-; REMARK: remark: {{.*}}left alone: the destination may also be read elsewhere (%{{[0-9]+}} = load i8
+; REMARK: remark: {{.*}}left alone: the destination may also be read elsewhere (a load of dst)
 
 ; The kernel is not rewritten.
 ; CHECK-LABEL: define
