@@ -88,7 +88,7 @@ def _piece(access: dict[str, Any]) -> int:
 def _note(access: dict[str, Any], verdict: str) -> str:
     if verdict.startswith("rewritten"):
         return "COALDA rewrites it (coalda optimize): " + verdict.removeprefix("rewritten: ")
-    if verdict.startswith("staged"):
+    if verdict.startswith(("staged", "transposed")):
         return "COALDA stages it (coalda optimize): " + verdict
     if verdict.startswith("not staged: "):
         return ("make consecutive threads touch consecutive bytes (a structure of arrays, a vector type); "

@@ -37,6 +37,9 @@ def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
     """(verdict, style) for an access of a block the pass considered staging
     through shared memory."""
     if staging["transformed"]:
+        if staging["reason"].startswith("transposed"):
+            return (f"transposed through a shared tile (rows padded by one element, "
+                    f"{staging['tile_bytes']} B)"), "green"
         return f"staged through shared memory (block tile, {staging['tile_bytes']} B)", "green"
     return "not staged: " + staging["reason"], "yellow"
 
@@ -87,9 +90,9 @@ SHAPE_VERDICTS = {
     "column": ("each thread touches one element at a run-time stride (a matrix column): "
                "no tile of the block's accesses is contiguous; walk rows with consecutive threads "
                "or store the matrix transposed"),
-    "transposed": ("a column of a 2-D block (the address steps by its width with threadIdx.y) that is "
-                   "read, or stored more than once: only stores written once and not read are "
-                   "permuted through a tile"),
+    "transposed": ("a column of a 2-D block (the address steps by its width with threadIdx.y) that no "
+                   "store of the block writes once per thread: only such a store, and the loads of its "
+                   "own element, are permuted through a tile"),
 }
 
 

@@ -13,8 +13,10 @@
 # then run it there with OUT set, carrying .whl .device build/ncu build/cc-check:
 #   scripts/gpu_staging.sh [all|bench|ncu|transpose]   (bench: all but ncu;
 #   transpose: issue 13's shapes, 8192 x 8192 and 4096 x 1000, benched at
-#   32x8 and 16x16 and run under the sanitizers, and the hand-written probe
-#   docs/probe/transpose_merge.cu, built with nvcc there)
+#   32x8 and 16x16 and run under the sanitizers, Rodinia gaussian's Fan2
+#   (testcases/gaussian.cu), and the hand-written probe
+#   docs/probe/transpose_merge.cu, built with nvcc there; prepare with
+#   COALDA_GPU_TESTCASES="transpose gaussian" scripts/gpu_runs.sh prepare)
 # Writes at most 8 files into OUT (the device tool's limit).
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
@@ -54,8 +56,14 @@ if [ "${1:-all}" = transpose ]; then
   step "transpose-8192x4099 16x16" 60 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
     --blocks 16x16 --sizes 8192 --kernels transpose_naive,transpose_scale "${TV[@]}" \
     --json /tmp/san/transpose-16x16.json > /tmp/san/transpose-bench-16x16.txt 2>&1
-  for t in transpose adversarial/staging; do
+  # Rodinia gaussian's Fan2 (a read-modify-written column), at 4096 x 4096
+  for b in 16x16 32x8; do
+    step "gaussian $b" 60 python3 -m coalda.cli bench testcases/gaussian.cu --from .device/gaussian \
+      --blocks $b --sizes 4096 --json "/tmp/san/gaussian-$b.json" > "/tmp/san/gaussian-bench-$b.txt" 2>&1
+  done
+  for t in transpose gaussian adversarial/staging; do
     d=.device/$t sizes=(--sizes 100)
+    [ "$t" = gaussian ] && sizes=(--sizes 70,133)
     [ "$t" = adversarial/staging ] && d=.device/adversarial-staging sizes=()
     n=$(echo "$t" | tr / -)
     step "plain $t" 90 python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-plain.txt" 2>&1

@@ -44,14 +44,15 @@ STAGED_BOTH = {
     "helper_writes", "shifted_unsigned", "negative_offset", "uniform_read", "readonly_written",
     "overwrite_bytes", "device_global", "vec_align4", "big_own_shared", "big_own_shared_fit",
     "one_thread_blocks", "grid_2d_rows", "two_written_views", "copy_computed", "mixed_strides",
-    "view_read_after_write", "noguard_prologue", "noinline_shared",
+    "view_read_after_write", "noguard_prologue", "noinline_shared", "shifted_two_conds",
+    # -O0's two branches for `x < M && y < N` are a chain of early returns
+    "transpose_loaded_shift", "transpose_select_shift", "transpose_then_read",
 }
 MUST_STAGE = {
     # -O3: the guards fold into one branch, the chunk loops unroll, the
     # vector members are whole stores.
-    3: STAGED_BOTH | {"nested_guard", "big_elements", "big_elements_fit", "vec_members", "shifted_two_conds",
-                      "exit_before", "transpose_loaded_shift", "transpose_select_shift",
-                      "transpose_then_read"},
+    3: STAGED_BOTH | {"nested_guard", "big_elements", "big_elements_fit", "vec_members", "exit_before",
+                      "transpose_rmw_readback"},
     # -O0: the offset loaded before the region stays a separate view of y;
     # the atomic after the region is in another block.
     0: STAGED_BOTH | {"loaded_offset_alias", "atomic_after"},
@@ -61,18 +62,18 @@ MUST_STAGE = {
 # packed (align-1) members.
 LEFT_ALONE_BOTH = {"padded", "volatile_elems", "atomic_inside", "grid_stride", "loop_after", "loop_alias",
                    "sync_inside", "copy_and_update", "switch_guard", "local_struct", "packed_misaligned",
-                   "packed_aligned"}
+                   "packed_aligned", "transpose_rmw_store_before", "transpose_rmw_loaded_offset",
+                   "transpose_chain_reads"}
 LEFT_ALONE = {
     # -O3: the atomic joins the region; loaded_offset_alias is a member copy
     # (a swizzle the copy rewrite refuses), no staging candidate.
     3: LEFT_ALONE_BOTH | {"atomic_after", "loaded_offset_alias"},
-    # -O0: the flag's branch and `i >= 1 && i <= n` are two branches,
-    # threads return before the guard's branch, the chunk loop is a loop,
-    # the vector members are stored through a local (a memcpy).
-    # The transposes' guards are two branches too.
+    # -O0: the flag's branch is a second branch inside the guard's, threads
+    # return (through a block of their own) before the guard's branch, the
+    # chunk loop is a loop, the vector members are stored through a local
+    # (a memcpy).
     0: LEFT_ALONE_BOTH | {"nested_guard", "big_elements", "big_elements_fit", "exit_before",
-                          "shifted_two_conds", "vec_members", "transpose_loaded_shift", "transpose_select_shift",
-                          "transpose_then_read"},
+                          "vec_members", "transpose_rmw_readback"},
 }
 
 
@@ -158,7 +159,11 @@ def test_staging_decisions_are_pinned(level: int, optimized: dict) -> None:
         # checked against it: the load and the store after it
         checks = {k["name"]: s["overlap_checks"] for k in optimized[level][1]["kernels"]
                   for s in k.get("stagings", []) if s["transformed"] and k["name"].startswith("transpose")}
-        assert checks == {"transpose_loaded_shift": 0, "transpose_select_shift": 0, "transpose_then_read": 2}
+        assert checks == {"transpose_loaded_shift": 0, "transpose_select_shift": 0, "transpose_then_read": 2,
+                          "transpose_rmw_readback": 1}
+        reasons = {k["name"]: s["reason"] for k in optimized[level][1]["kernels"] for s in k.get("stagings", [])}
+        assert "may write the transposed element a before it is read" in reasons["transpose_rmw_store_before"]
+        assert "not a function of the arguments and the thread index" in reasons["transpose_rmw_loaded_offset"]
 
 
 @pytest.mark.parametrize(

@@ -138,9 +138,11 @@ __global__ void Fan2(float *m, float *a, float *b, int Size, int j1, int t) {
 
 
 def test_uncoalesced_accesses_say_why_no_rewrite_takes_them(tmp_path: Path) -> None:
-    """The report's `shape` of an uncoalesced access no rewrite takes, and the
-    reason it gives: Gaussian elimination's column walks (Fan1 in 1-D, Fan2's
-    read-modify-written column of a 2-D block) and k-means' run-time chunk."""
+    """The report's `shape` of an uncoalesced access, and the reason it gives
+    when no rewrite takes it: Gaussian elimination's column walks (Fan1 in
+    1-D; Fan2's read-modify-written column of a 2-D block, which is
+    permuted, and its 1-D column of m, which is not) and k-means' run-time
+    chunk."""
     report = json.loads(run_cli("analyze", TESTCASES / "analysis" / "columns.cu", "--format", "json").stdout)
     shapes = {(k["name"], a["kind"], a.get("shape")) for k in report["kernels"] for a in k["accesses"]
               if a["class"] == "uncoalesced"}
@@ -156,7 +158,10 @@ def test_uncoalesced_accesses_say_why_no_rewrite_takes_them(tmp_path: Path) -> N
     got = {(a["kind"], a["column"], a.get("shape")) for a in fan2["kernels"][0]["accesses"] if a["class"] == "uncoalesced"}
     assert got == {("load", 35, "transposed"), ("store", 35, "transposed"), ("load", 38, "column")}
     text = run_cli("analyze", source, "--format", "text").stdout
-    assert "only stores written once and not read are permuted through a tile" in text
+    # the read-modify-written column is permuted; the 1-D column of m is not
+    notes = [line for line in text.splitlines() if ": note: " in line]
+    assert sum("COALDA stages it (coalda optimize): transposed through a shared tile" in n for n in notes) == 2
+    assert sum("(a matrix column)" in n for n in notes) == 1
 
 
 def test_findings_name_source_values_never_ir() -> None:

@@ -96,6 +96,15 @@ struct StagingPlan {
   /// (null: by every thread of the block).
   llvm::BranchInst *Guard = nullptr;
   bool ActiveOnTrue = true;     ///< the accesses are on the true edge
+  /// Early returns after Guard on the way to the accesses (`if (x >= M)
+  /// return; if (y >= N) return;`): each branch's condition, with the edge
+  /// that goes on, and its block (nothing in it touches memory). The vote
+  /// takes them all at Guard.
+  struct InnerGuard {
+    llvm::BranchInst *Branch;
+    bool ActiveOnTrue;
+  };
+  std::vector<InnerGuard> InnerGuards;
   llvm::BasicBlock *Merge = nullptr; ///< where all threads meet again
   unsigned Capacity = 1024;     ///< threads the tiles are sized for
   bool CapacityFromLaunchBounds = false;

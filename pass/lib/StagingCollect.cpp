@@ -10,9 +10,10 @@
 //
 // A store whose address steps by its own width with tid.y and by a wider
 // (run-time or constant) stride with the lane, `out[x*M + y]` in a 2-D
-// block, is a transposed store: stored once per thread in its block, and
-// not read there, it is a candidate of its own (the block's threads store
-// the column pieces in turn, through a tile).
+// block, is a transposed store: stored once per thread in its block, it is
+// a candidate of its own (the block's threads store the column pieces in
+// turn, through a tile), with the loads of the same element when it is a
+// read-modify-write (the block loads the column pieces in turn first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,28 +104,43 @@ bool isTransposedStore(const AccessExpr &A, const CoalescingInfo &Info) {
   return It != A.Uniform.Terms.end() && It->second == (int64_t)A.Width;
 }
 
+/// A load of the very element a transposed store writes (a read-modify-write
+/// `a[x*M + y] -= ...`): the same base, lane, stride, uniform part, offset
+/// and width.
+bool isSameElementLoad(const AccessExpr &L, const AccessExpr &S) {
+  return L.isKnown() && !L.IsStore && !L.isTransfer() && L.Base == S.Base &&
+         L.Lane == S.Lane && L.Stride == S.Stride && L.Uniform == S.Uniform &&
+         L.Offset == S.Offset && L.Width == S.Width;
+}
+
 /// Transposed stores, one candidate per block: each base stored once in
-/// the block and not read there.
+/// the block, with the loads of the same element (read-modify-write).
+/// Other accesses to the base in the block are legality's to check.
 void collectTransposes(const CoalescingInfo &Info,
                        const DenseSet<const Instruction *> &Claimed,
                        std::vector<StagingOutcome> &Out) {
   MapVector<BasicBlock *, StagingCandidate> ByBlock;
-  DenseMap<std::pair<const BasicBlock *, const Value *>, unsigned> Uses;
+  DenseMap<std::pair<const BasicBlock *, const Value *>, unsigned> Stores;
   for (const AccessExpr &A : Info.Accesses)
-    if (A.isKnown())
-      ++Uses[{A.Inst->getParent(), A.Base}];
+    if (A.isKnown() && A.IsStore)
+      ++Stores[{A.Inst->getParent(), A.Base}];
   for (const AccessExpr &A : Info.Accesses) {
     BasicBlock *BB = A.Inst->getParent();
     if (Claimed.contains(A.Inst) || !isTransposedStore(A, Info) ||
-        Uses[{BB, A.Base}] != 1)
+        Stores[{BB, A.Base}] != 1)
       continue;
     StagedArray Arr;
     Arr.Base = A.Base;
     Arr.Stride = A.Width;
     Arr.ElementOffset = A.Offset;
-    Arr.Accesses = {&A};
+    Arr.Accesses = {&A}; // the store first: the emitter and legality use it
+    for (const AccessExpr &L : Info.Accesses)
+      if (L.Inst->getParent() == BB && !Claimed.contains(L.Inst) &&
+          isSameElementLoad(L, A))
+        Arr.Accesses.push_back(&L);
     Arr.MemberWidth = A.Width;
     Arr.Written = Arr.Transposed = true;
+    Arr.Loaded = Arr.Accesses.size() > 1;
     StagingCandidate &C = ByBlock[BB];
     C.Block = BB;
     C.Arrays.push_back(std::move(Arr));

@@ -241,6 +241,9 @@ private:
   Value *transposeFits(IRBuilder<> &B);
   void emitTransposeStores();
   void redirectTransposed(IRBuilder<> &B);
+  std::pair<Value *, Value *> ownerOf(IRBuilder<> &B);
+  void loadTransposedElements(IRBuilder<> &B);
+  Value *LoadOwnerX = nullptr, *LoadOwnerY = nullptr;
   /// A transposed store's slot, y*(ntid.x+1) + x, and the address tiles.
   Value *slotOf(IRBuilder<> &B, Value *X, Value *Y);
   std::vector<GlobalVariable *> AddressTiles;
@@ -335,6 +338,15 @@ Value *StagingEmitter::computeGo() {
     Value *Cond = P.Guard->getCondition();
     Go = B.CreateAnd(Go, P.ActiveOnTrue ? Cond : B.CreateNot(Cond),
                      "coalda.active");
+    // The early returns after it, computed here (legality checked that they
+    // can be).
+    for (const StagingPlan::InnerGuard &G : P.InnerGuards) {
+      Value *Inner = materializeAt(G.Branch->getCondition(),
+                                   Pre->getTerminator(), DT, Clones);
+      assert(Inner && "legality checked that the condition is computable");
+      Go = B.CreateAnd(Go, G.ActiveOnTrue ? Inner : B.CreateNot(Inner),
+                       "coalda.active");
+    }
   }
   if (Value *Checks = checksHold(B, DT, Clones))
     Go = B.CreateAnd(Go, Checks);
@@ -507,7 +519,7 @@ void StagingEmitter::emitLoadPhase() {
     barrier(B);
   bool Any = false;
   for (auto [A, Element, Tile] : zip(C.Arrays, Elements, Tiles))
-    if (A.Loaded) {
+    if (A.Loaded && !A.Transposed) {
       emitRowCopy(B, Element, Tile, A.Stride, A.MemberWidth, /*ToTile=*/true);
       Any = true;
     }
@@ -527,6 +539,7 @@ Value *StagingEmitter::slotOf(IRBuilder<> &B, Value *X, Value *Y) {
 /// The thread's store goes to its slot of the value tile, with its address
 /// beside it in the address tile.
 void StagingEmitter::redirectTransposed(IRBuilder<> &B) {
+  loadTransposedElements(B);
   Value *Y = B.CreateZExt(sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_y), I64);
   Value *Slot = slotOf(B, Tid, Y);
   for (auto [A, Tile, Addresses] : zip(C.Arrays, Tiles, AddressTiles)) {
@@ -543,7 +556,53 @@ void StagingEmitter::redirectTransposed(IRBuilder<> &B) {
     }
     S->setOperand(StoreInst::getPointerOperandIndex(), Mine);
     S->setAlignment(commonAlignment(Align(16), A.Stride));
+    // A read-modify-write reads its element from the slot the load phase
+    // filled (and, after its store, the value it stored there).
+    for (const AccessExpr *M : drop_begin(A.Accesses)) {
+      auto *L = cast<LoadInst>(M->Inst);
+      L->setOperand(LoadInst::getPointerOperandIndex(), Mine);
+      L->setAlignment(commonAlignment(Align(16), A.Stride));
+    }
   }
+}
+
+/// The owner of the slot thread q moves: (q / ntid.y, q % ntid.y), so that
+/// consecutive threads move consecutive addresses of one column piece.
+std::pair<Value *, Value *> StagingEmitter::ownerOf(IRBuilder<> &B) {
+  // In 32 bits: q < 1024, and a 64-bit division is a long call on the GPU.
+  Value *Y = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_y);
+  Value *Rows = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  Value *Q = B.CreateAdd(
+      B.CreateMul(Y, sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
+      sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), "coalda.q");
+  return {B.CreateUDiv(Q, Rows, "coalda.owner.x"),
+          B.CreateURem(Q, Rows, "coalda.owner.y")};
+}
+
+/// A read-modify-written transposed element: thread q loads the element of
+/// the slot's owner (its address recomputed) into the slot, then a barrier;
+/// the owner's loads then read the slot (redirectTransposed).
+void StagingEmitter::loadTransposedElements(IRBuilder<> &B) {
+  bool Any = false;
+  for (auto [A, Tile] : zip(C.Arrays, Tiles)) {
+    if (!A.Loaded)
+      continue;
+    if (!Any)
+      std::tie(LoadOwnerX, LoadOwnerY) = ownerOf(B);
+    Any = true;
+    auto *L = cast<LoadInst>(A.Accesses[1]->Inst);
+    Value *Address = cloneForThread(L->getPointerOperand(), LoadOwnerX,
+                                    LoadOwnerY, &*B.GetInsertPoint());
+    Value *V = B.CreateAlignedLoad(L->getType(), Address, L->getAlign(),
+                                   "coalda.owner.value");
+    Value *Slot = slotOf(B, B.CreateZExt(LoadOwnerX, I64),
+                         B.CreateZExt(LoadOwnerY, I64));
+    B.CreateAlignedStore(
+        V, B.CreateGEP(I8, Tile, B.CreateMul(Slot, B.getInt64(A.Stride))),
+        commonAlignment(Align(16), A.Stride));
+  }
+  if (Any)
+    barrier(B);
 }
 
 /// After the barrier, thread q of the block (q = tid.y*ntid.x + tid.x) stores
@@ -554,14 +613,7 @@ void StagingEmitter::emitTransposeStores() {
   IRBuilder<> B(Store->getTerminator());
   B.SetCurrentDebugLocation(Loc);
   barrier(B);
-  // In 32 bits: q < 1024, and a 64-bit division is a long call on the GPU.
-  Value *Y = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_y);
-  Value *Rows = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
-  Value *Q = B.CreateAdd(
-      B.CreateMul(Y, sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
-      sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), "coalda.q");
-  Value *OwnerX = B.CreateUDiv(Q, Rows, "coalda.owner.x");
-  Value *OwnerY = B.CreateURem(Q, Rows, "coalda.owner.y");
+  auto [OwnerX, OwnerY] = ownerOf(B);
   Value *Slot =
       slotOf(B, B.CreateZExt(OwnerX, I64), B.CreateZExt(OwnerY, I64));
   for (auto [A, Tile, Addresses, Original] :
@@ -736,8 +788,13 @@ std::string StagingEmitter::emit() {
              (A.Written ? A.Loaded ? "read and written" : "written" : "read") +
              ")";
   if (C.transposed())
-    return "transposed the stores to " + baseName(C.Arrays.front().Base) +
-           " through a shared tile (the block stores its columns in turn; " +
+    return std::string(C.Arrays.front().Loaded ? "transposed the loads and "
+                                                 "stores of "
+                                               : "transposed the stores to ") +
+           baseName(C.Arrays.front().Base) +
+           " through a shared tile (the block " +
+           (C.Arrays.front().Loaded ? "loads and stores" : "stores") +
+           " its columns in turn; " +
            std::to_string(C.bytesPerThread() * 2 * P.Capacity) +
            " bytes for " + std::to_string(P.Capacity) + " threads)";
   return "staged " + Names + " through shared memory (block tile, " +

@@ -156,18 +156,44 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
     return miss(MissedReason::StagingGuard,
                 "the accesses are not behind one branch: only `if (cond) "
                 "{...}` and early returns are staged");
+  DomTreeNode *Next = PDT.getNode(AB)->getIDom();
+  BasicBlock *M = Next ? Next->getBlock() : nullptr;
+  // A chain of early returns (`if (x >= M) return; if (y >= N) return;`):
+  // climb to the first branch every thread reaches; the ones after it are
+  // voted on there, so their blocks must not touch memory and their
+  // conditions must be computable at the first.
+  BasicBlock *On = AB;
+  while (!Cycles.getCycle(D) && !PDT.dominates(D, Entry) && M &&
+         is_contained(successors(D), M) && D->getSinglePredecessor() &&
+         none_of(*D, [](const Instruction &I) {
+           return I.mayReadOrWriteMemory();
+         })) {
+    BasicBlock *Up = D->getSinglePredecessor();
+    auto *UpBr = dyn_cast<BranchInst>(Up->getTerminator());
+    if (!UpBr || !UpBr->isConditional() ||
+        !is_contained(successors(Up), M))
+      break;
+    P.InnerGuards.push_back({Br, Br->getSuccessor(0) == On});
+    On = D;
+    D = Up;
+    Br = UpBr;
+  }
   if (Cycles.getCycle(D) || !PDT.dominates(D, Entry))
     return miss(MissedReason::StagingGuard,
                 "the branch before the accesses is not reached once by every "
                 "thread of the block, so no barrier may go there");
-  DomTreeNode *Next = PDT.getNode(AB)->getIDom();
-  BasicBlock *M = Next ? Next->getBlock() : nullptr;
   if (!M || !PDT.dominates(M, D) || !DT.dominates(D, M) || Cycles.getCycle(M))
     return miss(MissedReason::StagingGuard,
                 "the threads of the block do not all meet after the accesses, "
                 "so no barrier may go there");
+  for (const StagingPlan::InnerGuard &G : P.InnerGuards)
+    if (!canMaterializeAt(G.Branch->getCondition(), Br, DT))
+      return miss(MissedReason::StagingGuard,
+                  "a later early return's condition reads memory or a value "
+                  "computed after the first, so the block cannot vote on it "
+                  "there");
   P.Guard = Br;
-  P.ActiveOnTrue = Br->getSuccessor(0) == AB;
+  P.ActiveOnTrue = Br->getSuccessor(0) == On;
   P.Merge = M;
   return std::nullopt;
 }
@@ -190,6 +216,11 @@ regionInstructions(const StagingCandidate &C, const StagingPlan &P) {
       Insts.push_back(I);
     return {Insts, First};
   }
+  // The early returns' blocks come first (they touch no memory, but say so
+  // to every check anyway), then the accesses' block and what follows.
+  for (const StagingPlan::InnerGuard &G : reverse(P.InnerGuards))
+    for (Instruction &I : *G.Branch->getParent())
+      Insts.push_back(&I);
   SmallVector<BasicBlock *, 8> Work{C.Block};
   SmallPtrSet<BasicBlock *, 8> Seen{C.Block};
   while (!Work.empty()) {
@@ -378,7 +409,8 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
     // barrier).
     unsigned Most = any_of(C.Arrays,
                            [](const StagedArray &A) {
-                             return A.Loaded && A.Stride <= 16;
+                             return A.Loaded && !A.Transposed &&
+                                    A.Stride <= 16;
                            })
                         ? opts::StageSmallRMWThreads
                         : 1024u;
@@ -399,6 +431,48 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
                   " threads do not fit the 48 KB of static shared memory");
 }
 
+/// A read-modify-written transposed element is loaded in the load phase by
+/// the thread that will store it (the owner's address recomputed), so every
+/// load of it must be simple and its address a thread function.
+Verdict checkTransposedLoads(const StagedArray &A) {
+  for (const AccessExpr *M : drop_begin(A.Accesses)) {
+    if (!M->isSimple())
+      return miss(MissedReason::VolatileOrAtomic,
+                  "the transposed element's load is volatile or atomic");
+    if (opts::TransposeAddressTile || !isThreadFunction(M->pointer()))
+      return miss(MissedReason::StagingAccessBetween,
+                  "the transposed element is also read, and its address is "
+                  "not a function of the arguments and the thread index, so "
+                  "the block cannot load the column pieces for it");
+  }
+  return std::nullopt;
+}
+
+/// The loads of a read-modify-written transposed element move to the load
+/// phase, before the region: a store of the same thread that can run before
+/// them must not write the element.
+Verdict checkStoresBeforeLoads(const StagingCandidate &C,
+                               ArrayRef<Instruction *> Region,
+                               const DenseSet<const Instruction *> &Staged,
+                               const DominatorTree &DT) {
+  for (const StagedArray &A : C.Arrays)
+    for (const AccessExpr *M : drop_begin(A.Accesses))
+      for (Instruction *I : Region) {
+        if (Staged.contains(I) || !I->mayWriteToMemory())
+          continue;
+        Value *Ptr = getLoadStorePointerOperand(I);
+        if (Ptr && (notGlobal(Ptr) || provablyDisjoint(Ptr, A.Base)))
+          continue;
+        if (isPotentiallyReachable(I, M->Inst, nullptr, &DT))
+          return miss(MissedReason::StagingAccessBetween,
+                      describe(I) + " may write the transposed element " +
+                          baseName(A.Base) +
+                          " before it is read, and the block loads it "
+                          "before the region");
+      }
+  return std::nullopt;
+}
+
 Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
                const CycleInfo &Cycles) {
   StagingCandidate &C = O.Candidate;
@@ -415,9 +489,12 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
                   "the transposed store is volatile or atomic");
     // The storing thread recomputes the owner's address when it can: no
     // address tile, and 8 bytes less shared traffic per element.
-    for (StagedArray &A : C.Arrays)
+    for (StagedArray &A : C.Arrays) {
       A.AddressComputed = !opts::TransposeAddressTile &&
                           isThreadFunction(A.Accesses.front()->pointer());
+      if (Verdict V = checkTransposedLoads(A))
+        return V;
+    }
   } else if (Verdict V = applyCostRule(C)) {
     return V;
   }
@@ -438,6 +515,9 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
     if (!Staged.contains(I))
       if (Verdict V = checkOther(*I, C, P, CheckPoint, DT))
         return V;
+  if (C.transposed())
+    if (Verdict V = checkStoresBeforeLoads(C, Insts, Staged, DT))
+      return V;
   markBarriersOutside(C, P, Insts, Staged);
   for (unsigned J = 0; J < C.Arrays.size(); ++J)
     for (unsigned K = J + 1; K < C.Arrays.size(); ++K)

@@ -822,3 +822,44 @@ __global__ void transpose_then_read(float *out, const float *in, float *r, int M
     r[(size_t)y * M + x] = in[(size_t)y * M + x + 1];
   }
 }
+
+// Read-modify-written transposed elements (Rodinia gaussian's Fan2 shape).
+// The element is read back after its update: the thread reads its own slot,
+// which holds what it stored. Staged.
+__global__ void transpose_rmw_readback(float *a, float *r, int M, int N) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= M) return;
+  if (y >= N) return;
+  a[(size_t)x * N + y] = a[(size_t)x * N + y] * 2.f + 1.f;
+  r[(size_t)y * M + x] = a[(size_t)x * N + y];
+}
+
+// A store through another pointer before the element is read may write the
+// element, which the block loads before the region: left alone.
+__global__ void transpose_rmw_store_before(float *a, float *w, int M, int N) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < M && y < N) {
+    w[(size_t)y * M + x] = 7.f;
+    a[(size_t)x * N + y] += 1.f;
+  }
+}
+
+// The element's column offset is loaded from memory: the block cannot load
+// the pieces for the owners. Left alone.
+__global__ void transpose_rmw_loaded_offset(float *a, const int *shift, int M, int N) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  int s = shift[0];
+  if (x < M && y < N - s)
+    a[(size_t)x * N + y + s] += 1.f;
+}
+
+// Three early returns, the middle one reading memory (a flag): the chain
+// stops there, so the accesses are not behind branches every thread
+// reaches. Left alone.
+__global__ void transpose_chain_reads(float *out, const float *in, const int *flag, int M, int N) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= M) return;
+  if (flag[x] == 0) return;
+  if (y >= N) return;
+  out[(size_t)x * N + y] = in[(size_t)y * M + x];
+}
