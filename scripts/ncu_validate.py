@@ -266,6 +266,9 @@ def _prepare_groups(out: Path, size: int, only: list[str] | None, options: Any, 
             continue
         spec = load_spec(spec_file)
         spec_name = os.path.relpath(spec_file, REPO)
+        # no larger than the spec runs on a GPU: a 2-D testcase's n is a
+        # matrix side (65536^2 floats would overflow Rodinia's int indices)
+        n = min(size, max(spec.gpu_sizes))
         stem = source.stem
         result = build(source, options, Artifacts(gdir, stem), ptx=True)
         report = result.report
@@ -287,9 +290,9 @@ def _prepare_groups(out: Path, size: int, only: list[str] | None, options: Any, 
                 skipped.append({"name": kname, "why": f"no [kernels.{kname}] in {spec_name}"})
                 continue
             try:
-                grid, block = kspec.dims(size, sms=SMS)
-                args = _launch_args(kspec, sigs[symbol], size)
-                shared = kspec.shared_bytes(size)
+                grid, block = kspec.dims(n, sms=SMS)
+                args = _launch_args(kspec, sigs[symbol], n)
+                shared = kspec.shared_bytes(n)
             except Exception as exc:  # noqa: BLE001 - one line per kernel that cannot be launched
                 skipped.append({"name": kname, "why": str(exc)})
                 continue
@@ -299,7 +302,7 @@ def _prepare_groups(out: Path, size: int, only: list[str] | None, options: Any, 
         for header in source.parent.glob("*.h"):
             files[str(header)] = _digest(REPO / header)
         groups.append({
-            "name": name, "source": str(source), "n": size, "spec": spec_name,
+            "name": name, "source": str(source), "n": n, "spec": spec_name,
             "ptx": f"{name}/{stem}.before.ptx", "cubin": f"{name}/{cubin.name}", "files": files,
             "kernels": kernels, "skipped": skipped,
         })
@@ -1228,8 +1231,10 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
         out += [
             f"Measured {meta.get('date', '?')} on {meta.get('gpu', '?')}, Nsight Compute "
             f"{' '.join(meta.get('ncu_version') or ['?'])}, `{meta.get('command', '')}`; every kernel launched once "
-            "at its launch spec with n = " + ", ".join(sorted({str(v) for v in (meta.get('sizes') or {}).values() if v}))
-            + " (spec in `testcases/*.toml`, the analysis programs' in the script).",
+            "at its launch spec with n = " + ", ".join(sorted({str(v) for v in (meta.get('sizes') or {}).values() if v},
+                                                              key=int))
+            + " (65536, or a testcase's largest GPU size where that is smaller: a matrix side; spec in"
+            " `testcases/*.toml`, the analysis programs' in the script).",
             "",
         ]
     out += [

@@ -133,3 +133,18 @@ def test_a_missing_barrier_after_the_load_phase_is_caught(tmp_path: Path) -> Non
     run = run_cli("run", TESTCASES / "gaussian.cu", "--emulate", "-q", "--sizes", "70", "--from", out)
     assert run.returncode == 1, run.stdout[-2000:]
     assert "race" in run.stderr or "mismatch" in run.stderr, run.stderr
+
+
+def test_a_block_of_one_warp_runs_the_original_code(transpose_out: Path, tmp_path: Path) -> None:
+    """Rodinia launches gaussian's Fan2 with 4x4 blocks: a block of one warp
+    gains nothing from the permutation (the warp touches the same
+    addresses), so it takes the original code, and computes the same bytes."""
+    spec = tmp_path / "small.toml"
+    spec.write_text('sizes = [40]\n[kernels.transpose_naive]\nblock = [4, 4, 1]\n'
+                    'grid = ["cdiv(n, block)", "cdiv(n, block_y)", 1]\nalign = 4\n'
+                    'params = [{ name = "out", out = "4*n*n" }, { name = "in", in = "4*n*n" }, '
+                    '{ name = "M", value = "n" }, { name = "N", value = "n" }]\n')
+    run = run_cli("run", TESTCASES / "transpose.cu", "--emulate", "-q", "--from", transpose_out, "--spec", spec)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr
+    after = (transpose_out / "transpose.after.ll").read_text()
+    assert re.search(r"icmp ugt i32 %\w+, 32", after)

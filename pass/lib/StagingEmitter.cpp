@@ -371,11 +371,17 @@ Value *StagingEmitter::rowsFit(IRBuilder<> &B) {
 }
 
 /// A 2-D block (rows to permute) of at most the tiles' threads.
+/// A 2-D block (rows to permute) of at most the tiles' threads, and more
+/// than one warp: permuting within a single warp leaves the set of
+/// addresses each warp touches as it was (Rodinia's 4x4 blocks), so such a
+/// block runs the original code.
 Value *StagingEmitter::transposeFits(IRBuilder<> &B) {
   Value *X = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
   Value *Y = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  Value *Threads = B.CreateMul(X, Y);
   return B.CreateAnd(
-      B.CreateICmpULE(B.CreateMul(X, Y), B.getInt32(P.Capacity)),
+      B.CreateAnd(B.CreateICmpULE(Threads, B.getInt32(P.Capacity)),
+                  B.CreateICmpUGT(Threads, B.getInt32(32))),
       B.CreateAnd(
           B.CreateICmpUGT(Y, B.getInt32(1)),
           B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),

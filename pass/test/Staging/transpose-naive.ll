@@ -16,11 +16,14 @@
 ; CHECK: @coalda.tile.out = internal addrspace(3) global [8192 x i8] undef, align 16
 ; CHECK-NOT: @coalda.addresses
 
-; Only a 2-D block of at most 1024 threads is permuted (a 1-D block's order
-; would not change), and only when the whole block stores (the vote). The
-; load of `in` comes before the store: no overlap check.
+; Only a 2-D block of more than one warp and at most 1024 threads is
+; permuted (a 1-D block's order would not change, nor would the addresses a
+; single warp touches), and only when the whole block stores (the vote).
+; The load of `in` comes before the store: no overlap check.
 ; CHECK-LABEL: define {{.*}}transpose_naive
 ; CHECK: %[[Y:.*]] = icmp ugt i32 %{{.*}}, 1
+; CHECK: icmp ugt i32 %[[THREADS:[0-9]+]], 32
+; CHECK-NEXT: icmp ule i32 %[[THREADS]], 1024
 ; CHECK: br i1 %coalda.fits, label %coalda.vote, label %coalda.stage.region.orig
 ; CHECK-NOT: coalda.apart
 ; CHECK: call i32 @llvm.nvvm.barrier0.and
