@@ -26,7 +26,9 @@ CLASSES = ("coalesced", "uncoalesced", "uniform", "unknown")
 
 
 def analyze(cu: Path, includes: list[Path]) -> tuple[str, dict | None, str]:
-    """('ok' | 'no compile' | 'crash', report, first line of stderr)."""
+    """('ok' | 'no kernel' | 'no compile' | 'crash', report, first line of
+    stderr). A file without a __global__ function compiles, but `coalda
+    analyze` refuses it (nothing to analyze)."""
     args = [str(COALDA), "analyze", str(cu), "--json", "-I", str(cu.parent)]
     for inc in includes:
         args += ["-I", str(inc)]
@@ -35,7 +37,12 @@ def analyze(cu: Path, includes: list[Path]) -> tuple[str, dict | None, str]:
         return "ok", json.loads(proc.stdout), ""
     err = proc.stderr.strip().splitlines()
     last = err[-1] if err else f"exit {proc.returncode}"
-    kind = "crash" if ("COALDA pass failed" in proc.stderr or "Traceback" in proc.stderr) else "no compile"
+    if "COALDA pass failed" in proc.stderr or "Traceback" in proc.stderr:
+        kind = "crash"
+    elif "defines no CUDA kernel" in last:
+        kind = "no kernel"
+    else:
+        kind = "no compile"
     return kind, None, last
 
 
