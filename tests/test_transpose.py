@@ -103,7 +103,7 @@ def test_gaussian_fan2_is_transposed_and_computes_the_same_bytes(tmp_path: Path)
     """Rodinia gaussian's Fan2 as Rodinia writes it (two early returns, a
     read-modify-written column, a second update behind `yidx == 0`): the
     block loads and stores the column pieces in turn, every layout and
-    schedule computes the original bytes (n = 70 and 133: partial edge
+    schedule computes the original bytes (n = 70 and 100: partial edge
     blocks run the original code)."""
     out = tmp_path / "out"
     proc = run_cli("optimize", TESTCASES / "gaussian.cu", "-o", out)
