@@ -27,6 +27,18 @@ step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs rc and
   local name=$1 limit=$2 s; shift 2; s=$(date +%s)
   timeout "$limit" "$@"; echo "$name rc=$? $(( $(date +%s) - s ))s" >> "$log"
 }
+# sanitize LIMIT TESTCASE FROM [RUN ARGS...]: testcases/TESTCASE.cu run with
+# the IR/PTX in FROM plainly and under memcheck, racecheck and synccheck
+# (LIMIT seconds each), outputs in /tmp/san/TESTCASE-{plain,TOOL}.txt ('/' as '-')
+sanitize() {
+  local limit=$1 t=$2 d=$3 n tool; shift 3
+  n=$(echo "$t" | tr / -)
+  step "plain $t" 90 python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "$@" > "/tmp/san/$n-plain.txt" 2>&1
+  for tool in memcheck racecheck synccheck; do
+    step "$tool $t" "$limit" compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+      python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "$@" > "/tmp/san/$n-$tool.txt" 2>&1
+  done
+}
 V=(); for p in .device/variants/*.ptx; do [ -f "$p" ] && V+=(--variant "$(basename "$p" .ptx)=$p"); done
 mkdir -p /tmp/san
 if [ "${1:-all}" = transpose ]; then
@@ -66,12 +78,7 @@ if [ "${1:-all}" = transpose ]; then
     d=.device/$t sizes=(--sizes 100)
     [ "$t" = gaussian ] && sizes=(--sizes 70,133)
     [ "$t" = adversarial/staging ] && d=.device/adversarial-staging sizes=()
-    n=$(echo "$t" | tr / -)
-    step "plain $t" 90 python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-plain.txt" 2>&1
-    for tool in memcheck racecheck synccheck; do
-      step "$tool $t" 150 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
-        python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-$tool.txt" 2>&1
-    done
+    sanitize 150 "$t" "$d" "${sizes[@]}"
   done
   # COALDA against hand-written forms of its permutation, compiled with clang
   # here (docs/probe/transpose_permuted_clang.cu: no vote, a vote, a vote and
@@ -111,12 +118,7 @@ for t in staging transpose adversarial/staging; do
   d=.device/$t sizes=(--sizes 1000,4099)
   [ "$t" = transpose ] && sizes=(--sizes 100)
   [ "$t" = adversarial/staging ] && d=.device/adversarial-staging sizes=()
-  n=$(echo "$t" | tr / -)
-  step "plain $t" 90 python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-plain.txt" 2>&1
-  for tool in memcheck racecheck synccheck; do
-    step "$tool $t" 120 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
-      python3 -m coalda.cli run "testcases/$t.cu" --from "$d" "${sizes[@]}" > "/tmp/san/$n-$tool.txt" 2>&1
-  done
+  sanitize 120 "$t" "$d" "${sizes[@]}"
 done
 tar czf "$OUT/sanitizer.tar.gz" -C /tmp san
 step cc 60 bash scripts/gpu_cc_check.sh run build/cc-check > "$OUT/cc-check.txt" 2>&1
