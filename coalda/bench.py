@@ -6,6 +6,7 @@ and cudaMemcpy on the same buffers, in one run, and check every output byte.
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import tempfile
 from collections.abc import Sequence
@@ -95,8 +96,12 @@ def run_bench(
     executors = {CLANG: GpuExecutor(compiled.before_ptx, sigs), COALDA: GpuExecutor(compiled.after_ptx, sigs)}
     if nvcc is not None:
         executors[NVCC] = GpuExecutor(nvcc, sigs)
+    # A variant built from another version of the source may lack kernels:
+    # it is timed for the kernels it has.
+    entries: dict[str, set[str]] = {}
     for label, ptx in variants.items():
         executors[label] = GpuExecutor(ptx, sigs)
+        entries[label] = set(re.findall(r"\.entry\s+([\w$.]+)\s*\(", ptx))
     symbols = symbol_map(compiled.report)
     references = {k.same_as for k in spec.kernels.values() if k.same_as}
     names = list(kernels) if kernels else [k for k in spec.kernels if k not in references]
@@ -118,6 +123,8 @@ def run_bench(
                 rows: list[Measurement] = []
                 baseline = None
                 for label, ex in executors.items():
+                    if label in entries and symbols[name] not in entries[label]:
+                        continue
                     mine = clone(args)
                     times = ex.time(symbols[name], grid, blk, mine, repeat)
                     if baseline is None:

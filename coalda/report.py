@@ -37,6 +37,10 @@ def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
     """(verdict, style) for an access of a block the pass considered staging
     through shared memory."""
     if staging["transformed"]:
+        if staging.get("kind") == "window":
+            window = staging["arrays"][0]["window_bytes"]
+            return (f"staged through a shared-memory window ({window} B per thread, "
+                    f"{staging['tile_bytes']} B)"), "green"
         if staging["reason"].startswith("transposed"):
             return (f"transposed through a shared tile (rows padded by one element, "
                     f"{staging['tile_bytes']} B)"), "green"
@@ -86,7 +90,8 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]],
 # by its shape (the report's `shape`).
 SHAPE_VERDICTS = {
     "chunk": ("a per-thread chunk of run-time length (the lane stride is a run-time value, "
-              "the offset advances with a loop): staging chunk loops is not implemented"),
+              "the offset advances with a loop): COALDA moves the loads of such chunks through a "
+              "shared-memory window, not the stores"),
     "column": ("each thread touches one element at a run-time stride (a matrix column): "
                "no tile of the block's accesses is contiguous; walk rows with consecutive threads "
                "or store the matrix transposed"),

@@ -11,7 +11,7 @@
 #   .venv/bin/python scripts/ncu_validate.py prepare
 #   scripts/gpu_cc_check.sh build
 # then run it there with OUT set, carrying .whl .device build/ncu build/cc-check:
-#   scripts/gpu_staging.sh [all|bench|ncu|transpose]   (bench: all but ncu;
+#   scripts/gpu_staging.sh [all|bench|ncu|transpose|windows]   (bench: all but ncu;
 #   transpose: issue 13's shapes, 8192 x 8192 and 4096 x 1000, benched at
 #   32x8 and 16x16 and run under the sanitizers, Rodinia gaussian's Fan2
 #   (testcases/gaussian.cu), and the hand-written probe
@@ -41,6 +41,21 @@ sanitize() {
 }
 V=(); for p in .device/variants/*.ptx; do [ -f "$p" ] && V+=(--variant "$(basename "$p" .ptx)=$p"); done
 mkdir -p /tmp/san
+if [ "${1:-all}" = windows ]; then
+  # chunk windows (issue 12's run-time chunks): the staging benchmark, whole
+  # (one committed run: the element stagings and the windows side by side),
+  # and the staging testcases and the window adversary under the sanitizers
+  # (prepare: COALDA_GPU_TESTCASES=staging scripts/gpu_runs.sh prepare;
+  #  .venv/bin/coalda optimize testcases/adversarial/windows.cu -o .device/adversarial-windows)
+  step bench 300 python3 -m coalda.cli bench testcases/staging.cu --from .device/staging "${V[@]}" \
+    --blocks 128,256,512,1024 --json "$OUT/staging.json" --plot "$OUT/staging.png" > "$OUT/staging-bench.txt" 2>&1
+  sanitize 150 staging .device/staging --sizes 1000,4099
+  [ -d .device/adversarial-windows ] && sanitize 150 adversarial/windows .device/adversarial-windows
+  tar czf "$OUT/windows.tar.gz" -C /tmp san
+  grep -h "ERROR SUMMARY\|RACECHECK SUMMARY\|comparisons\|error:" /tmp/san/*.txt | sort | uniq -c >> "$log"
+  cat "$log"
+  exit 0
+fi
 if [ "${1:-all}" = transpose ]; then
   # variants built here: PTX of the pass with other switches (address-tile:
   # -coalda-transpose-address-tile, the form before the owner's address was

@@ -27,6 +27,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
@@ -156,7 +157,8 @@ bool transformKernel(Function &F, const Function &Kernel,
   for (auto [Idx, O] : enumerate(Stagings)) {
     if (!O.legal())
       continue;
-    O.Action = emitStaging(O.Candidate, O.Plan);
+    O.Action = O.Candidate.windowed() ? emitWindows(O.Candidate, O.Plan)
+                                      : emitStaging(O.Candidate, O.Plan);
     O.Transformed = true;
     ++NumStagingsRewritten;
     if (Json)
@@ -218,10 +220,36 @@ decideStagingsOf(Function &F, const std::vector<GroupOutcome> &Groups,
       else if (!Computed) // a copy, left alone for a reason of its own
         InCopies.insert(A->Inst);
   }
-  std::vector<StagingOutcome> Stagings = collectStagings(Info, Claimed);
+  // Chunk loads in loops are the windows' (the element staging refuses
+  // loops); a kernel gets one kind of staging.
+  std::vector<StagingOutcome> Windows = collectWindows(
+      Info, Claimed, FAM.getResult<DominatorTreeAnalysis>(F),
+      FAM.getResult<PostDominatorTreeAnalysis>(F),
+      FAM.getResult<LoopAnalysis>(F), FAM.getResult<ScalarEvolutionAnalysis>(F));
+  DenseSet<const Instruction *> ClaimedOrWindowed = Claimed;
+  for (const StagingOutcome &O : Windows) {
+    for (const StagedArray &A : O.Candidate.Arrays)
+      for (const AccessExpr *M : A.Accesses)
+        ClaimedOrWindowed.insert(M->Inst);
+    for (const auto &[A, Why] : O.Candidate.LeftOut)
+      for (const AccessExpr *M : A.Accesses)
+        ClaimedOrWindowed.insert(M->Inst);
+  }
+  std::vector<StagingOutcome> Stagings =
+      collectStagings(Info, ClaimedOrWindowed);
   decideStagings(Stagings, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
                  FAM.getResult<DominatorTreeAnalysis>(F),
                  FAM.getResult<CycleAnalysis>(F));
+  bool ElementStaged = any_of(Stagings, [](const StagingOutcome &O) {
+    return O.legal();
+  });
+  for (StagingOutcome &O : Windows) {
+    if (O.legal() && ElementStaged)
+      O.Skip = Missed{MissedReason::StagingOnePerKernel,
+                      "another block of this kernel is staged already (one "
+                      "staging per kernel)"};
+    Stagings.push_back(std::move(O));
+  }
   // A copy left alone says why itself; that it is not staged either (its
   // bytes, a cost rule) would only repeat it.
   llvm::erase_if(Stagings, [&](const StagingOutcome &O) {

@@ -217,6 +217,12 @@ void emitFlatCopy(const CopyGroup &G, const RewritePlan &P);
 /// emit: deletes the group's loads and stores and their dead addresses.
 void eraseMembers(const CopyGroup &G);
 
+/// IR computing Poly (in i64) at B: special registers are read, kernel
+/// arguments and opaque values sign-extended. Its atoms must be available
+/// at B's insertion point.
+llvm::Value *materializePoly(llvm::IRBuilder<> &B, const Poly &Poly,
+                             const std::vector<Atom> &Atoms);
+
 /// "partial copy: ..." and friends need the instruction printed briefly.
 std::string describe(const llvm::Instruction *I);
 

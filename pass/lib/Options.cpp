@@ -56,6 +56,11 @@ cl::opt<bool> TransposeAddressTile(
     cl::desc("Permuted transposed stores read each slot's address from a "
              "shared address tile even where the storing thread can "
              "recompute it (the general form; for testing and measurement)"));
+cl::opt<unsigned> WindowMinRow(
+    "coalda-window-min-row", cl::init(80),
+    cl::desc("Chunk windows: blocks whose chunks (rows) are shorter than this "
+             "many bytes run the original loads, decided at run time "
+             "(docs/benchmarks.md, \"Chunk windows\")"));
 cl::opt<bool> CostRules(
     "coalda-cost-rules", cl::init(true),
     cl::desc("Leave alone the copies the measurements found unprofitable "

@@ -343,34 +343,7 @@ void RegionCopyEmitter::emitSlowPath(BasicBlock *Slow, Value *NoWrap) {
 /// registers, kernel arguments or values the members' addresses use, so
 /// they are available where the group's last member is.
 Value *RegionCopyEmitter::materialize(IRBuilder<> &B, const Poly &Poly) {
-  static const Intrinsic::ID Registers[4][3] = {
-      {Intrinsic::nvvm_read_ptx_sreg_tid_x, Intrinsic::nvvm_read_ptx_sreg_tid_y,
-       Intrinsic::nvvm_read_ptx_sreg_tid_z},
-      {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-       Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-       Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
-      {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
-       Intrinsic::nvvm_read_ptx_sreg_ntid_y,
-       Intrinsic::nvvm_read_ptx_sreg_ntid_z},
-      {Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
-       Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
-       Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
-  Value *Sum = B.getInt64(0);
-  for (const auto &[M, C] : Poly.Terms) {
-    Value *Term = B.getInt64(C);
-    for (unsigned Id : M) {
-      const Atom &A = Atoms[Id];
-      Value *V;
-      if (A.Kind <= Atom::GridDim)
-        V = B.CreateZExt(B.CreateIntrinsic(Registers[A.Kind][A.Dim], {}, {}),
-                         I64);
-      else // kernel argument or opaque row-uniform value (Iteration: never)
-        V = B.CreateSExtOrTrunc(const_cast<Value *>(A.V), I64);
-      Term = B.CreateMul(Term, V);
-    }
-    Sum = B.CreateAdd(Sum, Term);
-  }
-  return Sum;
+  return materializePoly(B, Poly, Atoms);
 }
 
 Type *RegionCopyEmitter::unitType(unsigned U) {
@@ -497,4 +470,38 @@ std::string emitRegionCopy(const CopyGroup &G, const RewritePlan &P,
   return describeAction(G, P);
 }
 
+Value *materializePoly(IRBuilder<> &B, const Poly &Poly,
+                       const std::vector<Atom> &Atoms) {
+  static const Intrinsic::ID Registers[4][3] = {
+      {Intrinsic::nvvm_read_ptx_sreg_tid_x, Intrinsic::nvvm_read_ptx_sreg_tid_y,
+       Intrinsic::nvvm_read_ptx_sreg_tid_z},
+      {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+       Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+       Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+      {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+       Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+       Intrinsic::nvvm_read_ptx_sreg_ntid_z},
+      {Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+       Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+       Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
+  Type *I64 = B.getInt64Ty();
+  Value *Sum = B.getInt64(0);
+  for (const auto &[M, C] : Poly.Terms) {
+    Value *Term = B.getInt64(C);
+    for (unsigned Id : M) {
+      const Atom &A = Atoms[Id];
+      Value *V;
+      if (A.Kind <= Atom::GridDim)
+        V = B.CreateZExt(B.CreateIntrinsic(Registers[A.Kind][A.Dim], {}, {}),
+                         I64);
+      else // kernel argument or opaque row-uniform value (Iteration: never)
+        V = B.CreateSExtOrTrunc(const_cast<Value *>(A.V), I64);
+      Term = B.CreateMul(Term, V);
+    }
+    Sum = B.CreateAdd(Sum, Term);
+  }
+  return Sum;
+}
+
 } // namespace coalda
+

@@ -252,13 +252,20 @@ std::string stagingBases(const StagingOutcome &O) {
 json::Value stagingJSON(const StagingOutcome &O) {
   json::Object J;
   json::Array Arrays;
-  for (const StagedArray &A : O.Candidate.Arrays)
-    Arrays.push_back(json::Object{{"base", baseName(A.Base)},
-                                  {"stride", A.Stride},
-                                  {"member_width", (int64_t)A.MemberWidth},
-                                  {"written", A.Written},
-                                  {"loaded", A.Loaded}});
+  for (const StagedArray &A : O.Candidate.Arrays) {
+    json::Object Arr{{"base", baseName(A.Base)},
+                     {"stride", A.Stride},
+                     {"member_width", (int64_t)A.MemberWidth},
+                     {"written", A.Written},
+                     {"loaded", A.Loaded}};
+    if (A.Windowed && A.WindowBytes)
+      Arr["window_bytes"] = (int64_t)A.WindowBytes;
+    Arrays.push_back(std::move(Arr));
+  }
   J["arrays"] = std::move(Arrays);
+  J["kind"] = O.Candidate.windowed()     ? "window"
+              : O.Candidate.transposed() ? "transposed"
+                                         : "element";
   J["transformed"] = O.Transformed;
   J["reason"] = O.Transformed ? O.Action : O.Skip ? O.Skip->Detail : "";
   if (O.Skip)
@@ -267,6 +274,14 @@ json::Value stagingJSON(const StagingOutcome &O) {
     J["tile_bytes"] = (int64_t)O.tileBytes();
     J["threads"] = (int64_t)O.Plan.Capacity;
     J["vote"] = O.Plan.votes();
+    if (O.Candidate.windowed()) {
+      int64_t Sites = 0;
+      for (const StagedArray &A : O.Candidate.Arrays)
+        Sites += A.Sites.size();
+      J["barriers"] = 1 + 2 * Sites; // the vote; two per refill site
+      J["write_through"] = (int64_t)O.Plan.WriteThrough.size();
+      J["overlap_checks"] = (int64_t)0;
+    } else {
     J["barriers"] = (int64_t)(O.Plan.votes() + 1 +
                               any_of(O.Candidate.Arrays,
                                      [](const StagedArray &A) {
@@ -276,6 +291,7 @@ json::Value stagingJSON(const StagingOutcome &O) {
                               O.Plan.TrailingBarrier);
     J["overlap_checks"] =
         (int64_t)(O.Plan.Checks.size() + O.Plan.ArrayChecks.size());
+    }
   }
   J["line"] = O.Loc ? (int64_t)O.Loc.getLine() : 0;
   return J;
@@ -403,8 +419,12 @@ void remarkStaging(const StagingOutcome &O, const Function &F,
   ORE.emit([&] {
     return OptimizationRemarkMissed(DEBUG_TYPE, missedName(O.Skip->Reason),
                                     O.Loc, Region)
-           << "elements of " << stagingBases(O)
-           << " not staged through shared memory: " << O.Skip->Detail;
+           << (O.Candidate.windowed() ? "chunk of " : "elements of ")
+           << stagingBases(O)
+           << (O.Candidate.windowed()
+                   ? " not read through a shared-memory window: "
+                   : " not staged through shared memory: ")
+           << O.Skip->Detail;
   });
 }
 

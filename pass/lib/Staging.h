@@ -33,7 +33,22 @@
 
 #include "CopyGroup.h"
 
+namespace llvm {
+class Loop;
+class LoopInfo;
+class SCEV;
+class ScalarEvolution;
+} // namespace llvm
+
 namespace coalda {
+
+/// One load of a chunk window (ChunkWindow.cpp): a load in a loop that
+/// runs it on every iteration, with where its pointer is on the last.
+struct WindowSite {
+  const AccessExpr *Access = nullptr;
+  llvm::Loop *Loop = nullptr;
+  const llvm::SCEV *Last = nullptr; ///< the pointer in the last iteration
+};
 
 /// The accesses of one kernel to one array's elements: base + S*lane +
 /// uniform + [ElementOffset, ElementOffset + S).
@@ -55,6 +70,18 @@ struct StagedArray {
   /// thread recomputes the address of the slot's owner instead of reading
   /// it from an address tile (see cloneForThread).
   bool AddressComputed = false;
+  /// A chunk window: the loads of a per-thread chunk that a loop walks
+  /// (`in[p*C + k]`, C known at run time): Sites[k] is Accesses[k]'s, the
+  /// lane stride is LaneStride (Stride is it when constant, else 0) and
+  /// each thread's slot holds WindowBytes of its chunk plus one element of
+  /// padding.
+  bool Windowed = false;
+  std::vector<WindowSite> Sites;
+  Poly LaneStride;
+  uint64_t WindowBytes = 0;
+  uint64_t windowPitch() const {
+    return WindowBytes + Accesses.front()->Width;
+  }
 
   /// Bytes of the element relative to its start, of one access.
   int64_t offsetInElement(const AccessExpr &A) const {
@@ -74,12 +101,15 @@ struct StagingCandidate {
   uint64_t bytesPerThread() const {
     uint64_t N = 0;
     for (const StagedArray &A : Arrays)
-      N += A.Transposed && !A.AddressComputed ? A.Stride + 8 : A.Stride;
+      N += A.Windowed                         ? A.windowPitch()
+           : A.Transposed && !A.AddressComputed ? A.Stride + 8
+                                                : A.Stride;
     return N;
   }
   bool transposed() const {
     return !Arrays.empty() && Arrays.front().Transposed;
   }
+  bool windowed() const { return !Arrays.empty() && Arrays.front().Windowed; }
 };
 
 /// Another access between the phases whose bytes may overlap a thread's own
@@ -120,9 +150,18 @@ struct StagingPlan {
   /// thread reads it back.
   bool TrailingBarrier = false;
 
+  /// A chunk window's: the block every thread runs once, before the loops,
+  /// at whose end the block votes (Guard, when set, is its branch); the
+  /// stores that may write a windowed array, written through to the
+  /// window; the analyses its limits are expanded from.
+  llvm::BasicBlock *VoteBlock = nullptr;
+  std::vector<llvm::StoreInst *> WriteThrough;
+  llvm::ScalarEvolution *SE = nullptr;
+  const std::vector<Atom> *Atoms = nullptr;
+
   /// Whether go can differ between threads, so that the block votes on it.
   bool votes() const {
-    return Guard || !Checks.empty() || !ArrayChecks.empty();
+    return Guard || !Checks.empty() || !ArrayChecks.empty() || VoteBlock;
   }
 };
 
@@ -155,6 +194,21 @@ void decideStagings(std::vector<StagingOutcome> &Stagings,
 
 /// emit: stages one legal candidate; returns what it did, for people.
 std::string emitStaging(const StagingCandidate &C, const StagingPlan &P);
+
+/// collect + legality of chunk windows: the loads of per-thread chunks in
+/// loops (not in Claimed), one candidate per kernel, decided.
+std::vector<StagingOutcome>
+collectWindows(const CoalescingInfo &Info,
+               const llvm::DenseSet<const llvm::Instruction *> &Claimed,
+               llvm::DominatorTree &DT, llvm::PostDominatorTree &PDT,
+               llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
+
+/// The static shared memory F and the functions it calls use, or nothing
+/// when they use dynamic shared memory (extern __shared__).
+std::optional<uint64_t> staticSharedBytes(const llvm::Function &F);
+
+/// emit: windows one legal candidate's chunks; returns what it did.
+std::string emitWindows(const StagingCandidate &C, const StagingPlan &P);
 
 /// A clone of V's pure computation before InsertBefore (V itself when it is
 /// available there), without flags that could make the clone poison where

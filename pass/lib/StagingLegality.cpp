@@ -379,20 +379,32 @@ bool usedIn(const Value *V, const SmallPtrSetImpl<const Function *> &Fs) {
   return false;
 }
 
-/// 4. The threads the tiles are sized for, or why none fits.
-Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
-                  const Function &F) {
+} // namespace
+
+std::optional<uint64_t> staticSharedBytes(const Function &F) {
   uint64_t Own = 0;
   SmallPtrSet<const Function *, 8> Tree = callTree(F);
   for (const GlobalVariable &GV : F.getParent()->globals()) {
     if (GV.getAddressSpace() != 3 || !usedIn(&GV, Tree))
       continue;
     if (!GV.hasInitializer())
-      return miss(MissedReason::StagingTileTooLarge,
-                  "the kernel uses dynamic shared memory (extern __shared__): "
-                  "a static tile might not fit beside it");
+      return std::nullopt;
     Own += F.getParent()->getDataLayout().getTypeAllocSize(GV.getValueType());
   }
+  return Own;
+}
+
+namespace {
+
+/// 4. The threads the tiles are sized for, or why none fits.
+Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
+                  const Function &F) {
+  std::optional<uint64_t> Static = staticSharedBytes(F);
+  if (!Static)
+    return miss(MissedReason::StagingTileTooLarge,
+                "the kernel uses dynamic shared memory (extern __shared__): "
+                "a static tile might not fit beside it");
+  uint64_t Own = *Static;
   // A transposed store's slot of thread (x, y) is y*(ntid.x+1) + x: the
   // padding column avoids bank conflicts, so the tile has up to twice as
   // many slots as threads.

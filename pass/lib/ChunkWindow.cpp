@@ -1,0 +1,470 @@
+//===- ChunkWindow.cpp - Chunk loops staged through a moving window -------===//
+//
+// Collect and legality of the third staging kind: a per-thread chunk that a
+// loop walks, `for (i = 0; i < C; i++) ... in[p*C + i]`, C known only at run
+// time (kmeans' invert_mapping). Each warp's load touches 32 rows C*w bytes
+// apart; L1 absorbs that for short rows only (docs/benchmarks.md, "Chunk
+// windows").
+//
+// Scheme (emitted by ChunkWindowEmitter.cpp). Row r of the block is thread
+// r's chunk, S bytes after row r-1 (S the lane stride); every address of a
+// site is P = row0 + S*tid.x, row0 the same in all threads. The block keeps
+// one window per array: WindowBytes of each row from a block-uniform row-0
+// position W, in a __shared__ tile (a row per thread, padded by one
+// element). At a site, when P - S*tid.x lies outside [W, W + Len) (a
+// block-uniform test) the block refills the window from there: barrier,
+// rows moved in w-byte units by consecutive threads (one sector per row),
+// barrier. The load then reads the thread's own row of the tile.
+//
+//   Vote (VoteBlock, every thread once, before the loops):
+//     go = barrier.and(thread takes the way to the loops && 1-D block of at
+//                      most Capacity threads && S >= 80 bytes)
+//   Site: go ? window read (refilled when missed) : the original load
+//   Store that may write a windowed array: go ? also into the own window
+//
+// Why it is correct (race-free original assumed):
+//  - every thread runs the same sites in the same order: between the vote
+//    and the sites every branch is row-uniform, the block is 1-D and all of
+//    it voted for the way to the loops, so the refill barriers match;
+//  - a refill reads only bytes the row's own thread reads: from its current
+//    access up to the site loop's last access of that array (SCEV, each site
+//    of the loop runs on every iteration, the loop has one exit), all in one
+//    object, so nothing past a chunk's end is touched;
+//  - a refill reads earlier than the owner would: another thread's write
+//    would race with the owner's read in the original; the owner's own
+//    earlier writes are before a barrier; its writes after the refill are
+//    written through to its window row (a per-byte check of its stores
+//    that may alias);
+//  - global memory is never written by the rewrite.
+//
+// Cost rule (measured on an H200: docs/probe/chunk_runtime-h200.txt, the
+// hand-written form; docs/runs/window-lengths-h200.txt, the pass's, against
+// the chunk length at 128-512 threads):
+//  - a loop that also stores to global memory (invert_mapping): rows of at
+//    least 80 bytes, decided at run time (20 floats 1.29-1.91x, 34 floats
+//    1.91-3.67x; 16 floats 0.93x at 512 threads, 12 floats 0.78-1.04x);
+//  - a loop that only reads its chunks (a reduction) is left alone: L1
+//    serves it (0.35-1.02x for 32-136-byte rows, gains only where the row
+//    stride is a multiple of 64 bytes and the naive loads conflict in L1);
+//  - 32-byte windows, tiles for 512 threads (for 1024 the static tile halves
+//    the blocks per SM at 128 threads: 1.3-1.9x instead of 1.8-2.9x), blocks
+//    of more threads run the original loop; loads of 4 to 16 bytes; loops
+//    not nested in another (an outer loop walks the chunk again, refilling
+//    it every pass).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowUniformity.h"
+#include "Staging.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <map>
+#include <variant>
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+STATISTIC(NumWindowsLegal, "Chunk windows found legal");
+
+namespace coalda {
+
+namespace {
+
+constexpr uint64_t SharedLimit = 48 * 1024;
+constexpr uint64_t WindowBytes = 32;
+constexpr unsigned WindowThreads = 512;
+
+Missed miss(MissedReason R, std::string Detail) {
+  LLVM_DEBUG(dbgs() << "coalda: chunk window rejected: " << Detail << "\n");
+  return Missed{R, std::move(Detail)};
+}
+
+/// A load of a per-thread chunk in a loop: global, strided, not coalesced.
+bool isChunkLoad(const AccessExpr &A, const LoopInfo &LI) {
+  return A.isKnown() && !A.IsStore && !A.isTransfer() &&
+         A.Space == MemorySpace::Global && A.Lane != LaneKind::None &&
+         !A.isCoalesced() && LI.getLoopFor(A.Inst->getParent());
+}
+
+/// Every coefficient of P divisible by W.
+bool divisible(const Poly &P, uint64_t W) {
+  return all_of(P.Terms, [&](const auto &T) { return T.second % (int64_t)W == 0; });
+}
+
+/// BB runs once on every iteration of L that goes round (it dominates the
+/// latch), and L has one exit, at its latch or its header; L is entered from
+/// one block outside it.
+bool runsEveryIteration(const BasicBlock *BB, const Loop *L,
+                        const DominatorTree &DT) {
+  const BasicBlock *Latch = L->getLoopLatch(), *Exiting = L->getExitingBlock();
+  return Latch && L->getLoopPredecessor() && DT.dominates(BB, Latch) &&
+         (Exiting == Latch || Exiting == L->getHeader());
+}
+
+/// The site of A, or why its window cannot be bounded: A runs on every
+/// iteration of an outermost loop with one exit, whose pointer advances by
+/// a positive constant and is known on the last iteration.
+Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
+                            LoopInfo &LI, ScalarEvolution &SE) {
+  auto No = [](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(), Why);
+  };
+  BasicBlock *BB = A.Inst->getParent();
+  Loop *L = LI.getLoopFor(BB);
+  if (L->getParentLoop())
+    return No("it is in a loop nested in another, which walks the chunk "
+              "again on every pass");
+  if (!runsEveryIteration(BB, L, DT))
+    return No("its loop may leave before the load runs on every iteration, "
+              "so how far the chunk is read is not known");
+  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(A.pointer()));
+  const auto *Step =
+      AR && AR->getLoop() == L && AR->isAffine()
+          ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+          : nullptr;
+  if (!Step || !Step->getAPInt().isStrictlyPositive())
+    return No("its address does not advance by a constant with the loop");
+  // The pointer's value when the loop exits: on its last iteration when the
+  // latch exits (a rotated loop), one step further when the header does
+  // (-O0's `for`: the body ran one time fewer than the header).
+  const SCEV *Last = SE.getSCEVAtScope(AR, nullptr);
+  if (L->getExitingBlock() != L->getLoopLatch() && !isa<SCEVCouldNotCompute>(Last))
+    Last = SE.getMinusSCEV(Last, Step);
+  SCEVExpander Expander(SE, A.Inst->getModule()->getDataLayout(), "coalda");
+  if (isa<SCEVCouldNotCompute>(Last) || !SE.isLoopInvariant(Last, L) ||
+      !Expander.isSafeToExpandAt(Last,
+                                 L->getLoopPredecessor()->getTerminator()))
+    return No("its loop's trip count is not known before the loop");
+  return WindowSite{&A, L, Last};
+}
+
+/// The array of one group of chunk loads (same base, lane, lane stride):
+/// its sites, or why none can be windowed.
+std::variant<StagedArray, std::string>
+makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
+          LoopInfo &LI, ScalarEvolution &SE,
+          std::vector<std::pair<const AccessExpr *, std::string>> &LeftOut) {
+  const AccessExpr &First = *Loads.front();
+  uint64_t W = First.Width;
+  if (W < 4 || W > 16 || !isPowerOf2_64(W))
+    return std::string("its loads are " + std::to_string(W) +
+                       " bytes wide: chunk windows take 4, 8 or 16");
+  StagedArray Arr;
+  Arr.Base = First.Base;
+  Arr.Windowed = Arr.Loaded = true;
+  Arr.LaneStride = First.Stride;
+  Arr.Stride = First.Stride.isConstant() ? First.Stride.constantTerm() : 0;
+  Arr.WindowBytes = std::max<uint64_t>(WindowBytes, 2 * W);
+  Arr.MemberWidth = W;
+  std::string Why;
+  std::vector<std::pair<const AccessExpr *, std::string>> Failed;
+  for (const AccessExpr *A : Loads) {
+    if (A->Width != W || !A->isSimple() || !divisible(A->Stride, W) ||
+        !divisible(A->Uniform, W) || A->Offset % (int64_t)W != 0) {
+      Why = "its loads differ in width, are volatile, or do not step in "
+            "whole elements";
+      LeftOut.push_back({A, Why});
+      continue;
+    }
+    Expected<WindowSite> S = siteOf(*A, DT, LI, SE);
+    if (!S) {
+      Failed.push_back({A, toString(S.takeError())});
+      continue;
+    }
+    Arr.Accesses.push_back(A);
+    Arr.Sites.push_back(*S);
+  }
+  // A load SCEV cannot follow (`in[p*C + (i|3)]` of an unrolled loop) is
+  // a constant away from a sibling of the same loop with the same uniform
+  // part: its last address is the sibling's plus that constant.
+  for (auto &[A, FailWhy] : Failed) {
+    Loop *L = LI.getLoopFor(A->Inst->getParent());
+    auto Sibling = find_if(Arr.Sites, [&](const WindowSite &S) {
+      return S.Loop == L && S.Access->Uniform == A->Uniform &&
+             runsEveryIteration(A->Inst->getParent(), L, DT);
+    });
+    if (Sibling == Arr.Sites.end()) {
+      Why = FailWhy;
+      LeftOut.push_back({A, Why});
+      continue;
+    }
+    const SCEV *Delta = SE.getConstant(
+        SE.getEffectiveSCEVType(Sibling->Last->getType()),
+        A->Offset - Sibling->Access->Offset, /*isSigned=*/true);
+    WindowSite S{A, L, SE.getAddExpr(Sibling->Last, Delta)};
+    Arr.Accesses.push_back(A);
+    Arr.Sites.push_back(S);
+  }
+  if (Arr.Accesses.empty())
+    return Why;
+  return Arr;
+}
+
+/// The block every thread runs once whose end dominates the sites, and the
+/// branch there that leads to them (when it is conditional).
+Verdict findVote(const StagingCandidate &C, StagingPlan &P, DominatorTree &DT,
+                 PostDominatorTree &PDT, LoopInfo &LI) {
+  BasicBlock *D = nullptr;
+  for (const StagedArray &A : C.Arrays)
+    for (const WindowSite &S : A.Sites) {
+      BasicBlock *BB = S.Access->Inst->getParent();
+      D = D ? DT.findNearestCommonDominator(D, BB) : BB;
+    }
+  BasicBlock *Entry = &D->getParent()->getEntryBlock();
+  BasicBlock *X = D, *Below = nullptr;
+  while (X && (LI.getLoopFor(X) || !PDT.dominates(X, Entry))) {
+    Below = X;
+    DomTreeNode *Up = DT.getNode(X)->getIDom();
+    X = Up ? Up->getBlock() : nullptr;
+  }
+  if (!X || X == D)
+    return miss(MissedReason::StagingGuard,
+                "no point before the loops is reached once by every thread of "
+                "the block, so no barrier may go there");
+  P.VoteBlock = X;
+  auto *Br = dyn_cast<BranchInst>(X->getTerminator());
+  if (Br && Br->isConditional() && Below &&
+      Below->getSinglePredecessor() == X &&
+      Br->getSuccessor(0) != Br->getSuccessor(1)) {
+    P.Guard = Br;
+    P.ActiveOnTrue = Br->getSuccessor(0) == Below;
+  }
+  return std::nullopt;
+}
+
+/// The blocks from which a site can be reached (sites' blocks included).
+SmallPtrSet<const BasicBlock *, 16> blocksReachingSites(const StagingCandidate &C) {
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Work;
+  for (const StagedArray &A : C.Arrays)
+    for (const WindowSite &S : A.Sites)
+      if (Seen.insert(S.Access->Inst->getParent()).second)
+        Work.push_back(S.Access->Inst->getParent());
+  while (!Work.empty())
+    for (const BasicBlock *Pred : predecessors(Work.pop_back_val()))
+      if (Seen.insert(Pred).second)
+        Work.push_back(Pred);
+  return Seen;
+}
+
+/// Between the vote and the sites every thread goes the same way: every
+/// branch after the vote's (or the guard's active edge) from which a site can
+/// be reached is row-uniform.
+Verdict checkUniformPaths(const StagingCandidate &C, const StagingPlan &P,
+                          const CoalescingInfo &Info, DominatorTree &DT) {
+  SmallPtrSet<const BasicBlock *, 16> Reaching = blocksReachingSites(C);
+  BasicBlock *Root =
+      P.Guard ? P.Guard->getSuccessor(P.ActiveOnTrue ? 0 : 1) : P.VoteBlock;
+  for (BasicBlock &BB : *P.VoteBlock->getParent()) {
+    if (!Reaching.contains(&BB) || !DT.dominates(Root, &BB))
+      continue;
+    if (!Info.uniformity().isUniformBranch(BB))
+      return miss(MissedReason::StagingGuard,
+                  "a branch between the vote and the chunk loads may split the "
+                  "block (" + describe(BB.getTerminator()) +
+                      "), so the window's barriers may not go there");
+  }
+  return std::nullopt;
+}
+
+bool harmlessCall(const CallBase &Call) {
+  if (isa<DbgInfoIntrinsic>(Call) || Call.isLifetimeStartOrEnd())
+    return true;
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
+    if (II->getIntrinsicID() == Intrinsic::assume)
+      return true;
+  return !Call.mayWriteToMemory();
+}
+
+/// Writes that can come between a refill and a later site: calls and
+/// atomics refuse; a plain store that may write a windowed array is
+/// written through to the thread's window.
+Verdict checkWrites(const StagingCandidate &C, StagingPlan &P) {
+  SmallPtrSet<const BasicBlock *, 16> Reaching = blocksReachingSites(C);
+  for (Instruction &I : instructions(*P.VoteBlock->getParent())) {
+    if (!Reaching.contains(I.getParent()) || !I.mayWriteToMemory())
+      continue;
+    if (auto *Call = dyn_cast<CallBase>(&I)) {
+      if (harmlessCall(*Call))
+        continue;
+      return miss(MissedReason::CallMayTouch,
+                  "a call before a chunk load may write its chunk: " +
+                      describe(&I));
+    }
+    auto *St = dyn_cast<StoreInst>(&I);
+    Value *Ptr = getLoadStorePointerOperand(&I);
+    unsigned AS = Ptr ? Ptr->getType()->getPointerAddressSpace() : 0;
+    if (AS == 3 || AS == 5)
+      continue;
+    if (none_of(C.Arrays, [&](const StagedArray &A) {
+          return !provablyDisjoint(Ptr, A.Base);
+        }))
+      continue;
+    if (!St || !St->isSimple())
+      return miss(MissedReason::VolatileOrAtomic,
+                  "an atomic or volatile write before a chunk load may write "
+                  "its chunk: " +
+                      describe(&I));
+    Type *Ty = St->getValueOperand()->getType();
+    if (!(Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy() ||
+          Ty->isPointerTy()) ||
+        St->getModule()->getDataLayout().getTypeStoreSize(Ty) > 16)
+      return miss(MissedReason::StagingAccessBetween,
+                  describe(&I) + " may write a windowed chunk and stores a "
+                                 "value the window cannot mirror");
+    P.WriteThrough.push_back(St);
+  }
+  return std::nullopt;
+}
+
+/// The lane stride's atoms are available where the block votes.
+bool strideAvailable(const StagedArray &A, const StagingPlan &P,
+                     const std::vector<Atom> &Atoms, DominatorTree &DT) {
+  for (const auto &[M, Coeff] : A.LaneStride.Terms)
+    for (unsigned Id : M) {
+      const Atom &At = Atoms[Id];
+      if (At.Kind == Atom::Iteration || (At.Kind == Atom::ThreadIdx && At.Dim == 0))
+        return false;
+      if (const auto *I = dyn_cast_or_null<Instruction>(At.V);
+          I && !DT.dominates(I, P.VoteBlock->getTerminator()))
+        return false;
+    }
+  return true;
+}
+
+/// Tiles for __launch_bounds__ threads, else for WindowThreads.
+Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
+                    const Function &F) {
+  std::optional<uint64_t> Static = staticSharedBytes(F);
+  if (!Static)
+    return miss(MissedReason::StagingTileTooLarge,
+                "the kernel uses dynamic shared memory (extern __shared__): "
+                "a static window might not fit beside it");
+  uint64_t Own = *Static;
+  unsigned Bound = F.getFnAttributeAsParsedInteger("nvvm.maxntid", 0);
+  P.Capacity = Bound && Bound < WindowThreads ? Bound : WindowThreads;
+  P.CapacityFromLaunchBounds = Bound && Bound < WindowThreads;
+  if (Own + C.bytesPerThread() * P.Capacity > SharedLimit)
+    return miss(MissedReason::StagingTileTooLarge,
+                "windows of " + std::to_string(C.bytesPerThread()) +
+                    " bytes per thread for " + std::to_string(P.Capacity) +
+                    " threads do not fit the 48 KB of static shared memory");
+  return std::nullopt;
+}
+
+/// Some loop of the sites stores to global memory: a loop that only reads
+/// its chunks (a reduction) is served well enough by L1.
+bool loopsStore(const StagingCandidate &C) {
+  for (const StagedArray &A : C.Arrays)
+    for (const WindowSite &S : A.Sites)
+      for (const BasicBlock *BB : S.Loop->blocks())
+        for (const Instruction &I : *BB)
+          if (const auto *St = dyn_cast<StoreInst>(&I)) {
+            unsigned AS = St->getPointerAddressSpace();
+            if (AS != 3 && AS != 5)
+              return true;
+          }
+  return false;
+}
+
+Verdict decide(StagingOutcome &O, const CoalescingInfo &Info,
+               DominatorTree &DT, PostDominatorTree &PDT, LoopInfo &LI) {
+  StagingCandidate &C = O.Candidate;
+  StagingPlan &P = O.Plan;
+  if (!loopsStore(C))
+    return miss(MissedReason::StagingCostRule,
+                "the loop only reads its chunks (no store to global memory "
+                "in it): L1 serves that well, and a window measured "
+                "0.35-1.02x for chunks of 32 to 136 bytes "
+                "(docs/benchmarks.md, \"Chunk windows\")");
+  if (Verdict V = findVote(C, P, DT, PDT, LI))
+    return V;
+  for (const StagedArray &A : C.Arrays)
+    if (!strideAvailable(A, P, Info.atoms(), DT))
+      return miss(MissedReason::StagingAccessBetween,
+                  "the chunk length of " + baseName(A.Base) +
+                      " is not known before the loops");
+  if (Verdict V = checkUniformPaths(C, P, Info, DT))
+    return V;
+  if (Verdict V = checkWrites(C, P))
+    return V;
+  return sizeWindows(C, P, *P.VoteBlock->getParent());
+}
+
+} // namespace
+
+std::vector<StagingOutcome>
+collectWindows(const CoalescingInfo &Info,
+               const DenseSet<const Instruction *> &Claimed, DominatorTree &DT,
+               PostDominatorTree &PDT, LoopInfo &LI, ScalarEvolution &SE) {
+  std::map<std::tuple<const Value *, LaneKind, Poly>,
+           std::vector<const AccessExpr *>>
+      Groups;
+  std::vector<std::tuple<const Value *, LaneKind, Poly>> Order;
+  for (const AccessExpr &A : Info.Accesses) {
+    if (Claimed.contains(A.Inst) || !isChunkLoad(A, LI))
+      continue;
+    auto Key = std::make_tuple(A.Base, A.Lane, A.Stride);
+    if (!Groups.count(Key))
+      Order.push_back(Key);
+    Groups[Key].push_back(&A);
+  }
+  if (Order.empty())
+    return {};
+  StagingOutcome O;
+  std::string Why;
+  for (const auto &Key : Order) {
+    std::vector<std::pair<const AccessExpr *, std::string>> Loose;
+    auto Made = makeArray(Groups[Key], DT, LI, SE, Loose);
+    if (auto *A = std::get_if<StagedArray>(&Made)) {
+      // The loads of a windowed array that stay where they are, and why.
+      for (auto &[M, LooseWhy] : Loose) {
+        StagedArray One = *A;
+        One.Accesses = {M};
+        One.Sites.clear();
+        O.Candidate.LeftOut.push_back({One, "not windowed: " + LooseWhy});
+      }
+      O.Candidate.Arrays.push_back(std::move(*A));
+      continue;
+    }
+    StagedArray Left;
+    Left.Base = std::get<0>(Key);
+    Left.Windowed = Left.Loaded = true;
+    Left.Accesses = Groups[Key];
+    Left.LaneStride = std::get<2>(Key);
+    Why = std::get<std::string>(Made);
+    O.Candidate.LeftOut.push_back({std::move(Left), Why});
+  }
+  const StagedArray &Any = O.Candidate.Arrays.empty()
+                               ? O.Candidate.LeftOut.front().first
+                               : O.Candidate.Arrays.front();
+  O.Loc = Any.Accesses.front()->Inst->getDebugLoc();
+  O.Candidate.Block = Any.Accesses.front()->Inst->getParent();
+  if (O.Candidate.Arrays.empty()) {
+    // The report reads the arrays: show the ones left out, say why.
+    O.Candidate.Arrays.push_back(O.Candidate.LeftOut.front().first);
+    O.Candidate.LeftOut.clear();
+    O.Skip = miss(MissedReason::StagingInLoop, Why);
+    return {std::move(O)};
+  }
+  O.Plan.SE = &SE;
+  O.Plan.Atoms = &Info.atoms();
+  O.Skip = decide(O, Info, DT, PDT, LI);
+  if (O.legal())
+    ++NumWindowsLegal;
+  return {std::move(O)};
+}
+
+} // namespace coalda

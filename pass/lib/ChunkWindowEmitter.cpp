@@ -1,0 +1,415 @@
+//===- ChunkWindowEmitter.cpp - Emits chunk windows -----------------------===//
+//
+// Emits a legal chunk-window candidate (the scheme is documented in
+// ChunkWindow.cpp). In order, so that ScalarEvolution still describes the
+// loops when the limits are expanded:
+//
+//   vote     at the end of VoteBlock: each array's lane stride S, go
+//   limits   before each site loop (its predecessor): row 0's end of what the
+//            loop reads of the array (the last iteration's address + w -
+//            S*tid)
+//   version  the code after the vote, cloned: go ? windowed : the clone
+//            (the original loads keep their schedule when the window does
+//            not pay: a branch per load cost 1024-thread blocks 30%)
+//   sites    the load becomes  hit ? tile : (refill; tile)
+//   stores   that may write a windowed array: the bytes that fall in the
+//            thread's own window row are written there too
+//
+// The window's position and length live in allocas, promoted to registers
+// at the end: every thread holds the same values (they change only at the
+// block-uniform refills).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+#include "Staging.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#define DEBUG_TYPE "coalda"
+
+using namespace llvm;
+
+namespace coalda {
+
+namespace {
+
+class WindowEmitter {
+public:
+  WindowEmitter(const StagingCandidate &C, const StagingPlan &P)
+      : C(C), P(P), F(P.VoteBlock->getParent()), Ctx(F->getContext()),
+        I8(Type::getInt8Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
+        Loc(C.Arrays.front().Accesses.front()->Inst->getDebugLoc()) {}
+
+  std::string emit();
+
+private:
+  /// What the emitter keeps per windowed array.
+  struct ArrayState {
+    GlobalVariable *Tile = nullptr;
+    AllocaInst *Start = nullptr; ///< row 0's window start (an address)
+    AllocaInst *Length = nullptr; ///< bytes in the window; 0: none yet
+    Value *Stride = nullptr;      ///< S, i64
+    DenseMap<const Loop *, Value *> Limit; ///< row 0's end, per site loop
+  };
+
+  const StagingCandidate &C;
+  const StagingPlan &P;
+  Function *F;
+  LLVMContext &Ctx;
+  Type *I8, *I64;
+  DebugLoc Loc;
+  std::vector<ArrayState> States;
+  Value *Go = nullptr, *Tid = nullptr, *Ntid = nullptr;
+
+  void vote();
+  void expandLimits();
+  void version();
+  void emitSite(unsigned AI, const WindowSite &S);
+  void emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
+                  Value *Row0, BasicBlock *Done);
+  void emitWriteThrough(StoreInst *St);
+  void mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset, Value *Bits,
+                   unsigned Bytes, BasicBlock *Done);
+
+  Value *sreg(IRBuilder<> &B, Intrinsic::ID ID) {
+    return B.CreateZExt(B.CreateIntrinsic(ID, {}, {}), I64);
+  }
+  void barrier(IRBuilder<> &B) {
+    B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+  }
+  uint64_t width(unsigned AI) const {
+    return C.Arrays[AI].Accesses.front()->Width;
+  }
+  BasicBlock *block(const Twine &Name, BasicBlock *Before) {
+    return BasicBlock::Create(Ctx, "coalda.window." + Name, F, Before);
+  }
+};
+
+/// go, alike in every thread, at the end of VoteBlock; the tiles and the
+/// window variables.
+void WindowEmitter::vote() {
+  BasicBlock *V = P.VoteBlock;
+  LocatedBuilder B(V, Loc);
+  B.SetInsertPoint(V->getTerminator());
+  Tid = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  Ntid = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+  Value *Fits = B.CreateAnd(
+      B.CreateICmpULE(Ntid, B.getInt64(P.Capacity)),
+      B.CreateICmpEQ(B.CreateMul(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                                 sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z)),
+                     B.getInt64(1)),
+      "coalda.window.fits");
+  IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
+  Module &M = *F->getParent();
+  for (const StagedArray &A : C.Arrays) {
+    ArrayState St;
+    std::string Name = baseName(A.Base);
+    St.Stride = materializePoly(B, A.LaneStride, *P.Atoms);
+    // Cost rule: short rows are read well enough by L1.
+    Fits = B.CreateAnd(Fits,
+                       B.CreateICmpSGE(St.Stride, B.getInt64(opts::WindowMinRow)));
+    auto *Ty = ArrayType::get(I8, A.windowPitch() * P.Capacity);
+    St.Tile = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
+                                 UndefValue::get(Ty), "coalda.window." + Name,
+                                 nullptr, GlobalValue::NotThreadLocal, 3);
+    St.Tile->setAlignment(Align(16));
+    St.Start = Entry.CreateAlloca(I64, nullptr, "coalda.window.start");
+    St.Length = Entry.CreateAlloca(I64, nullptr, "coalda.window.length");
+    B.CreateStore(B.getInt64(0), St.Start);
+    B.CreateStore(B.getInt64(0), St.Length);
+    States.push_back(St);
+  }
+  Value *Active = B.getTrue();
+  if (P.Guard)
+    Active = P.ActiveOnTrue ? P.Guard->getCondition()
+                            : B.CreateNot(P.Guard->getCondition());
+  Value *All = B.CreateIntrinsic(
+      Intrinsic::nvvm_barrier0_and, {},
+      {B.CreateZExt(B.CreateAnd(Active, Fits), B.getInt32Ty())});
+  Go = B.CreateICmpNE(All, B.getInt32(0), "coalda.window.go");
+}
+
+/// Row 0's end of what each site loop reads of each array, in its
+/// preheader: the greatest last-iteration address of its sites, plus w.
+void WindowEmitter::expandLimits() {
+  SCEVExpander Expander(*P.SE, F->getParent()->getDataLayout(), "coalda");
+  for (auto [AI, A] : enumerate(C.Arrays))
+    for (const WindowSite &S : A.Sites) {
+      Instruction *At = S.Loop->getLoopPredecessor()->getTerminator();
+      Value *Last = Expander.expandCodeFor(S.Last, S.Access->pointer()->getType(), At);
+      LocatedBuilder B(At->getParent(), Loc);
+      B.SetInsertPoint(At);
+      Value *End = B.CreateAdd(B.CreatePtrToInt(Last, I64),
+                               B.getInt64(width(AI)));
+      End = B.CreateSub(End, B.CreateMul(States[AI].Stride, Tid));
+      Value *&Limit = States[AI].Limit[S.Loop];
+      Limit = Limit ? B.CreateBinaryIntrinsic(Intrinsic::umax, Limit, End) : End;
+    }
+}
+
+/// The block refills array AI's window from Row0 (row 0's address of the
+/// site): barrier; the rows' WindowBytes moved in w-byte units, unit k by
+/// thread k % ntid.x (consecutive threads, consecutive units of a row: a
+/// sector per row); barrier; then to Done. Straight-line, so that a
+/// thread's PerRow loads are in flight together: a unit past the window's
+/// end loads the thread's own element instead (valid: the thread reads it
+/// now) into a tile byte nobody reads.
+void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI,
+                               const WindowSite &S, Value *Row0,
+                               BasicBlock *Done) {
+  const StagedArray &A = C.Arrays[AI];
+  ArrayState &St = States[AI];
+  uint64_t W = width(AI), PerRow = A.WindowBytes / W;
+  Value *Bytes = B.CreateBinaryIntrinsic(
+      Intrinsic::umin, B.getInt64(A.WindowBytes),
+      B.CreateSub(St.Limit.lookup(S.Loop), Row0), nullptr, "coalda.window.bytes");
+  B.CreateStore(Row0, St.Start);
+  B.CreateStore(Bytes, St.Length);
+  barrier(B);
+  Type *Unit = W == 16 ? (Type *)FixedVectorType::get(B.getInt32Ty(), 4)
+                       : B.getIntNTy(W * 8);
+  Align GlobalAlign(W);
+  for (const AccessExpr *M : A.Accesses)
+    GlobalAlign = std::min(GlobalAlign, M->alignment());
+  Value *Own = S.Access->pointer();
+  SmallVector<std::pair<Value *, Value *>, 8> Moves; // (value, tile slot)
+  for (uint64_t U = 0; U < PerRow; ++U) {
+    Value *K = B.CreateAdd(Tid, B.CreateMul(Ntid, B.getInt64(U)));
+    Value *Row = B.CreateLShr(K, Log2_64(PerRow));
+    Value *At = B.CreateMul(B.CreateAnd(K, PerRow - 1), B.getInt64(W));
+    // Row r's address: the thread's own plus S*(r - tid).
+    Value *Src = B.CreateGEP(
+        I8, Own,
+        B.CreateAdd(B.CreateMul(St.Stride, B.CreateSub(Row, Tid)), At));
+    Src = B.CreateSelect(B.CreateICmpULT(At, Bytes), Src, Own);
+    Value *Val = B.CreateAlignedLoad(Unit, Src, GlobalAlign, "coalda.window.in");
+    Moves.push_back({Val, B.CreateGEP(I8, St.Tile,
+                                      B.CreateAdd(B.CreateMul(
+                                                      Row, B.getInt64(A.windowPitch())),
+                                                  At))});
+  }
+  for (auto [Val, Slot] : Moves)
+    B.CreateAlignedStore(Val, Slot, Align(W));
+  barrier(B);
+  B.CreateBr(Done);
+}
+
+/// One site: go ? (window hit or refill; read the own row) : the load.
+void WindowEmitter::emitSite(unsigned AI, const WindowSite &S) {
+  auto *Ld = cast<LoadInst>(S.Access->Inst);
+  const StagedArray &A = C.Arrays[AI];
+  ArrayState &St = States[AI];
+  BasicBlock *Check = Ld->getParent();
+  BasicBlock *Join = Check->splitBasicBlock(Ld, "coalda.window.join");
+  BasicBlock *Fill = block("refill", Join), *Read = block("read", Join);
+  Check->getTerminator()->eraseFromParent();
+
+  uint64_t W = width(AI);
+  LocatedBuilder B(Check, Ld->getDebugLoc());
+  Value *Row0 = B.CreateSub(B.CreatePtrToInt(Ld->getPointerOperand(), I64),
+                            B.CreateMul(St.Stride, Tid), "coalda.window.row0");
+  Value *Off = B.CreateSub(Row0, B.CreateLoad(I64, St.Start));
+  Value *Len = B.CreateLoad(I64, St.Length);
+  Value *Hit = B.CreateAnd(B.CreateICmpULT(Off, Len),
+                           B.CreateICmpUGE(B.CreateSub(Len, Off), B.getInt64(W)),
+                           "coalda.window.hit");
+  B.CreateCondBr(Hit, Read, Fill);
+
+  LocatedBuilder R(Fill, Ld->getDebugLoc());
+  emitRefill(R, AI, S, Row0, Read);
+
+  LocatedBuilder Rd(Read, Ld->getDebugLoc());
+  Value *Slot = Rd.CreateGEP(
+      I8, St.Tile,
+      Rd.CreateAdd(Rd.CreateMul(Tid, Rd.getInt64(A.windowPitch())),
+                   Rd.CreateSub(Row0, Rd.CreateLoad(I64, St.Start))));
+  Value *FromTile =
+      Rd.CreateAlignedLoad(Ld->getType(), Slot, Align(W), "coalda.window.value");
+  Rd.CreateBr(Join);
+  Ld->replaceAllUsesWith(FromTile);
+  Ld->eraseFromParent();
+}
+
+/// The stored bytes that fall in the thread's own row of array AI's window
+/// (Offset: the store's address minus the row's window start), one by one.
+void WindowEmitter::mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset,
+                                Value *Bits, unsigned Bytes, BasicBlock *Done) {
+  ArrayState &St = States[AI];
+  BasicBlock *Head = block("mirror", Done), *Put = block("mirror.byte", Done),
+             *Next = block("mirror.next", Done);
+  LocatedBuilder B(At, Loc);
+  Value *Len = B.CreateLoad(I64, St.Length);
+  B.CreateBr(Head);
+  LocatedBuilder H(Head, Loc);
+  PHINode *Byte = H.CreatePHI(I64, 2, "coalda.window.byte");
+  Byte->addIncoming(H.getInt64(0), At);
+  Value *Pos = H.CreateAdd(Offset, Byte);
+  H.CreateCondBr(H.CreateICmpULT(Pos, Len), Put, Next);
+  LocatedBuilder Pt(Put, Loc);
+  Value *Shift = Pt.CreateZExtOrTrunc(Pt.CreateMul(Byte, Pt.getInt64(8)),
+                                      Bits->getType());
+  Value *Val = Pt.CreateTrunc(Pt.CreateLShr(Bits, Shift), I8);
+  Value *Slot = Pt.CreateGEP(
+      I8, St.Tile,
+      Pt.CreateAdd(Pt.CreateMul(Tid, Pt.getInt64(C.Arrays[AI].windowPitch())),
+                   Pos));
+  Pt.CreateStore(Val, Slot);
+  Pt.CreateBr(Next);
+  LocatedBuilder N(Next, Loc);
+  Value *After = N.CreateAdd(Byte, N.getInt64(1));
+  Byte->addIncoming(After, Next);
+  N.CreateCondBr(N.CreateICmpULT(After, N.getInt64(Bytes)), Head, Done);
+}
+
+/// A store that may write a windowed array: on the window path, the bytes
+/// it writes into the thread's own window rows are written there too.
+void WindowEmitter::emitWriteThrough(StoreInst *St) {
+  const DataLayout &DL = F->getParent()->getDataLayout();
+  Value *V = St->getValueOperand();
+  unsigned Bytes = DL.getTypeStoreSize(V->getType()).getFixedValue();
+  BasicBlock *Mirror = St->getParent();
+  BasicBlock *Cont = Mirror->splitBasicBlock(St->getNextNode(), "coalda.window.stored");
+  Mirror->getTerminator()->eraseFromParent();
+  LocatedBuilder B(Mirror, St->getDebugLoc());
+  Type *IntTy = B.getIntNTy(Bytes * 8);
+  Value *Bits = V->getType()->isPointerTy() ? B.CreatePtrToInt(V, IntTy)
+                : V->getType()->isIntegerTy() ? B.CreateZExtOrTrunc(V, IntTy)
+                                              : B.CreateBitCast(V, IntTy);
+  Value *Addr = B.CreatePtrToInt(St->getPointerOperand(), I64);
+  BasicBlock *At = Mirror;
+  for (unsigned AI = 0; AI < C.Arrays.size(); ++AI) {
+    if (provablyDisjoint(St->getPointerOperand(), C.Arrays[AI].Base))
+      continue;
+    LocatedBuilder H(At, St->getDebugLoc());
+    Value *RowStart = H.CreateAdd(H.CreateLoad(I64, States[AI].Start),
+                                  H.CreateMul(States[AI].Stride, Tid));
+    Value *Off = H.CreateSub(Addr, RowStart);
+    Value *Len = H.CreateLoad(I64, States[AI].Length);
+    Value *Overlaps = H.CreateAnd(
+        H.CreateICmpSLT(Off, Len),
+        H.CreateICmpSGT(H.CreateAdd(Off, H.getInt64(Bytes)), H.getInt64(0)));
+    BasicBlock *Mirrored = block("mirrored", Cont), *Bytewise = block("mirror.bytes", Cont);
+    H.CreateCondBr(Overlaps, Bytewise, Mirrored);
+    mirrorBytes(Bytewise, AI, Off, Bits, Bytes, Mirrored);
+    At = Mirrored;
+  }
+  LocatedBuilder(At, St->getDebugLoc()).CreateBr(Cont);
+}
+
+/// The code after the vote, cloned as the fallback: VoteBlock branches on
+/// go to it or to the original, which the sites and stores then rewrite.
+void WindowEmitter::version() {
+  BasicBlock *Start = P.VoteBlock->splitBasicBlock(
+      P.VoteBlock->getTerminator(), "coalda.window.region");
+  DominatorTree DT(*F);
+  SmallVector<BasicBlock *, 16> Region;
+  SmallPtrSet<BasicBlock *, 16> InRegion;
+  for (BasicBlock &BB : *F)
+    if (DT.dominates(Start, &BB)) {
+      Region.push_back(&BB);
+      InRegion.insert(&BB);
+    }
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> Clones;
+  for (BasicBlock *BB : Region) {
+    BasicBlock *Clone = CloneBasicBlock(BB, VMap, ".orig", F);
+    VMap[BB] = Clone;
+    Clones.push_back(Clone);
+  }
+  remapInstructionsInBlocks(Clones, VMap);
+  // Blocks after the region (none when the kernel ends in it) are entered
+  // from the clone too.
+  for (BasicBlock *BB : Region)
+    for (BasicBlock *Succ : successors(BB))
+      if (!InRegion.contains(Succ))
+        for (PHINode &Phi : Succ->phis()) {
+          Value *V = Phi.getIncomingValueForBlock(BB);
+          if (Value *Mapped = VMap.lookup(V))
+            V = Mapped;
+          Phi.addIncoming(V, cast<BasicBlock>(VMap[BB]));
+        }
+  for (BasicBlock *BB : Region)
+    for (Instruction &I : *BB) {
+      SmallVector<Use *, 4> Outside;
+      for (Use &U : I.uses()) {
+        auto *User = cast<Instruction>(U.getUser());
+        BasicBlock *At = User->getParent();
+        if (auto *Phi = dyn_cast<PHINode>(User))
+          At = Phi->getIncomingBlock(U);
+        if (!InRegion.contains(At) && !is_contained(Clones, At))
+          Outside.push_back(&U);
+      }
+      if (Outside.empty())
+        continue;
+      SSAUpdater SSA;
+      SSA.Initialize(I.getType(), I.getName());
+      SSA.AddAvailableValue(BB, &I);
+      SSA.AddAvailableValue(cast<BasicBlock>(VMap[BB]), VMap[&I]);
+      for (Use *U : Outside)
+        SSA.RewriteUse(*U);
+    }
+  P.VoteBlock->getTerminator()->eraseFromParent();
+  LocatedBuilder(P.VoteBlock, Loc)
+      .CreateCondBr(Go, Start, cast<BasicBlock>(VMap[Start]),
+                    MDBuilder(Ctx).createLikelyBranchWeights());
+}
+
+std::string WindowEmitter::emit() {
+  vote();
+  expandLimits();
+  version();
+  for (auto [AI, A] : enumerate(C.Arrays))
+    for (const WindowSite &S : A.Sites)
+      emitSite(AI, S);
+  for (StoreInst *St : P.WriteThrough)
+    emitWriteThrough(St);
+  SmallVector<AllocaInst *, 8> Allocas;
+  for (const ArrayState &St : States)
+    Allocas.append({St.Start, St.Length});
+  DominatorTree DT(*F);
+  PromoteMemToReg(Allocas, DT);
+
+  std::string Names;
+  unsigned Sites = 0;
+  for (const StagedArray &A : C.Arrays) {
+    Names += (Names.empty() ? "" : ", ") + baseName(A.Base);
+    Sites += A.Sites.size();
+  }
+  return formatv("staged the chunk{0} of {1} through a shared-memory window "
+                 "of {2} bytes per thread (block tile, {3} bytes for {4} "
+                 "threads), refilled by the block when {5} load{6} leave{7} "
+                 "it; 1-D blocks of up to {4} threads whose rows are at least "
+                 "{8} bytes take it, others run the original loads{9}",
+                 C.Arrays.size() > 1 ? "s" : "", Names,
+                 C.Arrays.front().WindowBytes,
+                 C.bytesPerThread() * P.Capacity, P.Capacity, Sites,
+                 Sites > 1 ? "s" : "", Sites > 1 ? "" : "s",
+                 (unsigned)opts::WindowMinRow,
+                 P.WriteThrough.empty()
+                     ? std::string()
+                     : formatv("; {0} store{1} that may write it also "
+                               "update the thread's window",
+                               P.WriteThrough.size(),
+                               P.WriteThrough.size() > 1 ? "s" : "")
+                           .str())
+      .str();
+}
+
+} // namespace
+
+std::string emitWindows(const StagingCandidate &C, const StagingPlan &P) {
+  return WindowEmitter(C, P).emit();
+}
+
+} // namespace coalda
