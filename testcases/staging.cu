@@ -108,8 +108,10 @@ __global__ void chunk_sum(float *out, const float *in, int n, int len) {
 }
 
 // A running sum over each chunk, in place: the stores write the windowed
-// array (written through to the thread's window).
-__global__ void chunk_prefix(float *a, int n, int len) {
+// array (written through to the thread's window). Integers: a float sum of
+// two NaNs (random input bytes) keeps the payload of whichever operand the
+// emulator's JIT puts first.
+__global__ void chunk_prefix(unsigned *a, int n, int len) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     for (int k = 1; k < len; k++)

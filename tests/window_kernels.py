@@ -1,0 +1,136 @@
+"""Random kernels for chunk windows (issue 12's run-time chunks): each thread
+walks its own chunk of C elements, C a kernel argument, in a loop that also
+stores to global memory, so COALDA may read the chunk through a
+shared-memory window.
+
+Each kernel varies:
+
+- the element: float, int, double, or a 16-byte float4;
+- C: from 10 to 70 elements, sometimes below the run-time cost rule's 80
+  bytes (the block then runs the original loop: both paths are checked);
+- the loop: `k` from 0 or 1 to C or C-1, step 1 or 2, and which chunk
+  elements it reads (`k`, `k+1`, `k-1`: two loads sharing the window);
+- what it stores: a coalesced column `out[k*n + p]`, the chunk of another
+  array `out[p*C + k]` (strided too), or the chunk itself in place
+  (`a[p*C + k] = ...`: the window must see the thread's own stores);
+- the index type (int or size_t), the guard (none with an exact grid,
+  `if (p < n)`, an early return), `__restrict__` or not (without it the
+  oracle also runs the buffers overlapping, where every store may write the
+  chunk: write-through), and the block size (32 to 160, not always a power
+  of two; the last block is partial where the guard allows).
+
+The emulator runs each before and after under every layout and schedule;
+the test checks the bytes and that every kernel (its loop stores) is
+windowed at -O3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+ELEMENTS = {"float": 4, "int": 4, "double": 8, "float4": 16}
+STORES = ("column", "other_chunk", "in_place")
+READS = ("k", "k_next", "k_prev")
+GUARDS = ("none", "bounds", "early_return")
+
+
+@dataclass
+class WindowKernel:
+    name: str
+    element: str
+    length: int  # C, passed at run time
+    start: int  # first k
+    step: int
+    reads: str
+    store: str
+    index: str  # "int" or "size_t"
+    guard: str
+    restrict: bool
+    block: int
+
+    @property
+    def width(self) -> int:
+        return ELEMENTS[self.element]
+
+    def _end(self) -> str:
+        return "len - 1" if self.reads == "k_next" else "len"
+
+    def _value(self, ptr: str, at: str) -> str:
+        """An expression of the element type from the chunk element `at`."""
+        if self.element == "float4":
+            return f"make_float4({ptr}[{at}].x * 2.f, {ptr}[{at}].y + 1.f, {ptr}[{at}].z, {ptr}[{at}].w - 3.f)"
+        return f"({self.element})({ptr}[{at}] * 3 + 1)"
+
+    def _combine(self, a: str, b: str) -> str:
+        """a and b combined; for floating point without arithmetic on two
+        values that may both be NaN (random bytes): which payload such a sum
+        keeps depends on the operand order the JIT picks, not on COALDA."""
+        if self.element == "float4":
+            return f"make_float4({a}.x < {b}.y ? {a}.x : {b}.y, {a}.y, {b}.z, {a}.w)"
+        if self.element in ("float", "double"):
+            return f"({a} < {b} ? {a} : {b})"
+        return f"({a} + {b})"
+
+    def source(self) -> str:
+        t, r = self.element, " __restrict__" if self.restrict else ""
+        idx = self.index
+        chunk = f"({idx})p * len"
+        src = "a" if self.store == "in_place" else "in"
+        params = (f"{t} *{r} a" if self.store == "in_place"
+                  else f"{t} *{r} out, const {t} *{r} in")
+        lines = [f"__global__ void {self.name}({params}, int n, int len) {{",
+                 "  int p = blockIdx.x * blockDim.x + threadIdx.x;"]
+        if self.guard == "early_return":
+            lines.append("  if (p >= n)\n    return;")
+        body = [f"    {t} v = {self._value(src, f'{chunk} + k')};"]
+        if self.reads == "k_next":
+            body.append(f"    v = {self._combine('v', self._value(src, f'{chunk} + k + 1'))};")
+        elif self.reads == "k_prev":
+            body.append(f"    v = {self._combine('v', self._value(src, f'{chunk} + k - 1'))};")
+        if self.store == "column":
+            body.append(f"    out[({idx})k * n + p] = v;")
+        elif self.store == "other_chunk":
+            body.append(f"    out[{chunk} + k] = v;")
+        else:
+            body.append(f"    a[{chunk} + k] = v;")
+        start = max(self.start, 1) if self.reads == "k_prev" else self.start
+        loop = [f"  for (int k = {start}; k < {self._end()}; k += {self.step}) {{", *body, "  }"]
+        if self.guard == "bounds":
+            loop = ["  if (p < n) {", *("  " + line for line in loop), "  }"]
+        return "\n".join(lines + loop + ["}", ""]) + "\n"
+
+    def spec(self) -> str:
+        grid = "n // block" if self.guard == "none" else "cdiv(n, block)"
+        w, c = self.width, self.length
+        chunk_bytes = f"{w * c}*n"
+        if self.store == "in_place":
+            params = [f'{{ name = "a", inout = "{chunk_bytes}" }}']
+        else:
+            out = chunk_bytes  # a column of len elements per thread, or a chunk
+            params = [f'{{ name = "out", out = "{out}" }}', f'{{ name = "in", in = "{chunk_bytes}" }}']
+        # without a guard the grid must cover n exactly: n is a multiple of
+        # the block there
+        n = f"n // {self.block} * {self.block}" if self.guard == "none" else "n"
+        params += [f'{{ name = "n", value = "{n}" }}', f'{{ name = "len", value = "{c}" }}']
+        return (f"[kernels.{self.name}]\nblock = {self.block}\ngrid = \"{grid}\"\n"
+                f"align = {min(w, 16)}\nparams = [{', '.join(params)}]\n")
+
+    def promise(self) -> bool:
+        """Windowed at -O3: every kernel's loop stores to global memory."""
+        return True
+
+
+def random_kernels(seed: int, count: int) -> list[WindowKernel]:
+    rng = np.random.default_rng(seed + 7919)
+    kernels = []
+    for i in range(count):
+        element = str(rng.choice(list(ELEMENTS), p=[0.4, 0.2, 0.25, 0.15]))
+        kernels.append(WindowKernel(
+            name=f"w{seed}_{i}", element=element, length=int(rng.integers(10, 71)),
+            start=int(rng.choice([0, 0, 1])), step=int(rng.choice([1, 1, 1, 2])),
+            reads=str(rng.choice(READS, p=[0.5, 0.25, 0.25])), store=str(rng.choice(STORES, p=[0.4, 0.3, 0.3])),
+            index=str(rng.choice(["int", "size_t"])), guard=str(rng.choice(GUARDS)),
+            restrict=bool(rng.random() < 0.3), block=int(rng.choice([32, 64, 96, 128, 160]))))
+    return kernels
