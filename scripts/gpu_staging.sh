@@ -51,6 +51,16 @@ if [ "${1:-all}" = windows ]; then
     --blocks 128,256,512,1024 --json "$OUT/staging.json" --plot "$OUT/staging.png" > "$OUT/staging-bench.txt" 2>&1
   sanitize 150 staging .device/staging --sizes 1000,4099
   [ -d .device/adversarial-windows ] && sanitize 150 adversarial/windows .device/adversarial-windows
+  # random chunk-window kernels (tests/window_kernels.py, 16 of them, written
+  # with their spec and optimized into .device/window-fuzz/ here by
+  # scripts/window_fuzz_prepare.py)
+  if [ -d .device/window-fuzz ]; then
+    for tool in plain memcheck racecheck synccheck; do
+      pre=(); [ $tool != plain ] && pre=(compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no)
+      step "$tool window-fuzz" 150 "${pre[@]}" python3 -m coalda.cli run .device/window-fuzz/window.cu \
+        --from .device/window-fuzz/out > "/tmp/san/window-fuzz-$tool.txt" 2>&1
+    done
+  fi
   tar czf "$OUT/windows.tar.gz" -C /tmp san
   grep -h "ERROR SUMMARY\|RACECHECK SUMMARY\|comparisons\|error:" /tmp/san/*.txt | sort | uniq -c >> "$log"
   cat "$log"

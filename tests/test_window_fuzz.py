@@ -1,4 +1,7 @@
-"""Random chunk-window kernels (tests/window_kernels.py): the same bytes
+"""Chunk windows against kernels written to break them (CASES: a trip count
+that differs per thread, another thread's chunk, two arrays behind a
+data-dependent guard, a run-time start, a chunk written and read back in
+place) and random chunk-window kernels (tests/window_kernels.py): the same bytes
 before and after at -O3 and -O0 on the emulator (every layout, every
 schedule, the overlap layouts where pointers may alias), and every kernel
 windowed at -O3 (its loop stores: the cost rule takes it; a kernel that is
@@ -25,6 +28,92 @@ BATCH = 8
 def windowed(report: dict) -> set[str]:
     return {k["name"] for k in report["kernels"] for s in k.get("stagings", [])
             if s["transformed"] and s.get("kind") == "window"}
+
+
+CASES = r"""
+// per-thread trip count: must refuse
+__global__ void uneven(float *out, const float *in, int n, int len) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  for (int k = 0; k < len - (p & 1); k++) out[(size_t)k * n + p] = in[(size_t)p * len + k];
+}
+// the next thread's chunk
+__global__ void neighbour(float *out, const float *in, int n, int len) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n - 1) return;
+  for (int k = 0; k < len; k++) out[(size_t)k * n + p] = in[(size_t)(p + 1) * len + k];
+}
+// two chunk arrays, data-dependent guard
+__global__ void two_arrays(float *out, const float *a, const double *b, const int *flag, int n, int len) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n || flag[p] == 0) return;
+  for (int k = 0; k < len; k++) out[(size_t)k * n + p] = a[(size_t)p * len + k] + (float)b[(size_t)p * len + k];
+}
+// run-time start
+__global__ void from_start(float *out, const float *in, int n, int len, int start) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  for (int k = start; k < len; k++) out[(size_t)k * n + p] = in[(size_t)p * len + k];
+}
+// the chunk is written by another thread's store (a race only if the reader reads it): out == in + shift
+__global__ void write_then_read(float *a, int n, int len) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  for (int k = 0; k + 1 < len; k++) a[(size_t)p * len + k + 1] = a[(size_t)p * len + k] * 0.5f;
+}
+"""
+CASES_SPEC = """
+sizes = [300]
+[kernels.uneven]
+block = 64
+grid = "cdiv(n, block)"
+align = 4
+params = [{ name = "out", out = "4*24*n" }, { name = "in", in = "4*24*n" }, { name = "n", value = "n" }, { name = "len", value = "24" }]
+[kernels.neighbour]
+block = 64
+grid = "cdiv(n, block)"
+align = 4
+params = [{ name = "out", out = "4*24*n" }, { name = "in", in = "4*24*n" }, { name = "n", value = "n" }, { name = "len", value = "24" }]
+[kernels.two_arrays]
+block = 96
+grid = "cdiv(n, block)"
+align = 8
+params = [{ name = "out", out = "4*30*n" }, { name = "a", in = "4*30*n" }, { name = "b", in = "8*30*n" }, { name = "flag", in = "4*n", int32 = "1" }, { name = "n", value = "n" }, { name = "len", value = "30" }]
+[kernels.from_start]
+block = 64
+grid = "cdiv(n, block)"
+align = 4
+params = [{ name = "out", out = "4*40*n" }, { name = "in", in = "4*40*n" }, { name = "n", value = "n" }, { name = "len", value = "40" }, { name = "start", value = "5" }]
+[kernels.write_then_read]
+block = 64
+grid = "cdiv(n, block)"
+align = 4
+params = [{ name = "a", inout = "4*33*n" }, { name = "n", value = "n" }, { name = "len", value = "33" }]
+"""
+# what each case must get, at -O3 and -O0 (a case that attacks the windowed
+# code must be windowed, else it proves nothing)
+CASES_WINDOWED = {3: {"neighbour", "from_start"}, 0: {"neighbour", "from_start", "write_then_read"}}
+CASES_REFUSED = {3: {"uneven": "the branch on `sub > 0`", "two_arrays": "the branch on `load(flag) == 0`"},
+                 0: {"uneven": "the branch on `k < sub`", "two_arrays": "the branch on `load(flag) == 0`"}}
+
+
+@pytest.mark.parametrize("level", [3, 0])
+def test_window_cases(level: int, tmp_path: Path) -> None:
+    source = tmp_path / "cases.cu"
+    source.write_text(CASES)
+    (tmp_path / "cases.toml").write_text(CASES_SPEC)
+    out = tmp_path / "out"
+    proc = run_cli("optimize", source, "-O", str(level), "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "cases.report.json").read_text())
+    assert windowed(report) == CASES_WINDOWED[level]
+    reasons = {k["name"]: s["reason"] for k in report["kernels"] for s in k.get("stagings", [])
+               if s.get("kind") == "window"}
+    for name, why in CASES_REFUSED[level].items():
+        assert why in reasons[name] and "may split the block" in reasons[name], reasons[name]
+    run = run_cli("run", source, "--emulate", "-O", str(level), "--from", out)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr
+    assert "All 88 comparisons match byte for byte." in run.stdout
 
 
 @pytest.mark.parametrize("batch", range(max(1, FUZZ // BATCH)))

@@ -95,8 +95,18 @@ std::string baseName(const Value *Base) {
     return Scope == std::string::npos ? Demangled : Demangled.substr(Scope + 2);
   }
   // clang names a ternary's result "."; that names nothing for a reader.
-  if (Base->hasName() && Base->getName() != ".")
-    return Base->getName().str();
+  if (Base->hasName() && Base->getName() != ".") {
+    // A variable promoted to a register is a phi named after it plus a
+    // number (`k.0`, `i.018`): the variable's name.
+    StringRef Name = Base->getName();
+    if (isa<PHINode>(Base)) {
+      auto [Var, Number] = Name.rsplit('.');
+      if (!Number.empty() && !Var.empty() &&
+          all_of(Number, [](char C) { return isDigit(C); }))
+        return Var.str();
+    }
+    return Name.str();
+  }
   // clang at -O0 leaves parameters unnamed, and a value loaded or computed
   // has no name at all; the debug info may still know the source variable.
   SmallVector<DbgValueInst *, 2> Intrinsics;

@@ -272,9 +272,9 @@ Verdict checkUniformPaths(const StagingCandidate &C, const StagingPlan &P,
       continue;
     if (!Info.uniformity().isUniformBranch(BB))
       return miss(MissedReason::StagingGuard,
-                  "a branch between the vote and the chunk loads may split the "
-                  "block (" + describe(BB.getTerminator()) +
-                      "), so the window's barriers may not go there");
+                  describe(BB.getTerminator()) +
+                      ", between the vote and the chunk loads, may split the "
+                      "block, so the window's barriers may not go there");
   }
   return std::nullopt;
 }

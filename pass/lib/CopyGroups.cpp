@@ -275,6 +275,13 @@ std::string whatItDoes(const Instruction *I) {
       return "a call to " + Callee->getName().str();
     }
   }
+  if (const auto *Br = dyn_cast<BranchInst>(I)) {
+    if (const auto *Cond = Br->isConditional()
+                               ? dyn_cast<Instruction>(Br->getCondition())
+                               : nullptr)
+      return "the branch on " + whatItDoes(Cond);
+    return "a branch";
+  }
   if (const auto *Cmp = dyn_cast<CmpInst>(I))
     return "`" + operandName(Cmp->getOperand(0)) + " " +
            predicateSpelling(Cmp->getPredicate()) + " " +
