@@ -291,10 +291,15 @@ bool harmlessCall(const CallBase &Call) {
 /// Writes that can come between a refill and a later site: calls and
 /// atomics refuse; a plain store that may write a windowed array is
 /// written through to the thread's window.
-Verdict checkWrites(const StagingCandidate &C, StagingPlan &P) {
+Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
+                    const DominatorTree &DT) {
   SmallPtrSet<const BasicBlock *, 16> Reaching = blocksReachingSites(C);
   for (Instruction &I : instructions(*P.VoteBlock->getParent())) {
-    if (!Reaching.contains(I.getParent()) || !I.mayWriteToMemory())
+    // Writes before the vote come before any refill (and the vote's barrier
+    // makes them seen by the refilling threads).
+    const BasicBlock *BB = I.getParent();
+    if (BB == P.VoteBlock || !DT.dominates(P.VoteBlock, BB) ||
+        !Reaching.contains(BB) || !I.mayWriteToMemory())
       continue;
     if (auto *Call = dyn_cast<CallBase>(&I)) {
       if (harmlessCall(*Call))
@@ -398,7 +403,7 @@ Verdict decide(StagingOutcome &O, const CoalescingInfo &Info,
                       " is not known before the loops");
   if (Verdict V = checkUniformPaths(C, P, Info, DT))
     return V;
-  if (Verdict V = checkWrites(C, P))
+  if (Verdict V = checkWrites(C, P, DT))
     return V;
   return sizeWindows(C, P, *P.VoteBlock->getParent());
 }
