@@ -100,7 +100,8 @@ bool isChunkLoad(const AccessExpr &A, const LoopInfo &LI) {
 
 /// Every coefficient of P divisible by W.
 bool divisible(const Poly &P, uint64_t W) {
-  return all_of(P.Terms, [&](const auto &T) { return T.second % (int64_t)W == 0; });
+  return all_of(P.Terms,
+                [&](const auto &T) { return T.second % (int64_t)W == 0; });
 }
 
 /// BB runs once on every iteration of L that goes round (it dominates the
@@ -130,17 +131,17 @@ Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
     return No("its loop may leave before the load runs on every iteration, "
               "so how far the chunk is read is not known");
   auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(A.pointer()));
-  const auto *Step =
-      AR && AR->getLoop() == L && AR->isAffine()
-          ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
-          : nullptr;
+  const auto *Step = AR && AR->getLoop() == L && AR->isAffine()
+                         ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                         : nullptr;
   if (!Step || !Step->getAPInt().isStrictlyPositive())
     return No("its address does not advance by a constant with the loop");
   // The pointer's value when the loop exits: on its last iteration when the
   // latch exits (a rotated loop), one step further when the header does
   // (-O0's `for`: the body ran one time fewer than the header).
   const SCEV *Last = SE.getSCEVAtScope(AR, nullptr);
-  if (L->getExitingBlock() != L->getLoopLatch() && !isa<SCEVCouldNotCompute>(Last))
+  if (L->getExitingBlock() != L->getLoopLatch() &&
+      !isa<SCEVCouldNotCompute>(Last))
     Last = SE.getMinusSCEV(Last, Step);
   SCEVExpander Expander(SE, A.Inst->getModule()->getDataLayout(), "coalda");
   if (isa<SCEVCouldNotCompute>(Last) || !SE.isLoopInvariant(Last, L) ||
@@ -181,6 +182,8 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
     Expected<WindowSite> S = siteOf(*A, DT, LI, SE);
     if (!S) {
       Failed.push_back({A, toString(S.takeError())});
+      LLVM_DEBUG(dbgs() << "coalda: chunk window: no site for " << *A->Inst
+                        << ": " << Failed.back().second << "\n");
       continue;
     }
     Arr.Accesses.push_back(A);
@@ -200,9 +203,9 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
       LeftOut.push_back({A, Why});
       continue;
     }
-    const SCEV *Delta = SE.getConstant(
-        SE.getEffectiveSCEVType(Sibling->Last->getType()),
-        A->Offset - Sibling->Access->Offset, /*isSigned=*/true);
+    const SCEV *Delta =
+        SE.getConstant(SE.getEffectiveSCEVType(Sibling->Last->getType()),
+                       A->Offset - Sibling->Access->Offset, /*isSigned=*/true);
     WindowSite S{A, L, SE.getAddExpr(Sibling->Last, Delta)};
     Arr.Accesses.push_back(A);
     Arr.Sites.push_back(S);
@@ -245,7 +248,8 @@ Verdict findVote(const StagingCandidate &C, StagingPlan &P, DominatorTree &DT,
 }
 
 /// The blocks from which a site can be reached (sites' blocks included).
-SmallPtrSet<const BasicBlock *, 16> blocksReachingSites(const StagingCandidate &C) {
+SmallPtrSet<const BasicBlock *, 16>
+blocksReachingSites(const StagingCandidate &C) {
   SmallPtrSet<const BasicBlock *, 16> Seen;
   SmallVector<const BasicBlock *, 16> Work;
   for (const StagedArray &A : C.Arrays)
@@ -340,7 +344,8 @@ bool strideAvailable(const StagedArray &A, const StagingPlan &P,
   for (const auto &[M, Coeff] : A.LaneStride.Terms)
     for (unsigned Id : M) {
       const Atom &At = Atoms[Id];
-      if (At.Kind == Atom::Iteration || (At.Kind == Atom::ThreadIdx && At.Dim == 0))
+      if (At.Kind == Atom::Iteration ||
+          (At.Kind == Atom::ThreadIdx && At.Dim == 0))
         return false;
       if (const auto *I = dyn_cast_or_null<Instruction>(At.V);
           I && !DT.dominates(I, P.VoteBlock->getTerminator()))
@@ -384,8 +389,8 @@ bool loopsStore(const StagingCandidate &C) {
   return false;
 }
 
-Verdict decide(StagingOutcome &O, const CoalescingInfo &Info,
-               DominatorTree &DT, PostDominatorTree &PDT, LoopInfo &LI) {
+Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
+               PostDominatorTree &PDT, LoopInfo &LI) {
   StagingCandidate &C = O.Candidate;
   StagingPlan &P = O.Plan;
   if (!loopsStore(C))

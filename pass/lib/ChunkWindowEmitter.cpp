@@ -24,13 +24,14 @@
 #include "Options.h"
 #include "Staging.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
@@ -39,6 +40,9 @@
 #define DEBUG_TYPE "coalda"
 
 using namespace llvm;
+
+STATISTIC(NumWindowLoads, "Chunk loads read through a shared-memory window");
+STATISTIC(NumWindowStores, "Stores written through to a chunk window");
 
 namespace coalda {
 
@@ -57,7 +61,7 @@ private:
   /// What the emitter keeps per windowed array.
   struct ArrayState {
     GlobalVariable *Tile = nullptr;
-    AllocaInst *Start = nullptr; ///< row 0's window start (an address)
+    AllocaInst *Start = nullptr;  ///< row 0's window start (an address)
     AllocaInst *Length = nullptr; ///< bytes in the window; 0: none yet
     Value *Stride = nullptr;      ///< S, i64
     DenseMap<const Loop *, Value *> Limit; ///< row 0's end, per site loop
@@ -76,8 +80,8 @@ private:
   void expandLimits();
   void version();
   void emitSite(unsigned AI, const WindowSite &S);
-  void emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
-                  Value *Row0, BasicBlock *Done);
+  void emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S, Value *Row0,
+                  BasicBlock *Done);
   void emitWriteThrough(StoreInst *St);
   void mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset, Value *Bits,
                    unsigned Bytes, BasicBlock *Done);
@@ -117,8 +121,8 @@ void WindowEmitter::vote() {
     std::string Name = baseName(A.Base);
     St.Stride = materializePoly(B, A.LaneStride, *P.Atoms);
     // Cost rule: short rows are read well enough by L1.
-    Fits = B.CreateAnd(Fits,
-                       B.CreateICmpSGE(St.Stride, B.getInt64(opts::WindowMinRow)));
+    Fits = B.CreateAnd(
+        Fits, B.CreateICmpSGE(St.Stride, B.getInt64(opts::WindowMinRow)));
     auto *Ty = ArrayType::get(I8, A.windowPitch() * P.Capacity);
     St.Tile = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
                                  UndefValue::get(Ty), "coalda.window." + Name,
@@ -147,14 +151,16 @@ void WindowEmitter::expandLimits() {
   for (auto [AI, A] : enumerate(C.Arrays))
     for (const WindowSite &S : A.Sites) {
       Instruction *At = S.Loop->getLoopPredecessor()->getTerminator();
-      Value *Last = Expander.expandCodeFor(S.Last, S.Access->pointer()->getType(), At);
+      Value *Last =
+          Expander.expandCodeFor(S.Last, S.Access->pointer()->getType(), At);
       LocatedBuilder B(At->getParent(), Loc);
       B.SetInsertPoint(At);
-      Value *End = B.CreateAdd(B.CreatePtrToInt(Last, I64),
-                               B.getInt64(width(AI)));
+      Value *End =
+          B.CreateAdd(B.CreatePtrToInt(Last, I64), B.getInt64(width(AI)));
       End = B.CreateSub(End, B.CreateMul(States[AI].Stride, Tid));
       Value *&Limit = States[AI].Limit[S.Loop];
-      Limit = Limit ? B.CreateBinaryIntrinsic(Intrinsic::umax, Limit, End) : End;
+      Limit =
+          Limit ? B.CreateBinaryIntrinsic(Intrinsic::umax, Limit, End) : End;
     }
 }
 
@@ -165,15 +171,15 @@ void WindowEmitter::expandLimits() {
 /// thread's PerRow loads are in flight together: a unit past the window's
 /// end loads the thread's own element instead (valid: the thread reads it
 /// now) into a tile byte nobody reads.
-void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI,
-                               const WindowSite &S, Value *Row0,
-                               BasicBlock *Done) {
+void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
+                               Value *Row0, BasicBlock *Done) {
   const StagedArray &A = C.Arrays[AI];
   ArrayState &St = States[AI];
   uint64_t W = width(AI), PerRow = A.WindowBytes / W;
-  Value *Bytes = B.CreateBinaryIntrinsic(
-      Intrinsic::umin, B.getInt64(A.WindowBytes),
-      B.CreateSub(St.Limit.lookup(S.Loop), Row0), nullptr, "coalda.window.bytes");
+  Value *Bytes =
+      B.CreateBinaryIntrinsic(Intrinsic::umin, B.getInt64(A.WindowBytes),
+                              B.CreateSub(St.Limit.lookup(S.Loop), Row0),
+                              nullptr, "coalda.window.bytes");
   B.CreateStore(Row0, St.Start);
   B.CreateStore(Bytes, St.Length);
   barrier(B);
@@ -193,11 +199,13 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI,
         I8, Own,
         B.CreateAdd(B.CreateMul(St.Stride, B.CreateSub(Row, Tid)), At));
     Src = B.CreateSelect(B.CreateICmpULT(At, Bytes), Src, Own);
-    Value *Val = B.CreateAlignedLoad(Unit, Src, GlobalAlign, "coalda.window.in");
-    Moves.push_back({Val, B.CreateGEP(I8, St.Tile,
-                                      B.CreateAdd(B.CreateMul(
-                                                      Row, B.getInt64(A.windowPitch())),
-                                                  At))});
+    Value *Val =
+        B.CreateAlignedLoad(Unit, Src, GlobalAlign, "coalda.window.in");
+    Moves.push_back(
+        {Val,
+         B.CreateGEP(
+             I8, St.Tile,
+             B.CreateAdd(B.CreateMul(Row, B.getInt64(A.windowPitch())), At))});
   }
   for (auto [Val, Slot] : Moves)
     B.CreateAlignedStore(Val, Slot, Align(W));
@@ -221,9 +229,10 @@ void WindowEmitter::emitSite(unsigned AI, const WindowSite &S) {
                             B.CreateMul(St.Stride, Tid), "coalda.window.row0");
   Value *Off = B.CreateSub(Row0, B.CreateLoad(I64, St.Start));
   Value *Len = B.CreateLoad(I64, St.Length);
-  Value *Hit = B.CreateAnd(B.CreateICmpULT(Off, Len),
-                           B.CreateICmpUGE(B.CreateSub(Len, Off), B.getInt64(W)),
-                           "coalda.window.hit");
+  Value *Hit =
+      B.CreateAnd(B.CreateICmpULT(Off, Len),
+                  B.CreateICmpUGE(B.CreateSub(Len, Off), B.getInt64(W)),
+                  "coalda.window.hit");
   B.CreateCondBr(Hit, Read, Fill);
 
   LocatedBuilder R(Fill, Ld->getDebugLoc());
@@ -234,11 +243,12 @@ void WindowEmitter::emitSite(unsigned AI, const WindowSite &S) {
       I8, St.Tile,
       Rd.CreateAdd(Rd.CreateMul(Tid, Rd.getInt64(A.windowPitch())),
                    Rd.CreateSub(Row0, Rd.CreateLoad(I64, St.Start))));
-  Value *FromTile =
-      Rd.CreateAlignedLoad(Ld->getType(), Slot, Align(W), "coalda.window.value");
+  Value *FromTile = Rd.CreateAlignedLoad(Ld->getType(), Slot, Align(W),
+                                         "coalda.window.value");
   Rd.CreateBr(Join);
   Ld->replaceAllUsesWith(FromTile);
   Ld->eraseFromParent();
+  ++NumWindowLoads;
 }
 
 /// The stored bytes that fall in the thread's own row of array AI's window
@@ -257,8 +267,8 @@ void WindowEmitter::mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset,
   Value *Pos = H.CreateAdd(Offset, Byte);
   H.CreateCondBr(H.CreateICmpULT(Pos, Len), Put, Next);
   LocatedBuilder Pt(Put, Loc);
-  Value *Shift = Pt.CreateZExtOrTrunc(Pt.CreateMul(Byte, Pt.getInt64(8)),
-                                      Bits->getType());
+  Value *Shift =
+      Pt.CreateZExtOrTrunc(Pt.CreateMul(Byte, Pt.getInt64(8)), Bits->getType());
   Value *Val = Pt.CreateTrunc(Pt.CreateLShr(Bits, Shift), I8);
   Value *Slot = Pt.CreateGEP(
       I8, St.Tile,
@@ -279,11 +289,12 @@ void WindowEmitter::emitWriteThrough(StoreInst *St) {
   Value *V = St->getValueOperand();
   unsigned Bytes = DL.getTypeStoreSize(V->getType()).getFixedValue();
   BasicBlock *Mirror = St->getParent();
-  BasicBlock *Cont = Mirror->splitBasicBlock(St->getNextNode(), "coalda.window.stored");
+  BasicBlock *Cont =
+      Mirror->splitBasicBlock(St->getNextNode(), "coalda.window.stored");
   Mirror->getTerminator()->eraseFromParent();
   LocatedBuilder B(Mirror, St->getDebugLoc());
   Type *IntTy = B.getIntNTy(Bytes * 8);
-  Value *Bits = V->getType()->isPointerTy() ? B.CreatePtrToInt(V, IntTy)
+  Value *Bits = V->getType()->isPointerTy()   ? B.CreatePtrToInt(V, IntTy)
                 : V->getType()->isIntegerTy() ? B.CreateZExtOrTrunc(V, IntTy)
                                               : B.CreateBitCast(V, IntTy);
   Value *Addr = B.CreatePtrToInt(St->getPointerOperand(), I64);
@@ -299,19 +310,49 @@ void WindowEmitter::emitWriteThrough(StoreInst *St) {
     Value *Overlaps = H.CreateAnd(
         H.CreateICmpSLT(Off, Len),
         H.CreateICmpSGT(H.CreateAdd(Off, H.getInt64(Bytes)), H.getInt64(0)));
-    BasicBlock *Mirrored = block("mirrored", Cont), *Bytewise = block("mirror.bytes", Cont);
+    BasicBlock *Mirrored = block("mirrored", Cont),
+               *Bytewise = block("mirror.bytes", Cont);
     H.CreateCondBr(Overlaps, Bytewise, Mirrored);
     mirrorBytes(Bytewise, AI, Off, Bits, Bytes, Mirrored);
     At = Mirrored;
   }
   LocatedBuilder(At, St->getDebugLoc()).CreateBr(Cont);
+  ++NumWindowStores;
+}
+
+/// Values of the region used outside it (in a phi of a block after it) now
+/// come from the region or its clone: an SSA phi where the two meet.
+void repairUsesOutside(ArrayRef<BasicBlock *> Region,
+                       const SmallPtrSetImpl<BasicBlock *> &InRegion,
+                       const SmallPtrSetImpl<BasicBlock *> &Clones,
+                       ValueToValueMapTy &VMap) {
+  for (BasicBlock *BB : Region)
+    for (Instruction &I : *BB) {
+      SmallVector<Use *, 4> Outside;
+      for (Use &U : I.uses()) {
+        auto *User = cast<Instruction>(U.getUser());
+        BasicBlock *At = User->getParent();
+        if (auto *Phi = dyn_cast<PHINode>(User))
+          At = Phi->getIncomingBlock(U);
+        if (!InRegion.contains(At) && !Clones.contains(At))
+          Outside.push_back(&U);
+      }
+      if (Outside.empty())
+        continue;
+      SSAUpdater SSA;
+      SSA.Initialize(I.getType(), I.getName());
+      SSA.AddAvailableValue(BB, &I);
+      SSA.AddAvailableValue(cast<BasicBlock>(VMap[BB]), VMap[&I]);
+      for (Use *U : Outside)
+        SSA.RewriteUse(*U);
+    }
 }
 
 /// The code after the vote, cloned as the fallback: VoteBlock branches on
 /// go to it or to the original, which the sites and stores then rewrite.
 void WindowEmitter::version() {
-  BasicBlock *Start = P.VoteBlock->splitBasicBlock(
-      P.VoteBlock->getTerminator(), "coalda.window.region");
+  BasicBlock *Start = P.VoteBlock->splitBasicBlock(P.VoteBlock->getTerminator(),
+                                                   "coalda.window.region");
   DominatorTree DT(*F);
   SmallVector<BasicBlock *, 16> Region;
   SmallPtrSet<BasicBlock *, 16> InRegion;
@@ -322,10 +363,12 @@ void WindowEmitter::version() {
     }
   ValueToValueMapTy VMap;
   SmallVector<BasicBlock *, 16> Clones;
+  SmallPtrSet<BasicBlock *, 16> CloneSet;
   for (BasicBlock *BB : Region) {
     BasicBlock *Clone = CloneBasicBlock(BB, VMap, ".orig", F);
     VMap[BB] = Clone;
     Clones.push_back(Clone);
+    CloneSet.insert(Clone);
   }
   remapInstructionsInBlocks(Clones, VMap);
   // Blocks after the region (none when the kernel ends in it) are entered
@@ -339,26 +382,7 @@ void WindowEmitter::version() {
             V = Mapped;
           Phi.addIncoming(V, cast<BasicBlock>(VMap[BB]));
         }
-  for (BasicBlock *BB : Region)
-    for (Instruction &I : *BB) {
-      SmallVector<Use *, 4> Outside;
-      for (Use &U : I.uses()) {
-        auto *User = cast<Instruction>(U.getUser());
-        BasicBlock *At = User->getParent();
-        if (auto *Phi = dyn_cast<PHINode>(User))
-          At = Phi->getIncomingBlock(U);
-        if (!InRegion.contains(At) && !is_contained(Clones, At))
-          Outside.push_back(&U);
-      }
-      if (Outside.empty())
-        continue;
-      SSAUpdater SSA;
-      SSA.Initialize(I.getType(), I.getName());
-      SSA.AddAvailableValue(BB, &I);
-      SSA.AddAvailableValue(cast<BasicBlock>(VMap[BB]), VMap[&I]);
-      for (Use *U : Outside)
-        SSA.RewriteUse(*U);
-    }
+  repairUsesOutside(Region, InRegion, CloneSet, VMap);
   P.VoteBlock->getTerminator()->eraseFromParent();
   LocatedBuilder(P.VoteBlock, Loc)
       .CreateCondBr(Go, Start, cast<BasicBlock>(VMap[Start]),
@@ -392,9 +416,8 @@ std::string WindowEmitter::emit() {
                  "it; 1-D blocks of up to {4} threads whose rows are at least "
                  "{8} bytes take it, others run the original loads{9}",
                  C.Arrays.size() > 1 ? "s" : "", Names,
-                 C.Arrays.front().WindowBytes,
-                 C.bytesPerThread() * P.Capacity, P.Capacity, Sites,
-                 Sites > 1 ? "s" : "", Sites > 1 ? "" : "s",
+                 C.Arrays.front().WindowBytes, C.bytesPerThread() * P.Capacity,
+                 P.Capacity, Sites, Sites > 1 ? "s" : "", Sites > 1 ? "" : "s",
                  (unsigned)opts::WindowMinRow,
                  P.WriteThrough.empty()
                      ? std::string()
