@@ -107,6 +107,12 @@ def planted(out: Path, tmp_path: Path, edit: str) -> Path:
     text = after.read_text()
     if edit == "no-store-barrier":
         new = re.sub(r"(coalda\.stage\.store:[^\n]*\n)  call void @llvm\.nvvm\.barrier0\(\)(, !dbg ![0-9]+)?\n", r"\1", text)
+    elif edit == "no-refill-barrier":  # a window's rows read before all are moved
+        new = re.sub(r"(store i\d+ %coalda\.window\.in\d*, ptr addrspace\(3\) %\d+, align \d+(, !dbg ![0-9]+)?\n)"
+                     r"  call void @llvm\.nvvm\.barrier0\(\)(, !dbg ![0-9]+)?\n", r"\1", text)
+    elif edit == "no-write-through":  # a store into the thread's own window row not mirrored
+        new = re.sub(r"br i1 %\d+, label %coalda\.window\.mirror\.bytes\d*, label (%coalda\.window\.mirrored\d*)",
+                     r"br label \1", text)
     elif edit == "no-vote":
         new = re.sub(r"%coalda\.stage\.go = icmp ne i32 %[0-9]+, 0", "%coalda.stage.go = icmp ne i32 1, 0", text)
     else:  # neighbour-slot: thread t uses slot t+1
@@ -119,6 +125,9 @@ def planted(out: Path, tmp_path: Path, edit: str) -> Path:
 
 @pytest.mark.parametrize(("edit", "verdict"), [
     ("no-store-barrier", "race in the rewritten kernel"),
+    ("no-refill-barrier", "mismatch"),
+    # invert_mapping's overlap-back layout: output one float before input
+    ("no-write-through", "mismatch"),
     ("no-vote", "mismatch"),
     ("neighbour-slot", "mismatch"),
 ])
@@ -126,8 +135,11 @@ def test_a_planted_staging_bug_is_caught(staging_o3: Path, tmp_path: Path, edit:
     """Each bug the staging rewrite could have: the oracle says so (and the
     unplanted output passes: test above). n = 1020: the last block lacks 4
     elements, so a partial row staged writes within the guard zones (the
-    emulator runs native code: a write far past them would corrupt its heap)."""
-    run = run_cli("run", TESTCASES / "staging.cu", "--emulate", "--sizes", "1020", "--from",
+    emulator runs native code: a write far past them would corrupt its heap).
+    The chunk windows' bugs at n = 8192 (at 1020 the windowed kernels have a
+    single, partial block, which runs the original loop)."""
+    size = "8192" if edit in ("no-refill-barrier", "no-write-through") else "1020"
+    run = run_cli("run", TESTCASES / "staging.cu", "--emulate", "--sizes", size, "--from",
                   planted(staging_o3, tmp_path, edit))
     assert run.returncode == 1, run.stdout[-2000:]
     assert verdict in run.stderr, run.stderr
