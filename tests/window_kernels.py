@@ -60,7 +60,11 @@ class WindowKernel:
     def _value(self, ptr: str, at: str) -> str:
         """An expression of the element type from the chunk element `at`."""
         if self.element == "float4":
-            return f"make_float4({ptr}[{at}].x * 2.f, {ptr}[{at}].y + 1.f, {ptr}[{at}].z, {ptr}[{at}].w - 3.f)"
+            # every member through arithmetic: a float copied without any
+            # keeps a signaling NaN (random bytes) on the GPU, but the
+            # emulator's x86 code may quiet it on one path and not another
+            return (f"make_float4({ptr}[{at}].x * 2.f, {ptr}[{at}].y + 1.f, {ptr}[{at}].z * 0.5f, "
+                    f"{ptr}[{at}].w - 3.f)")
         return f"({self.element})({ptr}[{at}] * 3 + 1)"
 
     def _combine(self, a: str, b: str) -> str:

@@ -62,6 +62,7 @@
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -114,11 +115,81 @@ bool runsEveryIteration(const BasicBlock *BB, const Loop *L,
          (Exiting == Latch || Exiting == L->getHeader());
 }
 
+Error noSite(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Why);
+}
+
+/// AR (an affine recurrence of L) on the last iteration that runs L's body:
+/// its value when L exits when the latch exits (a rotated loop), one step
+/// before when the header does (-O0's `for`: the body runs one time fewer
+/// than the header); null when that is not known before L.
+const SCEV *lastIteration(const SCEVAddRecExpr *AR, const Loop *L,
+                          ScalarEvolution &SE) {
+  const SCEV *Last = SE.getSCEVAtScope(AR, nullptr);
+  if (isa<SCEVCouldNotCompute>(Last))
+    return nullptr;
+  if (L->getExitingBlock() != L->getLoopLatch())
+    Last = SE.getMinusSCEV(Last, AR->getStepRecurrence(SE));
+  SCEVExpander Expander(SE, L->getHeader()->getModule()->getDataLayout(),
+                        "coalda");
+  if (!SE.isLoopInvariant(Last, L) ||
+      !Expander.isSafeToExpandAt(Last,
+                                 L->getLoopPredecessor()->getTerminator()))
+    return nullptr;
+  return Last;
+}
+
+/// The site of A when ScalarEvolution cannot follow its pointer: the
+/// automaton reads its uniform part as c*iter(IV) (c > 0 bytes, IV L's
+/// induction phi, which ScalarEvolution follows) plus terms invariant in L.
+Expected<WindowSite> siteByInduction(const AccessExpr &A, Loop *L,
+                                     const CoalescingInfo &Info,
+                                     ScalarEvolution &SE) {
+  const std::vector<Atom> &Atoms = Info.atoms();
+  const PHINode *IV = nullptr;
+  int64_t PerIteration = 0;
+  bool Invariant = true;
+  for (const auto &[M, Coeff] : A.Uniform.Terms)
+    for (unsigned Id : M) {
+      const Atom &At = Atoms[Id];
+      if (At.Kind == Atom::Iteration) {
+        bool Alone = M.size() == 1 && !IV;
+        IV = Alone ? dyn_cast<PHINode>(At.V) : nullptr;
+        PerIteration = Alone ? Coeff : 0;
+        if (!Alone)
+          Invariant = false;
+      } else if (const auto *I = dyn_cast_or_null<Instruction>(At.V)) {
+        Invariant &= !L->contains(I);
+      }
+    }
+  if (!IV || !Invariant || PerIteration <= 0 ||
+      IV->getParent() != L->getHeader())
+    return noSite("its address does not advance by a constant with the loop");
+  auto *IVRec = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(const_cast<PHINode *>(IV)));
+  const auto *IVStep =
+      IVRec && IVRec->getLoop() == L && IVRec->isAffine()
+          ? dyn_cast<SCEVConstant>(IVRec->getStepRecurrence(SE))
+          : nullptr;
+  const SCEV *IVLast = IVStep && !IVStep->getAPInt().isZero() &&
+                               IVStep->getAPInt().getSignificantBits() <= 63
+                           ? lastIteration(IVRec, L, SE)
+                           : nullptr;
+  if (!IVLast)
+    return noSite("its loop's trip count is not known before the loop");
+  WindowSite Site{&A, L, nullptr};
+  Site.IV = IV;
+  Site.BytesPerIteration = PerIteration;
+  Site.IVLast = IVLast;
+  Site.IVStep = IVStep->getAPInt().getSExtValue();
+  return Site;
+}
+
 /// The site of A, or why its window cannot be bounded: A runs on every
 /// iteration of an outermost loop with one exit, whose pointer advances by
 /// a positive constant and is known on the last iteration.
 Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
-                            LoopInfo &LI, ScalarEvolution &SE) {
+                            LoopInfo &LI, ScalarEvolution &SE,
+                            const CoalescingInfo &Info) {
   auto No = [](const Twine &Why) {
     return createStringError(inconvertibleErrorCode(), Why);
   };
@@ -136,17 +207,8 @@ Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
                          : nullptr;
   if (!Step || !Step->getAPInt().isStrictlyPositive())
     return No("its address does not advance by a constant with the loop");
-  // The pointer's value when the loop exits: on its last iteration when the
-  // latch exits (a rotated loop), one step further when the header does
-  // (-O0's `for`: the body ran one time fewer than the header).
-  const SCEV *Last = SE.getSCEVAtScope(AR, nullptr);
-  if (L->getExitingBlock() != L->getLoopLatch() &&
-      !isa<SCEVCouldNotCompute>(Last))
-    Last = SE.getMinusSCEV(Last, Step);
-  SCEVExpander Expander(SE, A.Inst->getModule()->getDataLayout(), "coalda");
-  if (isa<SCEVCouldNotCompute>(Last) || !SE.isLoopInvariant(Last, L) ||
-      !Expander.isSafeToExpandAt(Last,
-                                 L->getLoopPredecessor()->getTerminator()))
+  const SCEV *Last = lastIteration(AR, L, SE);
+  if (!Last)
     return No("its loop's trip count is not known before the loop");
   return WindowSite{&A, L, Last};
 }
@@ -155,7 +217,7 @@ Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
 /// its sites, or why none can be windowed.
 std::variant<StagedArray, std::string>
 makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
-          LoopInfo &LI, ScalarEvolution &SE,
+          LoopInfo &LI, ScalarEvolution &SE, const CoalescingInfo &Info,
           std::vector<std::pair<const AccessExpr *, std::string>> &LeftOut) {
   const AccessExpr &First = *Loads.front();
   uint64_t W = First.Width;
@@ -179,7 +241,7 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
       LeftOut.push_back({A, Why});
       continue;
     }
-    Expected<WindowSite> S = siteOf(*A, DT, LI, SE);
+    Expected<WindowSite> S = siteOf(*A, DT, LI, SE, Info);
     if (!S) {
       Failed.push_back({A, toString(S.takeError())});
       LLVM_DEBUG(dbgs() << "coalda: chunk window: no site for " << *A->Inst
@@ -195,12 +257,23 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
   for (auto &[A, FailWhy] : Failed) {
     Loop *L = LI.getLoopFor(A->Inst->getParent());
     auto Sibling = find_if(Arr.Sites, [&](const WindowSite &S) {
-      return S.Loop == L && S.Access->Uniform == A->Uniform &&
+      return S.Loop == L && S.Last && S.Access->Uniform == A->Uniform &&
              runsEveryIteration(A->Inst->getParent(), L, DT);
     });
     if (Sibling == Arr.Sites.end()) {
-      Why = FailWhy;
-      LeftOut.push_back({A, Why});
+      // else the automaton's reading of the address, by the loop's
+      // induction variable
+      Expected<WindowSite> ByIV =
+          runsEveryIteration(A->Inst->getParent(), L, DT) && !L->getParentLoop()
+              ? siteByInduction(*A, L, Info, SE)
+              : Expected<WindowSite>(noSite(FailWhy));
+      if (!ByIV) {
+        Why = toString(ByIV.takeError());
+        LeftOut.push_back({A, Why});
+        continue;
+      }
+      Arr.Accesses.push_back(A);
+      Arr.Sites.push_back(*ByIV);
       continue;
     }
     const SCEV *Delta =
@@ -263,22 +336,55 @@ blocksReachingSites(const StagingCandidate &C) {
   return Seen;
 }
 
+/// A divergent branch at BB whose threads meet again (at BB's immediate
+/// post-dominator) before any of them reaches a chunk load: `v = a < b ?
+/// a : b` in the loop body. The block then runs the loads, and so the
+/// refills' barriers, alike in every thread.
+bool rejoinsBeforeSites(const BasicBlock &BB,
+                        const SmallPtrSetImpl<const BasicBlock *> &Sites,
+                        const PostDominatorTree &PDT) {
+  const DomTreeNode *Next = PDT.getNode(&BB)->getIDom();
+  const BasicBlock *Join = Next ? Next->getBlock() : nullptr;
+  if (!Join)
+    return false;
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Work;
+  for (const BasicBlock *S : successors(&BB))
+    if (S != Join && Seen.insert(S).second)
+      Work.push_back(S);
+  while (!Work.empty()) {
+    const BasicBlock *At = Work.pop_back_val();
+    if (Sites.contains(At) || At == &BB)
+      return false;
+    for (const BasicBlock *S : successors(At))
+      if (S != Join && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return true;
+}
+
 /// Between the vote and the sites every thread goes the same way: every
 /// branch after the vote's (or the guard's active edge) from which a site can
-/// be reached is row-uniform.
+/// be reached is row-uniform, or its threads meet again before any site.
 Verdict checkUniformPaths(const StagingCandidate &C, const StagingPlan &P,
-                          const CoalescingInfo &Info, DominatorTree &DT) {
+                          const CoalescingInfo &Info, DominatorTree &DT,
+                          const PostDominatorTree &PDT) {
   SmallPtrSet<const BasicBlock *, 16> Reaching = blocksReachingSites(C);
+  SmallPtrSet<const BasicBlock *, 16> Sites;
+  for (const StagedArray &A : C.Arrays)
+    for (const WindowSite &S : A.Sites)
+      Sites.insert(S.Access->Inst->getParent());
   BasicBlock *Root =
       P.Guard ? P.Guard->getSuccessor(P.ActiveOnTrue ? 0 : 1) : P.VoteBlock;
   for (BasicBlock &BB : *P.VoteBlock->getParent()) {
-    if (!Reaching.contains(&BB) || !DT.dominates(Root, &BB))
+    if (!Reaching.contains(&BB) || !DT.dominates(Root, &BB) ||
+        Info.uniformity().isUniformBranch(BB) ||
+        rejoinsBeforeSites(BB, Sites, PDT))
       continue;
-    if (!Info.uniformity().isUniformBranch(BB))
-      return miss(MissedReason::StagingGuard,
-                  describe(BB.getTerminator()) +
-                      ", between the vote and the chunk loads, may split the "
-                      "block, so the window's barriers may not go there");
+    return miss(MissedReason::StagingGuard,
+                describe(BB.getTerminator()) +
+                    ", between the vote and the chunk loads, may split the "
+                    "block, so the window's barriers may not go there");
   }
   return std::nullopt;
 }
@@ -290,6 +396,22 @@ bool harmlessCall(const CallBase &Call) {
     if (II->getIntrinsicID() == Intrinsic::assume)
       return true;
   return !Call.mayWriteToMemory();
+}
+
+/// A memcpy, memmove or memset into the thread's own stack (-O0's struct
+/// temporaries), shared memory, or an object disjoint from every windowed
+/// array.
+bool writesOnlyElsewhere(const CallBase &Call, const StagingCandidate &C) {
+  const auto *MI = dyn_cast<MemIntrinsic>(&Call);
+  if (!MI)
+    return false;
+  const Value *Dest = MI->getRawDest();
+  unsigned AS = Dest->getType()->getPointerAddressSpace();
+  if (AS == 3 || AS == 5 || isa<AllocaInst>(getUnderlyingObject(Dest)))
+    return true;
+  return all_of(C.Arrays, [&](const StagedArray &A) {
+    return provablyDisjoint(Dest, A.Base);
+  });
 }
 
 /// Writes that can come between a refill and a later site: calls and
@@ -306,7 +428,7 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
         !Reaching.contains(BB) || !I.mayWriteToMemory())
       continue;
     if (auto *Call = dyn_cast<CallBase>(&I)) {
-      if (harmlessCall(*Call))
+      if (harmlessCall(*Call) || writesOnlyElsewhere(*Call, C))
         continue;
       return miss(MissedReason::CallMayTouch,
                   "a call before a chunk load may write its chunk: " +
@@ -406,7 +528,7 @@ Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
       return miss(MissedReason::StagingAccessBetween,
                   "the chunk length of " + baseName(A.Base) +
                       " is not known before the loops");
-  if (Verdict V = checkUniformPaths(C, P, Info, DT))
+  if (Verdict V = checkUniformPaths(C, P, Info, DT, PDT))
     return V;
   if (Verdict V = checkWrites(C, P, DT))
     return V;
@@ -437,7 +559,7 @@ collectWindows(const CoalescingInfo &Info,
   std::string Why;
   for (const auto &Key : Order) {
     std::vector<std::pair<const AccessExpr *, std::string>> Loose;
-    auto Made = makeArray(Groups[Key], DT, LI, SE, Loose);
+    auto Made = makeArray(Groups[Key], DT, LI, SE, Info, Loose);
     if (auto *A = std::get_if<StagedArray>(&Made)) {
       // The loads of a windowed array that stay where they are, and why.
       for (auto &[M, LooseWhy] : Loose) {

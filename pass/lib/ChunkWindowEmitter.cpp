@@ -65,6 +65,8 @@ private:
     AllocaInst *Length = nullptr; ///< bytes in the window; 0: none yet
     Value *Stride = nullptr;      ///< S, i64
     DenseMap<const Loop *, Value *> Limit; ///< row 0's end, per site loop
+    /// A site read by induction: its induction variable's last value.
+    DenseMap<const AccessExpr *, Value *> IVLast;
   };
 
   const StagingCandidate &C;
@@ -151,6 +153,11 @@ void WindowEmitter::expandLimits() {
   for (auto [AI, A] : enumerate(C.Arrays))
     for (const WindowSite &S : A.Sites) {
       Instruction *At = S.Loop->getLoopPredecessor()->getTerminator();
+      if (S.IV) {
+        States[AI].IVLast[S.Access] =
+            Expander.expandCodeFor(S.IVLast, S.IV->getType(), At);
+        continue;
+      }
       Value *Last =
           Expander.expandCodeFor(S.Last, S.Access->pointer()->getType(), At);
       LocatedBuilder B(At->getParent(), Loc);
@@ -176,9 +183,21 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
   const StagedArray &A = C.Arrays[AI];
   ArrayState &St = States[AI];
   uint64_t W = width(AI), PerRow = A.WindowBytes / W;
+  Value *Ahead; // bytes from Row0 to the end of what the site's loop reads
+  if (S.IV) {
+    // the iterations left, times the bytes the address advances by in one
+    auto *IV = const_cast<PHINode *>(S.IV);
+    Value *Left = B.CreateExactSDiv(
+        B.CreateSub(St.IVLast.lookup(S.Access), IV),
+        ConstantInt::get(IV->getType(), S.IVStep, /*IsSigned=*/true));
+    Ahead = B.CreateAdd(
+        B.CreateMul(B.CreateZExt(Left, I64), B.getInt64(S.BytesPerIteration)),
+        B.getInt64(W));
+  } else {
+    Ahead = B.CreateSub(St.Limit.lookup(S.Loop), Row0);
+  }
   Value *Bytes =
-      B.CreateBinaryIntrinsic(Intrinsic::umin, B.getInt64(A.WindowBytes),
-                              B.CreateSub(St.Limit.lookup(S.Loop), Row0),
+      B.CreateBinaryIntrinsic(Intrinsic::umin, B.getInt64(A.WindowBytes), Ahead,
                               nullptr, "coalda.window.bytes");
   B.CreateStore(Row0, St.Start);
   B.CreateStore(Bytes, St.Length);
@@ -422,9 +441,10 @@ std::string WindowEmitter::emit() {
                  P.WriteThrough.empty()
                      ? std::string()
                      : formatv("; {0} store{1} that may write it also "
-                               "update the thread's window",
+                               "update{2} the thread's window",
                                P.WriteThrough.size(),
-                               P.WriteThrough.size() > 1 ? "s" : "")
+                               P.WriteThrough.size() > 1 ? "s" : "",
+                               P.WriteThrough.size() > 1 ? "" : "s")
                            .str())
       .str();
 }

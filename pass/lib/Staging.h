@@ -35,6 +35,7 @@
 
 namespace llvm {
 class Loop;
+class PHINode;
 class LoopInfo;
 class SCEV;
 class ScalarEvolution;
@@ -48,6 +49,15 @@ struct WindowSite {
   const AccessExpr *Access = nullptr;
   llvm::Loop *Loop = nullptr;
   const llvm::SCEV *Last = nullptr; ///< the pointer in the last iteration
+  /// Where ScalarEvolution cannot follow the pointer (-O0's sign-extended
+  /// int index) but the automaton reads it as BytesPerIteration*iter(IV) +
+  /// loop-invariant terms, with IV the loop's induction phi: how far the
+  /// site reads is computed at each refill from IV's value in the last
+  /// iteration (IVLast) and its step.
+  const llvm::PHINode *IV = nullptr;
+  int64_t BytesPerIteration = 0;
+  const llvm::SCEV *IVLast = nullptr;
+  int64_t IVStep = 0;
 };
 
 /// The accesses of one kernel to one array's elements: base + S*lane +
