@@ -19,17 +19,21 @@
 //   Vote (VoteBlock, every thread once, before the loops):
 //     go = barrier.and(thread takes the way to the loops && 1-D block of at
 //                      most Capacity threads && S >= 80 bytes)
-//   Site: go ? window read (refilled when missed) : the original load
-//   Store that may write a windowed array: go ? also into the own window
+//     go ? the code after the vote, windowed : a clone of it, untouched
+//   Site: hit ? read the own row : (refill; read the own row)
+//   Store that may write a windowed array: also into the own window row
 //
 // Why it is correct (race-free original assumed):
 //  - every thread runs the same sites in the same order: between the vote
-//    and the sites every branch is row-uniform, the block is 1-D and all of
-//    it voted for the way to the loops, so the refill barriers match;
+//    and the sites every branch is row-uniform or its threads meet again
+//    before any site, the block is 1-D and all of it voted for the way to
+//    the loops, so the refill barriers match;
 //  - a refill reads only bytes the row's own thread reads: from its current
-//    access up to the site loop's last access of that array (SCEV, each site
-//    of the loop runs on every iteration, the loop has one exit), all in one
-//    object, so nothing past a chunk's end is touched;
+//    access up to the site loop's last access of that array (each site of
+//    the loop runs on every iteration and the loop has one exit; the last
+//    address from ScalarEvolution, else a sibling site's plus their
+//    distance, else the automaton's c*iter(IV) with IV's last value), all
+//    in one object, so nothing past a chunk's end is touched;
 //  - a refill reads earlier than the owner would: another thread's write
 //    would race with the owner's read in the original; the owner's own
 //    earlier writes are before a barrier; its writes after the refill are
@@ -44,8 +48,8 @@
 //    least 80 bytes, decided at run time (20 floats 1.29-1.91x, 34 floats
 //    1.91-3.67x; 16 floats 0.93x at 512 threads, 12 floats 0.78-1.04x);
 //  - a loop that only reads its chunks (a reduction) is left alone: L1
-//    serves it (0.35-1.02x for 32-136-byte rows, gains only where the row
-//    stride is a multiple of 64 bytes and the naive loads conflict in L1);
+//    serves it (0.35-1.02x for 32-136-byte rows; gains only at some
+//    strides: 48, 64 and 256 floats);
 //  - 32-byte windows, tiles for 512 threads (for 1024 the static tile halves
 //    the blocks per SM at 128 threads: 1.3-1.9x instead of 1.8-2.9x), blocks
 //    of more threads run the original loop; loads of 4 to 16 bytes; loops
