@@ -11,6 +11,10 @@
 //   legality  (StagingLegality.cpp)  candidate   -> StagingPlan or Missed
 //   emit      (StagingEmitter.cpp)   candidate + plan -> new IR
 //
+// Chunk windows, the loads of a per-thread chunk that a loop walks (its
+// length known at run time), share these types: collect and legality in
+// ChunkWindow.cpp, emit in ChunkWindowEmitter.cpp (scheme documented there).
+//
 // Scheme, for a block of ntid.x threads whose thread t owns element t of
 // each staged array (the element starts at Start_j + S_j*t, Start_j being the
 // same in every thread of the row):
