@@ -434,13 +434,31 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
     if (auto *Call = dyn_cast<CallBase>(&I)) {
       if (harmlessCall(*Call) || writesOnlyElsewhere(*Call, C))
         continue;
+      // A small memcpy (-O0's struct assignment) is mirrored like a store:
+      // its source's bytes, read back after it.
+      if (const auto *Copy = dyn_cast<MemCpyInst>(Call)) {
+        const auto *Size = dyn_cast<ConstantInt>(Copy->getLength());
+        if (!Copy->isVolatile() && Size && !Size->isZero() &&
+            Size->getZExtValue() <= 16) {
+          P.WriteThrough.push_back(&I);
+          continue;
+        }
+      }
       return miss(MissedReason::CallMayTouch,
                   "a call before a chunk load may write its chunk: " +
                       describe(&I));
     }
     auto *St = dyn_cast<StoreInst>(&I);
     Value *Ptr = getLoadStorePointerOperand(&I);
-    unsigned AS = Ptr ? Ptr->getType()->getPointerAddressSpace() : 0;
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      Ptr = RMW->getPointerOperand();
+    if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+      Ptr = X->getPointerOperand();
+    if (!Ptr)
+      return miss(MissedReason::VolatileOrAtomic,
+                  describe(&I) + " before a chunk load may order other "
+                                 "threads' writes to its chunk");
+    unsigned AS = Ptr->getType()->getPointerAddressSpace();
     if (AS == 3 || AS == 5)
       continue;
     if (none_of(C.Arrays, [&](const StagedArray &A) {

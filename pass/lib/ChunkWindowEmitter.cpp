@@ -28,6 +28,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
@@ -84,7 +85,7 @@ private:
   void emitSite(unsigned AI, const WindowSite &S);
   void emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S, Value *Row0,
                   BasicBlock *Done);
-  void emitWriteThrough(StoreInst *St);
+  void emitWriteThrough(Instruction *St);
   void mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset, Value *Bits,
                    unsigned Bytes, BasicBlock *Done);
 
@@ -303,23 +304,35 @@ void WindowEmitter::mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset,
 
 /// A store that may write a windowed array: on the window path, the bytes
 /// it writes into the thread's own window rows are written there too.
-void WindowEmitter::emitWriteThrough(StoreInst *St) {
+void WindowEmitter::emitWriteThrough(Instruction *St) {
   const DataLayout &DL = F->getParent()->getDataLayout();
-  Value *V = St->getValueOperand();
-  unsigned Bytes = DL.getTypeStoreSize(V->getType()).getFixedValue();
   BasicBlock *Mirror = St->getParent();
   BasicBlock *Cont =
       Mirror->splitBasicBlock(St->getNextNode(), "coalda.window.stored");
   Mirror->getTerminator()->eraseFromParent();
   LocatedBuilder B(Mirror, St->getDebugLoc());
-  Type *IntTy = B.getIntNTy(Bytes * 8);
-  Value *Bits = V->getType()->isPointerTy()   ? B.CreatePtrToInt(V, IntTy)
-                : V->getType()->isIntegerTy() ? B.CreateZExtOrTrunc(V, IntTy)
-                                              : B.CreateBitCast(V, IntTy);
-  Value *Addr = B.CreatePtrToInt(St->getPointerOperand(), I64);
+  // The bytes written, as one integer, and where.
+  Value *Bits, *Dest;
+  unsigned Bytes;
+  if (auto *Copy = dyn_cast<MemCpyInst>(St)) {
+    Bytes = cast<ConstantInt>(Copy->getLength())->getZExtValue();
+    Bits = B.CreateAlignedLoad(B.getIntNTy(Bytes * 8), Copy->getSource(),
+                               Align(1));
+    Dest = Copy->getDest();
+  } else {
+    auto *Store = cast<StoreInst>(St);
+    Value *V = Store->getValueOperand();
+    Bytes = DL.getTypeStoreSize(V->getType()).getFixedValue();
+    Type *IntTy = B.getIntNTy(Bytes * 8);
+    Bits = V->getType()->isPointerTy()   ? B.CreatePtrToInt(V, IntTy)
+           : V->getType()->isIntegerTy() ? B.CreateZExtOrTrunc(V, IntTy)
+                                         : B.CreateBitCast(V, IntTy);
+    Dest = Store->getPointerOperand();
+  }
+  Value *Addr = B.CreatePtrToInt(Dest, I64);
   BasicBlock *At = Mirror;
   for (unsigned AI = 0; AI < C.Arrays.size(); ++AI) {
-    if (provablyDisjoint(St->getPointerOperand(), C.Arrays[AI].Base))
+    if (provablyDisjoint(Dest, C.Arrays[AI].Base))
       continue;
     LocatedBuilder H(At, St->getDebugLoc());
     Value *RowStart = H.CreateAdd(H.CreateLoad(I64, States[AI].Start),
@@ -415,7 +428,7 @@ std::string WindowEmitter::emit() {
   for (auto [AI, A] : enumerate(C.Arrays))
     for (const WindowSite &S : A.Sites)
       emitSite(AI, S);
-  for (StoreInst *St : P.WriteThrough)
+  for (Instruction *St : P.WriteThrough)
     emitWriteThrough(St);
   SmallVector<AllocaInst *, 8> Allocas;
   for (const ArrayState &St : States)

@@ -169,7 +169,7 @@ struct StagingPlan {
   /// stores that may write a windowed array, written through to the
   /// window; the analyses its limits are expanded from.
   llvm::BasicBlock *VoteBlock = nullptr;
-  std::vector<llvm::StoreInst *> WriteThrough;
+  std::vector<llvm::Instruction *> WriteThrough; ///< stores, small memcpys
   llvm::ScalarEvolution *SE = nullptr;
   const std::vector<Atom> *Atoms = nullptr;
 
