@@ -578,7 +578,6 @@ collectWindows(const CoalescingInfo &Info,
   if (Order.empty())
     return {};
   StagingOutcome O;
-  std::string Why;
   for (const auto &Key : Order) {
     std::vector<std::pair<const AccessExpr *, std::string>> Loose;
     auto Made = makeArray(Groups[Key], DT, LI, SE, Info, Loose);
@@ -598,8 +597,8 @@ collectWindows(const CoalescingInfo &Info,
     Left.Windowed = Left.Loaded = true;
     Left.Accesses = Groups[Key];
     Left.LaneStride = std::get<2>(Key);
-    Why = std::get<std::string>(Made);
-    O.Candidate.LeftOut.push_back({std::move(Left), Why});
+    O.Candidate.LeftOut.push_back(
+        {std::move(Left), std::get<std::string>(Made)});
   }
   const StagedArray &Any = O.Candidate.Arrays.empty()
                                ? O.Candidate.LeftOut.front().first
@@ -607,9 +606,11 @@ collectWindows(const CoalescingInfo &Info,
   O.Loc = Any.Accesses.front()->Inst->getDebugLoc();
   O.Candidate.Block = Any.Accesses.front()->Inst->getParent();
   if (O.Candidate.Arrays.empty()) {
-    // The report reads the arrays: show the ones left out, say why.
-    O.Candidate.Arrays.push_back(O.Candidate.LeftOut.front().first);
-    O.Candidate.LeftOut.clear();
+    // The report names the candidate's arrays: the first left out stands
+    // for it, with its reason; the others keep theirs.
+    auto [First, Why] = O.Candidate.LeftOut.front();
+    O.Candidate.LeftOut.erase(O.Candidate.LeftOut.begin());
+    O.Candidate.Arrays.push_back(std::move(First));
     O.Skip = miss(MissedReason::StagingInLoop, Why);
     return {std::move(O)};
   }
