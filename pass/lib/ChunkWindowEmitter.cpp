@@ -233,7 +233,8 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
   B.CreateBr(Done);
 }
 
-/// One site: go ? (window hit or refill; read the own row) : the load.
+/// One site, in the windowed code: a hit reads the own row; a miss refills
+/// the window first.
 void WindowEmitter::emitSite(unsigned AI, const WindowSite &S) {
   auto *Ld = cast<LoadInst>(S.Access->Inst);
   const StagedArray &A = C.Arrays[AI];
@@ -302,8 +303,9 @@ void WindowEmitter::mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset,
   N.CreateCondBr(N.CreateICmpULT(After, N.getInt64(Bytes)), Head, Done);
 }
 
-/// A store that may write a windowed array: on the window path, the bytes
-/// it writes into the thread's own window rows are written there too.
+/// A store (or small memcpy) that may write a windowed array, in the
+/// windowed code: the bytes it writes into the thread's own window rows are
+/// written there too.
 void WindowEmitter::emitWriteThrough(Instruction *St) {
   const DataLayout &DL = F->getParent()->getDataLayout();
   BasicBlock *Mirror = St->getParent();
