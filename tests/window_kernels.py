@@ -10,6 +10,10 @@ Each kernel varies:
   bytes (the block then runs the original loop: both paths are checked);
 - the loop: `k` from 0 or 1 to C or C-1, step 1 or 2, and which chunk
   elements it reads (`k`, `k+1`, `k-1`: two loads sharing the window);
+- where the first load is: in the body, or in the loop's header before the
+  exit test (`for (k = 0; (v = in[p*C + k], k < C); k++)`: it runs once
+  more than the body, reading up to two elements past the chunk, and its
+  last value is kept in `last[p]`);
 - what it stores: a coalesced column `out[k*n + p]`, the chunk of another
   array `out[p*C + k]` (strided too), or the chunk itself in place
   (`a[p*C + k] = ...`: the window must see the thread's own stores);
@@ -34,6 +38,7 @@ ELEMENTS = {"float": 4, "int": 4, "double": 8, "float4": 16}
 STORES = ("column", "other_chunk", "in_place")
 READS = ("k", "k_next", "k_prev")
 GUARDS = ("none", "bounds", "early_return")
+SHAPES = ("body", "header")
 
 
 @dataclass
@@ -49,6 +54,7 @@ class WindowKernel:
     guard: str
     restrict: bool
     block: int
+    shape: str = "body"  # where the first load is: "body" or "header"
 
     @property
     def width(self) -> int:
@@ -84,11 +90,14 @@ class WindowKernel:
         src = "a" if self.store == "in_place" else "in"
         params = (f"{t} *{r} a" if self.store == "in_place"
                   else f"{t} *{r} out, const {t} *{r} in")
+        if self.shape == "header":
+            params += f", {t} *{r} last"
         lines = [f"__global__ void {self.name}({params}, int n, int len) {{",
                  "  int p = blockIdx.x * blockDim.x + threadIdx.x;"]
         if self.guard == "early_return":
             lines.append("  if (p >= n)\n    return;")
-        body = [f"    {t} v = {self._value(src, f'{chunk} + k')};"]
+        first = self._value(src, f"{chunk} + k")
+        body = [] if self.shape == "header" else [f"    {t} v = {first};"]
         if self.reads == "k_next":
             body.append(f"    v = {self._combine('v', self._value(src, f'{chunk} + k + 1'))};")
         elif self.reads == "k_prev":
@@ -100,7 +109,12 @@ class WindowKernel:
         else:
             body.append(f"    a[{chunk} + k] = v;")
         start = max(self.start, 1) if self.reads == "k_prev" else self.start
-        loop = [f"  for (int k = {start}; k < {self._end()}; k += {self.step}) {{", *body, "  }"]
+        if self.shape == "header":
+            loop = [f"  {t} v;", "  int k;",
+                    f"  for (k = {start}; (v = {first}, k < {self._end()}); k += {self.step}) {{", *body, "  }",
+                    "  last[p] = v;"]
+        else:
+            loop = [f"  for (int k = {start}; k < {self._end()}; k += {self.step}) {{", *body, "  }"]
         if self.guard == "bounds":
             loop = ["  if (p < n) {", *("  " + line for line in loop), "  }"]
         return "\n".join(lines + loop + ["}", ""]) + "\n"
@@ -113,7 +127,11 @@ class WindowKernel:
             params = [f'{{ name = "a", inout = "{chunk_bytes}" }}']
         else:
             out = chunk_bytes  # a column of len elements per thread, or a chunk
-            params = [f'{{ name = "out", out = "{out}" }}', f'{{ name = "in", in = "{chunk_bytes}" }}']
+            # the header's load reads up to two elements past the last chunk
+            extra = f"+{2 * w}" if self.shape == "header" else ""
+            params = [f'{{ name = "out", out = "{out}" }}', f'{{ name = "in", in = "{chunk_bytes}{extra}" }}']
+            if self.shape == "header":
+                params.append(f'{{ name = "last", out = "{w}*n" }}')
         # without a guard the grid must cover n exactly: n is a multiple of
         # the block there
         n = f"n // {self.block} * {self.block}" if self.guard == "none" else "n"
@@ -128,6 +146,9 @@ class WindowKernel:
 
 def random_kernels(seed: int, count: int) -> list[WindowKernel]:
     rng = np.random.default_rng(seed + 7919)
+    # the loop's shape from its own stream, so that a seed's other choices
+    # stay what they were before shapes were drawn
+    shapes = np.random.default_rng(seed + 104729)
     kernels = []
     for i in range(count):
         element = str(rng.choice(list(ELEMENTS), p=[0.4, 0.2, 0.25, 0.15]))
@@ -137,4 +158,9 @@ def random_kernels(seed: int, count: int) -> list[WindowKernel]:
             reads=str(rng.choice(READS, p=[0.5, 0.25, 0.25])), store=str(rng.choice(STORES, p=[0.4, 0.3, 0.3])),
             index=str(rng.choice(["int", "size_t"])), guard=str(rng.choice(GUARDS)),
             restrict=bool(rng.random() < 0.3), block=int(rng.choice([32, 64, 96, 128, 160]))))
+        # in place, the header's extra load would read the next thread's
+        # chunk while that thread writes it (a race in the original)
+        shape = str(shapes.choice(SHAPES))
+        if kernels[-1].store != "in_place":
+            kernels[-1].shape = shape
     return kernels

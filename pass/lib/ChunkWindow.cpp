@@ -123,16 +123,25 @@ Error noSite(const Twine &Why) {
   return createStringError(inconvertibleErrorCode(), Why);
 }
 
-/// AR (an affine recurrence of L) on the last iteration that runs L's body:
-/// its value when L exits when the latch exits (a rotated loop), one step
-/// before when the header does (-O0's `for`: the body runs one time fewer
-/// than the header); null when that is not known before L.
+/// BB runs on the iteration on which L exits too: L exits at its latch
+/// (a rotated loop: every block runs as often as the latch), or at its
+/// header and BB is the header (it runs once more than the body: the
+/// header's `(v = in[k], k < len)` loads before it tests).
+bool runsOnExitIteration(const BasicBlock *BB, const Loop *L) {
+  return L->getExitingBlock() == L->getLoopLatch() || BB == L->getHeader();
+}
+
+/// AR (an affine recurrence of L) on the last iteration that runs Site (a
+/// block of L that runs on every iteration): AR's exit value when Site runs
+/// on the exit iteration, one step before when it does not (-O0's `for`:
+/// the body runs one time fewer than the header); null when that is not
+/// known before L.
 const SCEV *lastIteration(const SCEVAddRecExpr *AR, const Loop *L,
-                          ScalarEvolution &SE) {
+                          const BasicBlock *Site, ScalarEvolution &SE) {
   const SCEV *Last = SE.getSCEVAtScope(AR, nullptr);
   if (isa<SCEVCouldNotCompute>(Last))
     return nullptr;
-  if (L->getExitingBlock() != L->getLoopLatch())
+  if (!runsOnExitIteration(Site, L))
     Last = SE.getMinusSCEV(Last, AR->getStepRecurrence(SE));
   SCEVExpander Expander(SE, L->getHeader()->getModule()->getDataLayout(),
                         "coalda");
@@ -176,7 +185,7 @@ Expected<WindowSite> siteByInduction(const AccessExpr &A, Loop *L,
           : nullptr;
   const SCEV *IVLast = IVStep && !IVStep->getAPInt().isZero() &&
                                IVStep->getAPInt().getSignificantBits() <= 63
-                           ? lastIteration(IVRec, L, SE)
+                           ? lastIteration(IVRec, L, A.Inst->getParent(), SE)
                            : nullptr;
   if (!IVLast)
     return noSite("its loop's trip count is not known before the loop");
@@ -211,7 +220,7 @@ Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
                          : nullptr;
   if (!Step || !Step->getAPInt().isStrictlyPositive())
     return No("its address does not advance by a constant with the loop");
-  const SCEV *Last = lastIteration(AR, L, SE);
+  const SCEV *Last = lastIteration(AR, L, BB, SE);
   if (!Last)
     return No("its loop's trip count is not known before the loop");
   return WindowSite{&A, L, Last};
@@ -261,8 +270,11 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
   for (auto &[A, FailWhy] : Failed) {
     Loop *L = LI.getLoopFor(A->Inst->getParent());
     auto Sibling = find_if(Arr.Sites, [&](const WindowSite &S) {
+      const BasicBlock *BB = A->Inst->getParent();
       return S.Loop == L && S.Last && S.Access->Uniform == A->Uniform &&
-             runsEveryIteration(A->Inst->getParent(), L, DT);
+             runsEveryIteration(BB, L, DT) &&
+             runsOnExitIteration(BB, L) ==
+                 runsOnExitIteration(S.Access->Inst->getParent(), L);
     });
     if (Sibling == Arr.Sites.end()) {
       // else the automaton's reading of the address, by the loop's
@@ -507,7 +519,7 @@ Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
                 "the kernel uses dynamic shared memory (extern __shared__): "
                 "a static window might not fit beside it");
   uint64_t Own = *Static;
-  unsigned Bound = F.getFnAttributeAsParsedInteger("nvvm.maxntid", 0);
+  unsigned Bound = launchBoundX(F);
   P.Capacity = Bound && Bound < WindowThreads ? Bound : WindowThreads;
   P.CapacityFromLaunchBounds = Bound && Bound < WindowThreads;
   if (Own + C.bytesPerThread() * P.Capacity > SharedLimit)

@@ -192,11 +192,15 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
         B.CreateSub(St.IVLast.lookup(S.Access), IV),
         ConstantInt::get(IV->getType(), S.IVStep, /*IsSigned=*/true));
     Ahead = B.CreateAdd(
-        B.CreateMul(B.CreateZExt(Left, I64), B.getInt64(S.BytesPerIteration)),
+        B.CreateMul(B.CreateSExt(Left, I64), B.getInt64(S.BytesPerIteration)),
         B.getInt64(W));
   } else {
     Ahead = B.CreateSub(St.Limit.lookup(S.Loop), Row0);
   }
+  // At least the element every row's thread loads now: a bound that fell
+  // short (it never should) then costs a refill, never a read of another
+  // row's stale bytes or, wrapped to a huge unsigned length, past the chunk.
+  Ahead = B.CreateBinaryIntrinsic(Intrinsic::smax, Ahead, B.getInt64(W));
   Value *Bytes =
       B.CreateBinaryIntrinsic(Intrinsic::umin, B.getInt64(A.WindowBytes), Ahead,
                               nullptr, "coalda.window.bytes");

@@ -330,29 +330,6 @@ void markBarriersOutside(const StagingCandidate &C, StagingPlan &P,
   }
 }
 
-/// The x bound of __launch_bounds__ (maxntid.x), or 0.
-unsigned launchBoundX(const Function &F) {
-  if (unsigned N = F.getFnAttributeAsParsedInteger("nvvm.maxntid", 0))
-    return N;
-  const NamedMDNode *Ann = F.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!Ann)
-    return 0;
-  for (const MDNode *Op : Ann->operands()) {
-    if (Op->getNumOperands() < 3)
-      continue;
-    auto *FV = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get());
-    if (!FV || FV->getValue() != &F)
-      continue;
-    for (unsigned K = 1; K + 1 < Op->getNumOperands(); K += 2) {
-      auto *Key = dyn_cast<MDString>(Op->getOperand(K));
-      auto *Val = mdconst::dyn_extract<ConstantInt>(Op->getOperand(K + 1));
-      if (Key && Val && Key->getString() == "maxntidx")
-        return Val->getZExtValue();
-    }
-  }
-  return 0;
-}
-
 /// F and the functions it calls, directly or not: their __shared__
 /// variables are all in F's blocks.
 SmallPtrSet<const Function *, 8> callTree(const Function &F) {
@@ -380,6 +357,28 @@ bool usedIn(const Value *V, const SmallPtrSetImpl<const Function *> &Fs) {
 }
 
 } // namespace
+
+unsigned launchBoundX(const Function &F) {
+  if (unsigned N = F.getFnAttributeAsParsedInteger("nvvm.maxntid", 0))
+    return N;
+  const NamedMDNode *Ann = F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!Ann)
+    return 0;
+  for (const MDNode *Op : Ann->operands()) {
+    if (Op->getNumOperands() < 3)
+      continue;
+    auto *FV = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get());
+    if (!FV || FV->getValue() != &F)
+      continue;
+    for (unsigned K = 1; K + 1 < Op->getNumOperands(); K += 2) {
+      auto *Key = dyn_cast<MDString>(Op->getOperand(K));
+      auto *Val = mdconst::dyn_extract<ConstantInt>(Op->getOperand(K + 1));
+      if (Key && Val && Key->getString() == "maxntidx")
+        return Val->getZExtValue();
+    }
+  }
+  return 0;
+}
 
 std::optional<uint64_t> staticSharedBytes(const Function &F) {
   uint64_t Own = 0;

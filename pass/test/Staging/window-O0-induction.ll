@@ -6,17 +6,20 @@
 ; add ScalarEvolution cannot prove free of overflow, so it does not follow
 ; the address. The automaton reads it as 4*iter(i) + terms invariant in the
 ; loop: at each refill, how far the loop still reads is the iterations left
-; ((i's last value - i) / its step) times 4 bytes, plus the load's 4.
+; ((i's last value - i) / its step) times 4 bytes, plus the load's 4, and
+; never less than the load's 4 (a bound that fell short must not wrap to a
+; huge unsigned length).
 
 ; CHECK-LABEL: define {{.*}}invert_mapping
 ; CHECK: call i32 @llvm.nvvm.barrier0.and
 ; CHECK: coalda.window.refill:
 ; CHECK: %[[LEFT:[0-9]+]] = sub i32 %{{[0-9]+}}, %i.0
 ; CHECK-NEXT: %[[ITER:[0-9]+]] = sdiv exact i32 %[[LEFT]], 1
-; CHECK-NEXT: %[[WIDE:[0-9]+]] = zext i32 %[[ITER]] to i64
+; CHECK-NEXT: %[[WIDE:[0-9]+]] = sext i32 %[[ITER]] to i64
 ; CHECK-NEXT: %[[BYTES:[0-9]+]] = mul i64 %[[WIDE]], 4
 ; CHECK-NEXT: %[[AHEAD:[0-9]+]] = add i64 %[[BYTES]], 4
-; CHECK-NEXT: %coalda.window.bytes = call i64 @llvm.umin.i64(i64 32, i64 %[[AHEAD]])
+; CHECK-NEXT: %[[ATLEAST:[0-9]+]] = call i64 @llvm.smax.i64(i64 %[[AHEAD]], i64 4)
+; CHECK-NEXT: %coalda.window.bytes = call i64 @llvm.umin.i64(i64 32, i64 %[[ATLEAST]])
 
 ; REMARK: remark: {{.*}}staged the chunk of input through a shared-memory window of 32 bytes per thread (block tile, 18432 bytes for 512 threads), refilled by the block when 1 load leaves it; 1-D blocks of up to 512 threads whose rows are at least 80 bytes take it, others run the original loads; 1 store that may write it also updates the thread's window
 
