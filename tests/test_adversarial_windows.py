@@ -1,0 +1,179 @@
+"""The chunk-window adversary (testcases/adversarial/windows.cu): every kernel
+at -O3 and -O0 through `coalda run --emulate` (every layout, every schedule,
+the overlap layouts where no pointer is __restrict__), and the window
+decisions pinned: a kernel the pass never windows proves nothing about
+windows, so the kernels that attack the windowed code must stay windowed
+(transformed) and the ones the pass must refuse must stay refused.
+
+Found by this corpus and fixed (the kernels now run their triggering
+launch in the corpus spec): a chunk load in the loop's header before its
+exit test (`for (k = 0; (v = in[p*len + k], k < len); k++)`, -O0's shape of
+such a loop, and -O3's where the header is too big to rotate) runs once
+more than the body, but the window bounded the chunk by the body's last
+iteration: the extra load (k = len) found 0 bytes left, the refill moved
+nothing into the tile and the load read another row's stale bytes (with a
+step of two elements the length wrapped and the refill read past the
+chunk). And windows ignored __launch_bounds__ under LLVM 19 (clang writes
+`maxntidx` into nvvm.annotations, not the `nvvm.maxntid` attribute): the
+tile was always sized for 512 threads.
+
+The two -O levels run side by side (two processes), at n = 300 (two full
+blocks of 128, windowed at run time, and a partial one, the original).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conftest import TESTCASES
+
+SOURCE = TESTCASES / "adversarial" / "windows.cu"
+LEVELS = (3, 0)
+
+# Windowed (a transformed "window" staging) at both levels.
+WINDOW_BOTH = {
+    "basic", "sizet_float", "from_one", "negative_offset", "from_arg", "step_two", "step_two_even",
+    "index_times_two", "two_chunks", "longs", "doubles", "struct_members", "vec16", "two_vec16",
+    # the cost rule decides at run time: 5 and 19 ints run the original loop
+    "len_5", "len_19", "len_20", "len_33", "len_200",
+    # the launch shape decides at run time: 1024 threads and 2-D blocks run the original loop
+    "block_1", "block_32", "block_100", "block_512", "block_1024", "block_2d", "bounded_64",
+    "restricted", "loaded_length", "prefix_sum", "write_far_ahead", "divergent_store", "alias_store",
+    "alias_wide_store", "two_loops", "alternatives", "neighbour_too", "window_apart", "unsigned_index",
+    "header_load", "header_load_big", "header_load_step_two", "header_and_body", "do_while", "own_shared", "interleaved", "overlapping_chunks",
+    "per_block_stride", "stores_around", "barrier_before", "sum_after", "two_rates", "two_views",
+    "byte_store", "int4_ahead", "local_array", "barrier_after", "shared_length", "store_then_load",
+    # __launch_bounds__(128): a 128-thread tile fits beside its 36 KB
+    "bounded_big_shared",
+}
+MUST_WINDOW = {
+    # -O3: int4 and 4-aligned 8-byte struct elements are member loads (-O0:
+    # memcpys, no chunk load); the outer loop of `nested` (2 passes) is
+    # unrolled and the uniform break's second exit folded into the trip count.
+    3: WINDOW_BOTH | {"int4_members", "pair_align4", "nested", "uniform_break"},
+    # -O0: the load before the uniform `continue` stays on every iteration;
+    # write_ahead's load is not forwarded from the previous store; the
+    # do-while's preheader is the vote's block (-O3's runtime unroll splits
+    # it into two loops whose common dominator is the entry).
+    0: WINDOW_BOTH | {"uniform_continue", "write_ahead", "do_while_noguard"},
+}
+# Never windowed: a break (on data or uniform), a per-thread trip count, a
+# nested loop, a grid-stride loop, a barrier / an atomic in the loop, a
+# falling or run-time step, a guard on per-thread data, a loop that only
+# reads (cost rule), no room in shared memory, dynamic shared memory, a copy
+# the copy rewrite takes in the kernel, a short loop counter.
+NEVER_BOTH = {
+    "data_break", "per_thread_trip", "grid_stride", "barrier_inside", "backwards", "step_arg", "guard_on_data",
+    "reduction", "atomic_inside", "big_shared", "dynamic_shared", "copy_and_window", "short_counter",
+    # a pointer induction (-O3) / a pointer phi the automaton does not read: no candidate
+    "pointer_walk",
+}
+NEVER_WINDOW = {
+    # -O3: write_ahead's load is forwarded from the previous iteration's
+    # store (no chunk load in the loop); the load after `continue` is sunk
+    # into the branch; see MUST_WINDOW for do_while_noguard.
+    3: NEVER_BOTH | {"write_ahead", "uniform_continue", "do_while_noguard"},
+    0: NEVER_BOTH | {"int4_members", "pair_align4", "nested", "uniform_break"},
+}
+# Why the pass refuses, at both levels (a fragment of the reason).
+REASONS = {
+    "grid_stride": "nested in another",
+    "barrier_inside": "__syncthreads()",
+    "backwards": "does not advance by a constant",
+    "step_arg": "does not advance by a constant",
+    "guard_on_data": "may split the block",
+    "reduction": "only reads its chunks",
+    "atomic_inside": "atomic add",
+    "big_shared": "do not fit the 48 KB",
+    "dynamic_shared": "dynamic shared memory",
+    "copy_and_window": "copy rewrite",
+    "data_break": "may leave before the load",
+}
+
+
+def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "coalda.cli", *map(str, args)], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
+    root = tmp_path_factory.mktemp("adv-windows")
+
+    def one(level: int) -> tuple[Path, dict]:
+        out = root / f"O{level}"
+        proc = _cli("optimize", SOURCE, "-O", str(level), "-o", out)
+        assert proc.returncode == 0, proc.stderr
+        return out, json.loads((out / f"{SOURCE.stem}.report.json").read_text())
+
+    with ThreadPoolExecutor(len(LEVELS)) as pool:
+        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+
+
+@pytest.fixture(scope="module")
+def emulated(optimized: dict[int, tuple[Path, dict]]) -> dict[int, subprocess.CompletedProcess[str]]:
+    def one(level: int) -> subprocess.CompletedProcess[str]:
+        return _cli("run", SOURCE, "--emulate", "-q", "-O", str(level), "--sizes", "300", "--from",
+                    optimized[level][0])
+
+    with ThreadPoolExecutor(len(LEVELS)) as pool:
+        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+
+
+def windowed(report: dict) -> set[str]:
+    return {k["name"] for k in report["kernels"]
+            if any(s["transformed"] and s.get("kind") == "window" for s in k.get("stagings", []))}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
+    run = emulated[level]
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert re.search(r"All \d+ comparisons match byte for byte\.", run.stdout), run.stdout[-2000:]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_window_decisions_are_pinned(level: int, optimized: dict) -> None:
+    report = optimized[level][1]
+    got = windowed(report)
+    names = {k["name"] for k in report["kernels"]}
+    assert not MUST_WINDOW[level] & NEVER_WINDOW[level]
+    assert MUST_WINDOW[level] | NEVER_WINDOW[level] == names, "a kernel without a pinned decision"
+    assert not MUST_WINDOW[level] - got, f"no longer windowed: {sorted(MUST_WINDOW[level] - got)}"
+    assert not NEVER_WINDOW[level] & got, f"now windowed: {sorted(NEVER_WINDOW[level] & got)}"
+    # no other staging kind takes a kernel of this corpus
+    other = {k["name"] for k in report["kernels"]
+             for s in k.get("stagings", []) if s["transformed"] and s.get("kind") != "window"}
+    assert not other, other
+    reasons = {k["name"]: s["reason"] for k in report["kernels"] for s in k.get("stagings", [])
+               if s.get("kind") == "window"}
+    for name, why in REASONS.items():
+        assert why in reasons.get(name, ""), (name, reasons.get(name))
+    # tiles: 36 bytes per row (a 32-byte window padded by a 4-byte element)
+    # for 512 threads, 64 under __launch_bounds__(64); two 16-byte arrays
+    # fill the 48 KB
+    entries = {k["name"]: s for k in report["kernels"] for s in k.get("stagings", [])
+               if s.get("kind") == "window" and s["transformed"]}
+    assert entries["basic"]["threads"] == 512 and entries["basic"]["tile_bytes"] == 36 * 512
+    assert entries["vec16"]["tile_bytes"] == 48 * 512
+    assert entries["two_vec16"]["tile_bytes"] == 48 * 1024
+    # stores that may write the chunk are written through; __restrict__
+    # pointers' are not
+    assert entries["restricted"].get("write_through", 0) == 0
+    for name in ("prefix_sum", "alias_store", "alias_wide_store", "two_views", "byte_store", "int4_ahead"):
+        assert entries[name].get("write_through", 0) >= 1, name
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_launch_bounds_size_the_tile(level: int, optimized: dict) -> None:
+    report = optimized[level][1]
+    entries = {k["name"]: s for k in report["kernels"] for s in k.get("stagings", [])
+               if s.get("kind") == "window" and s["transformed"]}
+    assert entries["bounded_64"]["threads"] == 64 and entries["bounded_64"]["tile_bytes"] == 36 * 64
+    assert entries["bounded_big_shared"]["threads"] == 128
