@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -152,6 +153,14 @@ def _jobs(files: tuple[Path, ...], project: Path | None, base: CompileOptions) -
     return jobs
 
 
+def _check_pass_args(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """Only the pass's own switches: anything else would reach opt as its option."""
+    for arg in value:
+        if not re.fullmatch(r"-coalda-[a-z0-9-]+(=[^\s]*)?", arg):
+            raise click.BadParameter(f"{arg!r} is not an option of the COALDA pass (-coalda-NAME[=VALUE])")
+    return value
+
+
 @click.group(cls=CoaldaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="coalda")
 def cli() -> None:
@@ -168,13 +177,18 @@ def cli() -> None:
 @compile_options
 @PROJECT
 @click.option("--no-runtime-checks", is_flag=True, help="Never version a copy on a run-time overlap check.")
+@click.option(
+    "--pass-arg", "pass_arg", multiple=True, metavar="-coalda-OPTION[=VALUE]", callback=_check_pass_args,
+    help="An option of the COALDA pass (`opt-19 -load-pass-plugin=libCoalda.so --help-hidden` lists them), "
+         "e.g. --pass-arg=-coalda-window-read-only=runtime. Repeatable.",
+)
 def optimize_cmd(
     file: Path, outdir: Path, arch: str, opt_level: int, includes: tuple[Path, ...],
-    defines: tuple[str, ...], project: Path | None, no_runtime_checks: bool,
+    defines: tuple[str, ...], project: Path | None, no_runtime_checks: bool, pass_arg: tuple[str, ...],
 ) -> None:
     """Compile FILE's device code, run the COALDA pass, write IR, diff, PTX and findings.
     Clang flags after `--` are passed through."""
-    pass_args = ["-coalda-runtime-checks=false"] if no_runtime_checks else []
+    pass_args = (["-coalda-runtime-checks=false"] if no_runtime_checks else []) + list(pass_arg)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     result = optimize(file, options, outdir, pass_args=pass_args)
     print_findings(result.report, stdout)

@@ -45,10 +45,27 @@ if [ "${1:-all}" = windows ]; then
   # chunk windows (issue 12's run-time chunks): the staging benchmark, whole
   # (one committed run: the element stagings and the windows side by side),
   # and the staging testcases and the window adversary under the sanitizers
-  # (prepare: COALDA_GPU_TESTCASES=staging scripts/gpu_runs.sh prepare;
-  #  .venv/bin/coalda optimize testcases/adversarial/windows.cu -o .device/adversarial-windows)
+  # (prepare: COALDA_GPU_TESTCASES="staging reductions" scripts/gpu_runs.sh prepare;
+  #  .venv/bin/coalda optimize testcases/adversarial/windows.cu -o .device/adversarial-windows \
+  #    --pass-arg=-coalda-window-read-only=runtime;
+  #  .venv/bin/coalda optimize testcases/reductions.cu -o .device/reductions-runtime \
+  #    --pass-arg=-coalda-window-read-only=runtime)
   step bench 300 python3 -m coalda.cli bench testcases/staging.cu --from .device/staging "${V[@]}" \
     --blocks 128,256,512,1024 --json "$OUT/staging.json" --plot "$OUT/staging.png" > "$OUT/staging-bench.txt" 2>&1
+  # the read-only chunk windows: the default and the run-time rule side by side
+  if [ -d .device/reductions ]; then
+    RV=(); [ -d .device/reductions-runtime ] && RV=(--variant runtime=.device/reductions-runtime/reductions.after.ptx)
+    step reductions-bench 120 python3 -m coalda.cli bench testcases/reductions.cu --from .device/reductions "${RV[@]}" \
+      --blocks 128,256,512,1024 --sizes 67108787 > "$OUT/reductions-bench.txt" 2>&1
+    # both builds under the sanitizers, outputs renamed reductions-{default,runtime}-*
+    for build in default runtime; do
+      d=.device/reductions; [ $build = runtime ] && d=.device/reductions-runtime
+      [ -d "$d" ] || continue
+      sanitize 150 reductions "$d" --sizes 1000,4099
+      for f in /tmp/san/reductions-{plain,memcheck,racecheck,synccheck}.txt; do
+        mv "$f" "${f/reductions-/reductions-$build-}"; done
+    done
+  fi
   sanitize 150 staging .device/staging --sizes 1000,4099
   [ -d .device/adversarial-windows ] && sanitize 150 adversarial/windows .device/adversarial-windows
   # random chunk-window kernels (tests/window_kernels.py, 16 of them, written

@@ -1,6 +1,7 @@
 #!/usr/bin/env -S .venv/bin/python
 """Write random chunk-window kernels (tests/window_kernels.py) with their
-launch spec into .device/window-fuzz/ and optimize them there, for
+launch spec into .device/window-fuzz/ and optimize them there (with
+-coalda-window-read-only=runtime: the reductions' lengths are arguments), for
 scripts/gpu_staging.sh windows to run on the GPU under compute-sanitizer.
 
     scripts/window_fuzz_prepare.py [SEED] [COUNT]      (default 0 16)
@@ -29,7 +30,8 @@ def main() -> None:
     (out / "window.toml").write_text("sizes = [330]\ngpu_sizes = [4099]\n\n"
                                      + "\n".join(k.spec() for k in kernels))
     subprocess.run([str(ROOT / ".venv" / "bin" / "coalda"), "optimize", str(out / "window.cu"),
-                    "-o", str(out / "out")], check=True, stdout=subprocess.DEVNULL)
+                    "-o", str(out / "out"), "--pass-arg=-coalda-window-read-only=runtime"],
+                   check=True, stdout=subprocess.DEVNULL)
     print(f"wrote {count} kernels (seed {seed}) to {out}")
 
 

@@ -19,6 +19,10 @@ tile was always sized for 512 threads.
 
 The two -O levels run side by side (two processes), at n = 300 (two full
 blocks of 128, windowed at run time, and a partial one, the original).
+The corpus is optimized with -coalda-window-read-only=runtime, so that the
+reductions whose row length is an argument take the window too (each block
+tests its rows before the vote); the default's decisions differ only there
+(test_read_only_default).
 """
 
 from __future__ import annotations
@@ -52,7 +56,15 @@ WINDOW_BOTH = {
     "byte_store", "int4_ahead", "local_array", "barrier_after", "shared_length", "store_then_load",
     # __launch_bounds__(128): a 128-thread tile fits beside its 36 KB
     "bounded_big_shared",
+    # loops that only read, rows of run-time length (-coalda-window-read-only=runtime):
+    # the window for 128-byte rows, decided per block before the vote
+    # (96-byte rows and 2-D blocks skip it)
+    "reduction", "reduction_96", "reduction_2d",
+    # 256-byte rows of a compile-time length (every mode but never)
+    "reduction_const",
 }
+RUNTIME_READ_ONLY = {"reduction", "reduction_96", "reduction_2d"}
+PASS_ARG = "--pass-arg=-coalda-window-read-only=runtime"
 MUST_WINDOW = {
     # -O3: int4 and 4-aligned 8-byte struct elements are member loads (-O0:
     # memcpys, no chunk load); the outer loop of `nested` (2 passes) is
@@ -71,7 +83,9 @@ MUST_WINDOW = {
 # the copy rewrite takes in the kernel, a short loop counter.
 NEVER_BOTH = {
     "data_break", "per_thread_trip", "grid_stride", "barrier_inside", "backwards", "step_arg", "guard_on_data",
-    "reduction", "atomic_inside", "big_shared", "dynamic_shared", "copy_and_window", "short_counter",
+    "atomic_inside", "big_shared", "dynamic_shared", "copy_and_window", "short_counter",
+    # a read-only loop whose rows are 400 bytes apart (not a multiple of 128)
+    "reduction_const_400",
     # a pointer induction (-O3) / a pointer phi the automaton does not read: no candidate
     "pointer_walk",
 }
@@ -89,12 +103,12 @@ REASONS = {
     "backwards": "does not advance by a constant",
     "step_arg": "does not advance by a constant",
     "guard_on_data": "may split the block",
-    "reduction": "only reads its chunks",
     "atomic_inside": "atomic add",
     "big_shared": "do not fit the 48 KB",
     "dynamic_shared": "dynamic shared memory",
     "copy_and_window": "copy rewrite",
     "data_break": "may leave before the load",
+    "reduction_const_400": "rows are 400 bytes apart, not a multiple of 128",
 }
 
 
@@ -108,12 +122,27 @@ def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path,
 
     def one(level: int) -> tuple[Path, dict]:
         out = root / f"O{level}"
-        proc = _cli("optimize", SOURCE, "-O", str(level), "-o", out)
+        proc = _cli("optimize", SOURCE, "-O", str(level), "-o", out, PASS_ARG)
         assert proc.returncode == 0, proc.stderr
         return out, json.loads((out / f"{SOURCE.stem}.report.json").read_text())
 
     with ThreadPoolExecutor(len(LEVELS)) as pool:
         return dict(zip(LEVELS, pool.map(one, LEVELS)))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_read_only_default(level: int, optimized: dict, tmp_path: Path) -> None:
+    """Without the switch, the reductions whose row length is an argument
+    are refused with the cost rule's reason (their tile would take L1 from
+    the original loop at every length) and nothing else changes."""
+    proc = _cli("optimize", SOURCE, "-O", str(level), "-o", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / f"{SOURCE.stem}.report.json").read_text())
+    assert windowed(report) == windowed(optimized[level][1]) - RUNTIME_READ_ONLY
+    reasons = {k["name"]: s["reason"] for k in report["kernels"] for s in k.get("stagings", [])
+               if s.get("kind") == "window"}
+    for name in RUNTIME_READ_ONLY:
+        assert "row length is known only at run time" in reasons[name], (name, reasons[name])
 
 
 @pytest.fixture(scope="module")

@@ -141,6 +141,33 @@ def test_unknown_flag(rgb: Path) -> None:
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("coalda: error:")
 
 
+def test_pass_arg_must_be_the_pass_option(tmp_path: Path, rgb: Path) -> None:
+    """--pass-arg takes only -coalda-* switches (anything else would reach
+    opt as its own option); an unknown value is opt's error, then one line
+    with the command to reproduce it."""
+    proc = run_cli("optimize", rgb, "--pass-arg=-O3", "-o", tmp_path / "out")
+    assert_clean_failure(proc, "'-O3' is not an option of the COALDA pass", code=2)
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("coalda: error:")
+    proc = run_cli("optimize", rgb, "--pass-arg=-coalda-window-read-only=bogus", "-o", tmp_path / "out")
+    assert_clean_failure(proc, "Cannot find option named 'bogus'", code=1)
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("coalda: error: the COALDA pass failed") and "-coalda-window-read-only=bogus" in last
+    assert not (tmp_path / "out").exists()
+
+
+def test_pass_arg_reaches_the_pass(tmp_path: Path, rgb: Path) -> None:
+    """A pass switch changes what the pass does: rgb.cu's copies are
+    rewritten by default and none is with -coalda-analyze-only."""
+    rewritten = []
+    for args in ((), ("--pass-arg=-coalda-analyze-only",)):
+        out = tmp_path / f"out{len(args)}"
+        proc = run_cli("optimize", rgb, "-o", out, *args)
+        assert proc.returncode == 0, proc.stderr
+        report = json.loads((out / f"{rgb.stem}.report.json").read_text())
+        rewritten.append([g["expr"] for k in report["kernels"] for g in k.get("groups", []) if g["transformed"]])
+    assert rewritten[0] and not rewritten[1], rewritten
+
+
 def test_missing_toolchain(tmp_path: Path, rgb: Path) -> None:
     env = dict(os.environ, COALDA_OPT=str(tmp_path / "no-opt-here"))
     proc = run_cli("optimize", rgb, "-o", tmp_path / "out", env=env)

@@ -16,7 +16,11 @@ Each kernel varies:
   last value is kept in `last[p]`);
 - what it stores: a coalesced column `out[k*n + p]`, the chunk of another
   array `out[p*C + k]` (strided too), or the chunk itself in place
-  (`a[p*C + k] = ...`: the window must see the thread's own stores);
+  (`a[p*C + k] = ...`: the window must see the thread's own stores), or
+  nothing in the loop (a reduction, `out[p]` after it: read-only loops take
+  the window only when their rows are a multiple of 128 bytes, so C is then
+  mostly such a multiple; C is an argument, so the tests optimize with
+  -coalda-window-read-only=runtime);
 - the index type (int or size_t), the guard (none with an exact grid,
   `if (p < n)`, an early return), `__restrict__` or not (without it the
   oracle also runs the buffers overlapping, where every store may write the
@@ -35,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 ELEMENTS = {"float": 4, "int": 4, "double": 8, "float4": 16}
-STORES = ("column", "other_chunk", "in_place")
+STORES = ("column", "other_chunk", "in_place", "sum")
 READS = ("k", "k_next", "k_prev")
 GUARDS = ("none", "bounds", "early_return")
 SHAPES = ("body", "header")
@@ -102,7 +106,9 @@ class WindowKernel:
             body.append(f"    v = {self._combine('v', self._value(src, f'{chunk} + k + 1'))};")
         elif self.reads == "k_prev":
             body.append(f"    v = {self._combine('v', self._value(src, f'{chunk} + k - 1'))};")
-        if self.store == "column":
+        if self.store == "sum":
+            body.append(f"    acc = {self._combine('acc', 'v')};")
+        elif self.store == "column":
             body.append(f"    out[({idx})k * n + p] = v;")
         elif self.store == "other_chunk":
             body.append(f"    out[{chunk} + k] = v;")
@@ -115,6 +121,9 @@ class WindowKernel:
                     "  last[p] = v;"]
         else:
             loop = [f"  for (int k = {start}; k < {self._end()}; k += {self.step}) {{", *body, "  }"]
+        if self.store == "sum":
+            zero = "make_float4(0.f, 0.f, 0.f, 0.f)" if t == "float4" else f"({t})0"
+            loop = [f"  {t} acc = {zero};", *loop, "  out[p] = acc;"]
         if self.guard == "bounds":
             loop = ["  if (p < n) {", *("  " + line for line in loop), "  }"]
         return "\n".join(lines + loop + ["}", ""]) + "\n"
@@ -126,7 +135,8 @@ class WindowKernel:
         if self.store == "in_place":
             params = [f'{{ name = "a", inout = "{chunk_bytes}" }}']
         else:
-            out = chunk_bytes  # a column of len elements per thread, or a chunk
+            # a column of len elements per thread, or a chunk; a sum's one
+            out = f"{w}*n" if self.store == "sum" else chunk_bytes
             # the header's load reads up to two elements past the last chunk
             extra = f"+{2 * w}" if self.shape == "header" else ""
             params = [f'{{ name = "out", out = "{out}" }}', f'{{ name = "in", in = "{chunk_bytes}{extra}" }}']
@@ -155,7 +165,7 @@ def random_kernels(seed: int, count: int) -> list[WindowKernel]:
         kernels.append(WindowKernel(
             name=f"w{seed}_{i}", element=element, length=int(rng.integers(10, 71)),
             start=int(rng.choice([0, 0, 1])), step=int(rng.choice([1, 1, 1, 2])),
-            reads=str(rng.choice(READS, p=[0.5, 0.25, 0.25])), store=str(rng.choice(STORES, p=[0.4, 0.3, 0.3])),
+            reads=str(rng.choice(READS, p=[0.5, 0.25, 0.25])), store=str(rng.choice(STORES[:3], p=[0.4, 0.3, 0.3])),
             index=str(rng.choice(["int", "size_t"])), guard=str(rng.choice(GUARDS)),
             restrict=bool(rng.random() < 0.3), block=int(rng.choice([32, 64, 96, 128, 160]))))
         # in place, the header's extra load would read the next thread's
@@ -163,4 +173,12 @@ def random_kernels(seed: int, count: int) -> list[WindowKernel]:
         shape = str(shapes.choice(SHAPES))
         if kernels[-1].store != "in_place":
             kernels[-1].shape = shape
+        # a quarter are reductions, mostly with rows a multiple of 128
+        # bytes (C from 1 to 4 such rows: the window) and else C as drawn
+        # (the block skips the vote and runs the original loop)
+        if shapes.random() < 0.25 and kernels[-1].store != "in_place":
+            kernels[-1].store = "sum"
+            per_128 = 128 // kernels[-1].width
+            if shapes.random() < 0.7:
+                kernels[-1].length = per_128 * int(shapes.integers(1, 5 if per_128 < 32 else 3))
     return kernels

@@ -47,9 +47,16 @@
 //  - a loop that also stores to global memory (invert_mapping): rows of at
 //    least 80 bytes, decided at run time (20 floats 1.29-1.91x, 34 floats
 //    1.91-3.67x; 16 floats 0.93x at 512 threads, 12 floats 0.78-1.04x);
-//  - a loop that only reads its chunks (a reduction) is left alone: L1
-//    serves it (0.35-1.02x for 32-136-byte rows; gains only at some
-//    strides: 48, 64 and 256 floats);
+//  - a loop that only reads its chunks (a reduction): rows a multiple of
+//    128 bytes apart, where the original loop reads at about a third of
+//    its speed at other lengths and the window gains 1.2-2.3x (32-512
+//    floats); at other lengths L1 serves the loop (0.37-1.36x at 8-48
+//    floats; docs/runs/window-read-only-h200.txt).
+//    A row length known at compile time is decided here; a run-time one
+//    only with -coalda-window-read-only=runtime, since the tile's static
+//    shared memory takes L1 from the blocks that run the original loop too
+//    (0.74-0.97x at 20 floats); each block then tests its rows before the
+//    vote, and blocks that do not qualify skip the barrier;
 //  - 32-byte windows, tiles for 512 threads (for 1024 the static tile halves
 //    the blocks per SM at 128 threads: 1.3-1.9x instead of 1.8-2.9x), blocks
 //    of more threads run the original loop; loads of 4 to 16 bytes; loops
@@ -58,6 +65,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Options.h"
 #include "RowUniformity.h"
 #include "Staging.h"
 
@@ -72,6 +80,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <map>
@@ -531,7 +540,8 @@ Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
 }
 
 /// Some loop of the sites stores to global memory: a loop that only reads
-/// its chunks (a reduction) is served well enough by L1.
+/// its chunks (a reduction) is served well enough by L1 unless its rows
+/// are a multiple of 128 bytes apart (the plan's RowModulus).
 bool loopsStore(const StagingCandidate &C) {
   for (const StagedArray &A : C.Arrays)
     for (const WindowSite &S : A.Sites)
@@ -545,16 +555,49 @@ bool loopsStore(const StagingCandidate &C) {
   return false;
 }
 
+/// The cost rule for a loop that only reads its chunks (a reduction): L1
+/// serves it unless the rows are a multiple of 128 bytes apart. The tile's
+/// static shared memory takes L1 from every block of the kernel, those that
+/// run the original loop too (0.74-0.97x at run-time lengths that are not
+/// such a multiple), so by default only compile-time row lengths qualify.
+Verdict readOnlyRule(const StagingCandidate &C, StagingPlan &P) {
+  const unsigned M = opts::WindowReadOnlyModulus;
+  if (opts::WindowReadOnlyLoops == opts::WindowReadOnly::Never || !M)
+    return miss(MissedReason::StagingCostRule,
+                "the loop only reads its chunks (no store to global memory "
+                "in it) and -coalda-window-read-only=never");
+  for (const StagedArray &A : C.Arrays) {
+    if (A.Stride && (A.Stride < M || A.Stride % M))
+      return miss(MissedReason::StagingCostRule,
+                  formatv("the loop only reads its chunks, and {0}'s rows "
+                          "are {1} bytes apart, not a multiple of {2}: L1 "
+                          "serves them (a window measured 0.37-1.36x at 32 "
+                          "to 192 bytes, 1.2-2.3x at multiples: "
+                          "docs/benchmarks.md, \"Chunk windows\")",
+                          baseName(A.Base), A.Stride, M)
+                      .str());
+    if (!A.Stride &&
+        opts::WindowReadOnlyLoops != opts::WindowReadOnly::RunTimeRows)
+      return miss(MissedReason::StagingCostRule,
+                  "the loop only reads its chunks, and " + baseName(A.Base) +
+                      "'s row length is known only at run time: the "
+                      "tile's shared memory would cost the original loop "
+                      "L1 at lengths not a multiple of 128 bytes "
+                      "(0.74-0.97x; -coalda-window-read-only=runtime "
+                      "takes it)");
+  }
+  // Run-time rows: each block tests them before the vote (see version()).
+  P.RowModulus = M;
+  return std::nullopt;
+}
+
 Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
                PostDominatorTree &PDT, LoopInfo &LI) {
   StagingCandidate &C = O.Candidate;
   StagingPlan &P = O.Plan;
   if (!loopsStore(C))
-    return miss(MissedReason::StagingCostRule,
-                "the loop only reads its chunks (no store to global memory "
-                "in it): L1 serves that well, and a window measured "
-                "0.35-1.02x for chunks of 32 to 136 bytes "
-                "(docs/benchmarks.md, \"Chunk windows\")");
+    if (Verdict V = readOnlyRule(C, P))
+      return V;
   if (Verdict V = findVote(C, P, DT, PDT, LI))
     return V;
   for (const StagedArray &A : C.Arrays)

@@ -78,8 +78,12 @@ private:
   DebugLoc Loc;
   std::vector<ArrayState> States;
   Value *Go = nullptr, *Tid = nullptr, *Ntid = nullptr;
+  /// The vote's block-uniform part (launch shape, row length) and the
+  /// thread's own (it takes the way to the loops).
+  Value *Fits = nullptr, *Active = nullptr;
 
   void vote();
+  Value *voteOn(IRBuilder<> &B, Value *Cond);
   void expandLimits();
   void version();
   void emitSite(unsigned AI, const WindowSite &S);
@@ -111,7 +115,7 @@ void WindowEmitter::vote() {
   B.SetInsertPoint(V->getTerminator());
   Tid = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x);
   Ntid = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
-  Value *Fits = B.CreateAnd(
+  Fits = B.CreateAnd(
       B.CreateICmpULE(Ntid, B.getInt64(P.Capacity)),
       B.CreateICmpEQ(B.CreateMul(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
                                  sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z)),
@@ -126,6 +130,15 @@ void WindowEmitter::vote() {
     // Cost rule: short rows are read well enough by L1.
     Fits = B.CreateAnd(
         Fits, B.CreateICmpSGE(St.Stride, B.getInt64(opts::WindowMinRow)));
+    // A loop that only reads: L1 serves it well unless the rows are a
+    // multiple of RowModulus bytes apart (measured in docs/benchmarks.md).
+    if (P.RowModulus)
+      Fits = B.CreateAnd(
+          Fits,
+          B.CreateAnd(
+              B.CreateICmpSGE(St.Stride, B.getInt64(P.RowModulus)),
+              B.CreateICmpEQ(B.CreateURem(St.Stride, B.getInt64(P.RowModulus)),
+                             B.getInt64(0))));
     auto *Ty = ArrayType::get(I8, A.windowPitch() * P.Capacity);
     St.Tile = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
                                  UndefValue::get(Ty), "coalda.window." + Name,
@@ -137,14 +150,20 @@ void WindowEmitter::vote() {
     B.CreateStore(B.getInt64(0), St.Length);
     States.push_back(St);
   }
-  Value *Active = B.getTrue();
+  Active = B.getTrue();
   if (P.Guard)
     Active = P.ActiveOnTrue ? P.Guard->getCondition()
                             : B.CreateNot(P.Guard->getCondition());
-  Value *All = B.CreateIntrinsic(
-      Intrinsic::nvvm_barrier0_and, {},
-      {B.CreateZExt(B.CreateAnd(Active, Fits), B.getInt32Ty())});
-  Go = B.CreateICmpNE(All, B.getInt32(0), "coalda.window.go");
+  if (P.RowModulus)
+    return; // version() votes behind a branch on Fits
+  Go = voteOn(B, B.CreateAnd(Active, Fits));
+}
+
+/// Whether Cond holds in every thread of the block (a block barrier).
+Value *WindowEmitter::voteOn(IRBuilder<> &B, Value *Cond) {
+  Value *All = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
+                                 {B.CreateZExt(Cond, B.getInt32Ty())});
+  return B.CreateICmpNE(All, B.getInt32(0), "coalda.window.go");
 }
 
 /// Row 0's end of what each site loop reads of each array, in its
@@ -422,8 +441,21 @@ void WindowEmitter::version() {
         }
   repairUsesOutside(Region, InRegion, CloneSet, VMap);
   P.VoteBlock->getTerminator()->eraseFromParent();
-  LocatedBuilder(P.VoteBlock, Loc)
-      .CreateCondBr(Go, Start, cast<BasicBlock>(VMap[Start]),
+  auto *Original = cast<BasicBlock>(VMap[Start]);
+  BasicBlock *VoteAt = P.VoteBlock;
+  if (P.RowModulus) {
+    // A loop that only reads its chunks: blocks whose shape or rows do not
+    // qualify skip the barrier (with it, 8-float rows measured 0.79-0.86x;
+    // without, 0.81-0.93x: docs/runs/window-read-only*-h200.txt). Fits is the
+    // same in every thread of the block: false in all of a 2-D block, and in a
+    // 1-D block the row length is the block's (the window needs that too).
+    VoteAt = block("vote", Start);
+    LocatedBuilder(P.VoteBlock, Loc).CreateCondBr(Fits, VoteAt, Original);
+    LocatedBuilder VB(VoteAt, Loc);
+    Go = voteOn(VB, Active);
+  }
+  LocatedBuilder(VoteAt, Loc)
+      .CreateCondBr(Go, Start, Original,
                     MDBuilder(Ctx).createLikelyBranchWeights());
 }
 
@@ -452,7 +484,7 @@ std::string WindowEmitter::emit() {
                  "of {2} bytes per thread (block tile, {3} bytes for {4} "
                  "threads), refilled by the block when {5} load{6} leave{7} "
                  "it; 1-D blocks of up to {4} threads whose rows are at least "
-                 "{8} bytes take it, others run the original loads{9}",
+                 "{8} bytes{10} take it, others run the original loads{9}",
                  C.Arrays.size() > 1 ? "s" : "", Names,
                  C.Arrays.front().WindowBytes, C.bytesPerThread() * P.Capacity,
                  P.Capacity, Sites, Sites > 1 ? "s" : "", Sites > 1 ? "" : "s",
@@ -464,7 +496,12 @@ std::string WindowEmitter::emit() {
                                P.WriteThrough.size(),
                                P.WriteThrough.size() > 1 ? "s" : "",
                                P.WriteThrough.size() > 1 ? "" : "s")
-                           .str())
+                           .str(),
+                 P.RowModulus ? formatv(" and a multiple of {0} bytes (the "
+                                        "loop only reads its chunks)",
+                                        P.RowModulus)
+                                    .str()
+                              : std::string())
       .str();
 }
 

@@ -61,6 +61,25 @@ cl::opt<unsigned> WindowMinRow(
     cl::desc("Chunk windows: blocks whose chunks (rows) are shorter than this "
              "many bytes run the original loads, decided at run time "
              "(docs/benchmarks.md, \"Chunk windows\")"));
+cl::opt<WindowReadOnly> WindowReadOnlyLoops(
+    "coalda-window-read-only", cl::init(WindowReadOnly::ConstantRows),
+    cl::desc("Chunk windows for loops that only read their chunks (rows a "
+             "multiple of 128 bytes apart: docs/benchmarks.md, \"Chunk "
+             "windows\")"),
+    cl::values(
+        clEnumValN(WindowReadOnly::Never, "never", "leave them alone"),
+        clEnumValN(WindowReadOnly::ConstantRows, "constant",
+                   "rows of a compile-time length (default): the kernel "
+                   "gets no tile unless the window is taken"),
+        clEnumValN(WindowReadOnly::RunTimeRows, "runtime",
+                   "also rows of run-time length, decided per block; the "
+                   "tile's shared memory costs the loop 3-26% at the "
+                   "lengths that run the original")));
+cl::opt<unsigned> WindowReadOnlyModulus(
+    "coalda-window-read-only-modulus", cl::init(128), cl::Hidden,
+    cl::desc("Chunk windows: a loop that only reads takes the window when its "
+             "rows are a multiple of this many bytes apart (measured at 128; "
+             "other values are for measurements, 0: never)"));
 cl::opt<bool> CostRules(
     "coalda-cost-rules", cl::init(true),
     cl::desc("Leave alone the copies the measurements found unprofitable "

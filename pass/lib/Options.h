@@ -30,6 +30,10 @@ extern llvm::cl::opt<unsigned> StageTileBudget;
 extern llvm::cl::opt<unsigned> StageSmallRMWThreads;
 extern llvm::cl::opt<bool> TransposeAddressTile;
 extern llvm::cl::opt<unsigned> WindowMinRow;
+/// Which loops that only read their chunks take a window (Options.cpp).
+enum class WindowReadOnly { Never, ConstantRows, RunTimeRows };
+extern llvm::cl::opt<WindowReadOnly> WindowReadOnlyLoops;
+extern llvm::cl::opt<unsigned> WindowReadOnlyModulus;
 
 } // namespace coalda::opts
 

@@ -170,6 +170,9 @@ struct StagingPlan {
   /// window; the analyses its limits are expanded from.
   llvm::BasicBlock *VoteBlock = nullptr;
   std::vector<llvm::Instruction *> WriteThrough; ///< stores, small memcpys
+  /// The loops only read their chunks: blocks take the window only when
+  /// the rows are a multiple of this many bytes (0: rows of any length).
+  unsigned RowModulus = 0;
   llvm::ScalarEvolution *SE = nullptr;
   const std::vector<Atom> *Atoms = nullptr;
 

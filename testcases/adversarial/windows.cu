@@ -676,12 +676,59 @@ __global__ void guard_on_data(int *out, const int *in, const int *flag, int n, i
   for (int k = 0; k < len; k++) out[k * n + p] = in[p * len + k] + 1;
 }
 
-// a loop that only reads its chunk (a reduction: L1 serves it). Refused.
+// A loop that only reads its chunk (a reduction: L1 serves it unless the
+// rows are a multiple of 128 bytes apart). Its row length is an argument:
+// refused by default, windowed with -coalda-window-read-only=runtime (the
+// corpus runs so); launched with 32-int (128-byte) rows: the blocks take
+// the window.
 __global__ void reduction(int *out, const int *in, int n, int len) {
   int p = P;
   if (p >= n) return;
   int s = 0;
   for (int k = 0; k < len; k++) s += in[p * len + k] * (k + 1);
+  out[p] = s;
+}
+
+// The same with 24-int (96-byte) rows: every block branches past the vote
+// to the original loop (no barrier). Windowed as `reduction`.
+__global__ void reduction_96(int *out, const int *in, int n, int len) {
+  int p = P;
+  if (p >= n) return;
+  int s = 0;
+  for (int k = 0; k < len; k++) s += in[p * len + k] * (k + 1);
+  out[p] = s;
+}
+
+// 128-byte rows in 2-D blocks (64 x 2): the shape fails the block-uniform
+// test in every thread, so no thread reaches the vote's barrier. Windowed
+// as `reduction`.
+__global__ void reduction_2d(int *out, const int *in, int n, int len) {
+  int p = (blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  int s = 0;
+  for (int k = 0; k < len; k++) s += in[p * len + k] ^ k;
+  out[p] = s;
+}
+
+// Rows of a compile-time length, 64 ints (256 bytes) apart: windowed in
+// every mode but never; the row test folds and only the launch shape is
+// tested before the vote. A guarded loop with an early partial block.
+__global__ void reduction_const(int *out, const int *in, int n) {
+  int p = P;
+  if (p < n) {
+    int s = 0;
+    for (int k = 0; k < 64; k++) s += in[p * 64 + k] * (k + 3);
+    out[p] = s;
+  }
+}
+
+// 100 floats (400 bytes) apart, a compile-time length that is not a
+// multiple of 128: refused (L1 serves it), the kernel gets no tile.
+__global__ void reduction_const_400(float *out, const float *in, int n) {
+  int p = P;
+  if (p >= n) return;
+  float s = 0.f;
+  for (int k = 0; k < 100; k++) s = s * 0.5f + in[(size_t)p * 100 + k];
   out[p] = s;
 }
 

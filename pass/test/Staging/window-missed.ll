@@ -1,13 +1,14 @@
-; RUN: %opt -passes=coalda -S %s | FileCheck %s
-; RUN: %opt -passes=coalda -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt -passes=coalda -coalda-window-read-only=never -S %s | FileCheck %s
+; RUN: %opt -passes=coalda -coalda-window-read-only=never -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
 ; Per-thread chunks of run-time length that no window takes, each with its
 ; reason in a missed remark, and the IR left as it was.
 
 ; CHECK-NOT: coalda.window
 
-; A loop that only reads its chunk (a reduction): the cost rule.
-; REMARK: remark: {{.*}}chunk of in not read through a shared-memory window: the loop only reads its chunks (no store to global memory in it)
+; A loop that only reads its chunk (a reduction) with read-only windows
+; switched off (Staging/window-read-only*.ll test the cost rule).
+; REMARK: remark: {{.*}}chunk of in not read through a shared-memory window: the loop only reads its chunks (no store to global memory in it) and -coalda-window-read-only=never
 
 ; The chunk loop inside another loop walks the chunk again on every pass.
 ; REMARK: remark: {{.*}}chunk of in not read through a shared-memory window: it is in a loop nested in another, which walks the chunk again on every pass

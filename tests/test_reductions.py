@@ -1,0 +1,59 @@
+"""Read-only chunk windows (testcases/reductions.cu): the cost rule's
+decisions at -O3 and -O0, by default and with
+-coalda-window-read-only=runtime, and every kernel's bytes before and after
+through the emulator (layouts, schedules, overlap layouts, partial last
+blocks)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import TESTCASES, run_cli
+
+SOURCE = TESTCASES / "reductions.cu"
+RUNTIME = "--pass-arg=-coalda-window-read-only=runtime"
+# (level, runtime switch) -> kernels windowed
+WINDOWED = {
+    (3, False): {"row_sums64"},
+    (0, False): {"row_sums64", "row_max32"},
+    (3, True): {"row_sums64", "row_sums_len"},
+    (0, True): {"row_sums64", "row_max32", "row_sums_len"},
+}
+REASONS = {
+    "row_sums100": "rows are 400 bytes apart, not a multiple of 128",
+    "row_sums_len": "row length is known only at run time",
+}
+
+
+def decisions(report: dict) -> tuple[set[str], dict[str, str]]:
+    windowed = {k["name"] for k in report["kernels"]
+                if any(s["transformed"] and s.get("kind") == "window" for s in k.get("stagings", []))}
+    reasons = {k["name"]: s["reason"] for k in report["kernels"] for s in k.get("stagings", [])
+               if s.get("kind") == "window" and not s["transformed"]}
+    return windowed, reasons
+
+
+@pytest.mark.parametrize("runtime", [False, True])
+@pytest.mark.parametrize("level", [3, 0])
+def test_read_only_windows(level: int, runtime: bool, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, *([RUNTIME] if runtime else []))
+    assert proc.returncode == 0, proc.stderr
+    windowed, reasons = decisions(json.loads((out / "reductions.report.json").read_text()))
+    assert windowed == WINDOWED[level, runtime]
+    for name, why in REASONS.items():
+        if name not in windowed:
+            assert why in reasons[name], (name, reasons.get(name))
+    # the 256-byte rows' tile: 36 bytes per thread (a 32-byte window and a
+    # padding element) for 512 threads
+    report = json.loads((out / "reductions.report.json").read_text())
+    [entry] = [s for k in report["kernels"] if k["name"] == "row_sums64" for s in k["stagings"]]
+    assert entry["tile_bytes"] == 36 * 512
+    run = run_cli("run", SOURCE, "--emulate", "-O", str(level), "--from", out)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr
+    # 4 kernels x 2 sizes x 4 layouts x 4 schedules + 2 overlap layouts x 2
+    # sizes each (two pointers, none __restrict__)
+    assert "All 144 comparisons match byte for byte." in run.stdout
