@@ -20,13 +20,14 @@ def build_report(pass_report: Path, source: Path, arch: str, opt_level: int, inp
 
 
 def pattern(access: dict[str, Any]) -> str:
-    """Short form of an access: `3*gid+1`, `1*tid.x`, or `?` when unknown."""
+    """Short form of an access: `3*gid+1`, `1*tid.x`, `(4*len)*gid` (a
+    run-time stride), or `?` when unknown."""
     if access["lane"] == "unknown":
         return "?"
     if access["lane"] == "none":
         lane = "uniform"
     elif access["stride"] is None:
-        lane = f"n*{access['lane']}"
+        lane = f"({access.get('stride_expr', '?')})*{access['lane']}"
     else:
         lane = f"{access['stride']}*{access['lane']}"
     offset = access["offset"] or 0

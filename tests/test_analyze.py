@@ -184,3 +184,19 @@ def test_findings_name_source_values_never_ir() -> None:
     reasons = {g["reason"] for r in reports for k in r["kernels"] for g in k["groups"] + k.get("stagings", [])}
     assert any(re.search(r"\(a load of \w+ at line \d+:\d+\)", t) for t in reasons)
     assert any("__syncthreads() at line" in t for t in reasons)
+
+
+def test_run_time_strides_are_named_as_in_the_source() -> None:
+    """A run-time lane stride is shown by the variables that make it
+    (`(4*nfeatures)*gid`), and loop copies of a variable (-O3's `i.022.epil`,
+    `k.018.unr`) by the variable's name."""
+    proc = run_cli("analyze", ANALYSIS / "columns.cu", "--format", "json")
+    assert proc.returncode in (0, 3), proc.stderr
+    accesses = {(k["name"], a["kind"]): a for k in json.loads(proc.stdout)["kernels"] for a in k["accesses"]
+                if a["stride"] is None and a.get("lane") not in ("none", "unknown")}
+    assert accesses[("invert_mapping", "load")]["stride_expr"] == "4*nfeatures", accesses[("invert_mapping", "load")]
+    table = run_cli("analyze", TESTCASES / "staging.cu")
+    assert "(4*nfeatures)*gid" in table.stdout and "n*gid" not in table.stdout, table.stdout
+    text = run_cli("analyze", TESTCASES / "staging.cu", "--format", "text").stdout
+    in_chunk_sum = [line for line in text.splitlines() if "staging.cu:106:" in line and "warning" in line]
+    assert in_chunk_sum and all(re.search(r"\biter\(k\) \+ 4\*k\)", line) for line in in_chunk_sum), in_chunk_sum

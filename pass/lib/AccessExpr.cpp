@@ -97,14 +97,21 @@ std::string baseName(const Value *Base) {
   // clang names a ternary's result "."; that names nothing for a reader.
   if (Base->hasName() && Base->getName() != ".") {
     // A variable promoted to a register is a phi named after it plus a
-    // number (`k.0`, `i.018`): the variable's name.
+    // number (`k.0`, `i.018`), and the loop passes add their own suffixes
+    // to its copies (`k.022.epil`, `k.022.unr`): the variable's name.
     StringRef Name = Base->getName();
-    if (isa<PHINode>(Base)) {
-      auto [Var, Number] = Name.rsplit('.');
-      if (!Number.empty() && !Var.empty() &&
-          all_of(Number, [](char C) { return isDigit(C); }))
-        return Var.str();
-    }
+    if (isa<Instruction>(Base))
+      while (true) {
+        auto [Var, Suffix] = Name.rsplit('.');
+        bool Numbered = !Suffix.empty() &&
+                        all_of(Suffix, [](char C) { return isDigit(C); });
+        bool LoopCopy = is_contained({"epil", "unr", "prol", "lcssa", "ph",
+                                      "lver", "peel", "be"},
+                                     Suffix);
+        if (Var.empty() || Var == Name || !(Numbered || LoopCopy))
+          break;
+        Name = Var;
+      }
     return Name.str();
   }
   // clang at -O0 leaves parameters unnamed, and a value loaded or computed

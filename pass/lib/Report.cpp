@@ -201,6 +201,13 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
     O["file"] = sourcePath(*Scope);
   std::optional<int64_t> S = A.constantStride();
   O["stride"] = S ? json::Value(*S) : json::Value(nullptr);
+  // A run-time stride as the source names it (`4*len`): findings show it.
+  if (A.isKnown() && A.Lane != LaneKind::None && !S) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    A.Stride.print(OS, Info.atoms());
+    O["stride_expr"] = Text;
+  }
   O["offset"] = A.isKnown() ? json::Value(A.Offset) : json::Value(nullptr);
   O["width"] = (int64_t)A.Width;
   O["align"] = (int64_t)A.alignment().value();
