@@ -14,7 +14,16 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
 - the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
   `__syncwarp`) become calls, through a host global holding a ctypes
   callback, into `threads.BlockRun`; `__threadfence*` are no-ops (one thread
-  runs at a time). Other NVVM intrinsics are refused with a clear message.
+  runs at a time). Other NVVM intrinsics are refused with a clear message;
+- a NaN that float arithmetic (`fadd` ... `fneg`, fma, fmuladd, sqrt,
+  minnum/maxnum) produces becomes one canonical NaN: the GPU returns
+  0x7fffffff from every f32 operation (measured on an H200:
+  docs/runs/nan-payloads-h200.txt), while x86 keeps the first operand's
+  payload, so a sum of two NaNs would depend on which operand the host JIT
+  puts first and two correct versions of a kernel would differ. The GPU
+  propagates f64 payloads by a rule of its own that does not depend on the
+  operands' order; here f64 NaN results are 0x7ff8000000000000 (a difference
+  only in a double NaN's payload is not seen).
 
 A kernel that reaches no barrier runs in a native loop over the (block,
 thread) pairs in the order the schedule gives (an array of linear thread
@@ -54,6 +63,18 @@ _BARRIER = re.compile(
 )
 _MEMBAR = re.compile(r"@llvm\.nvvm\.membar\.(?:cta|gl|sys)\(")
 _OTHER_NVVM = re.compile(r"@(llvm\.nvvm\.[\w.]+)")
+# Float arithmetic whose NaN results are canonicalized (see the docstring):
+# `%r = OP [flags] TYPE ...` and `%r = call [flags] TYPE @llvm.F.SUFFIX(...)`.
+_FP_TYPE = r"(?:float|double|<\d+ x (?:float|double)>)"
+_FP_FLAGS = r"(?: (?:fast|nnan|ninf|nsz|arcp|contract|afn|reassoc))*"
+_FP_ARITH = re.compile(
+    rf"^(\s+)(%[-\w.$]+|%\d+) = ((?:fadd|fsub|fmul|fdiv|frem|fneg){_FP_FLAGS}"
+    rf"|(?:tail |musttail |notail )?call{_FP_FLAGS}) ({_FP_TYPE})"
+    rf"( [^\n]*)$",
+    re.M,
+)
+_FP_INTRINSIC = re.compile(r" @llvm\.(?:fma|fmuladd|sqrt|minnum|maxnum|minimum|maximum)\.[\w.]+\(")
+_CANONICAL_NAN = {"float": "0x7FFFFFFFE0000000", "double": "0x7FF8000000000000"}
 _INLINE_ASM = re.compile(r"\bcall [^\n]*\basm (?:sideeffect |alignstack |inteldialect )*\"")
 _TARGET_ATTRS = re.compile(r'"target-(cpu|features)"="[^"]*"')
 _BUILTIN_VARS = re.compile(r"^@(threadIdx|blockIdx|blockDim|gridDim) = [^\n]*$", re.M)
@@ -311,6 +332,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     text = re.sub(r"^target triple = .*$", f'target triple = "{llvm.get_process_triple()}"', text, flags=re.M)
     text = _TARGET_ATTRS.sub("", text)
     text, spaces = _check_alignment(text)
+    text = _canonical_nans(text)
     parts = [
         text,
         _alignment_checks(spaces),
@@ -320,6 +342,37 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
     ]
     return HostModule("\n".join(parts), tuple(sites), threaded, dynamic)
+
+
+def _canonical_nans(text: str) -> str:
+    """Each float operation's NaN result replaced by the canonical NaN of its
+    type (the instruction keeps its name for its users: the raw result gets a
+    new one). `nnan` flags and the no-NaNs function attribute are dropped, or
+    the host compiler could fold the test away."""
+    count = 0
+
+    def canonical(m: re.Match[str]) -> str:
+        nonlocal count
+        indent, result, op, ty, rest = m.groups()
+        if "call" in op.split() and not _FP_INTRINSIC.match(rest):
+            return m[0]  # a call of something else
+        count += 1
+        raw, nan = f"%coalda.fp.{count}", f"%coalda.isnan.{count}"
+        op = re.sub(r" nnan\b", "", op.replace(" fast", " reassoc ninf nsz arcp contract afn"))
+        lanes = re.match(r"<(\d+) x (\w+)>", ty)
+        if lanes:
+            element = lanes[2]
+            constant = "<" + ", ".join([f"{element} {_CANONICAL_NAN[element]}"] * int(lanes[1])) + ">"
+            cond = f"<{lanes[1]} x i1>"
+            zero = "zeroinitializer"
+        else:
+            constant, cond, zero = _CANONICAL_NAN[ty], "i1", "0.0"
+        return (f"{indent}{raw} = {op} {ty}{rest}\n"
+                f"{indent}{nan} = fcmp uno {ty} {raw}, {zero}\n"
+                f"{indent}{result} = select {cond} {nan}, {ty} {constant}, {ty} {raw}")
+
+    text = _FP_ARITH.sub(canonical, text)
+    return text.replace('"no-nans-fp-math"="true"', '"no-nans-fp-math"="false"')
 
 
 def _check_alignment(text: str) -> tuple[str, set[str]]:

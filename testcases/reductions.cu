@@ -15,6 +15,20 @@ __global__ void row_sums64(int *out, const int *in, int n) {
   out[i] = s;
 }
 
+// 64 floats (256 bytes) per row, a float sum: windowed. Random input bytes
+// make NaNs; the emulator gives float arithmetic's NaN results the GPU's
+// canonical NaN (before it did, this kernel's sum of two NaNs kept whichever
+// payload the host JIT put first, and the window "differed").
+__global__ void row_fsum64(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float s = 0.f;
+  for (int k = 0; k < 64; k++)
+    s += in[(size_t)i * 64 + k];
+  out[i] = s;
+}
+
 // 32 ints (128 bytes) per row, a weighted maximum: windowed at -O0. -O3
 // unrolls the 32 iterations whole: no loop is left, and the 32 loads are
 // members of one 128-byte read-only element, which element staging leaves

@@ -249,3 +249,42 @@ def test_emulator_refuses_inline_assembly_with_one_line(tmp_path: Path) -> None:
     proc = run_cli("run", src, "--emulate")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "inline PTX assembly" in proc.stderr
+
+
+def test_float_nans_are_canonical_as_on_the_gpu() -> None:
+    """Float arithmetic on NaNs gives the GPU's canonical NaN whatever the
+    operands' order (an H200 returns 0x7fffffff from every f32 operation:
+    docs/runs/nan-payloads-h200.txt); x86 would keep the first operand's
+    payload, and a sum whose operands the host JIT commutes would differ
+    between two correct versions of a kernel. f64 results are one NaN too;
+    copies keep their bits."""
+    ir = (
+        'target triple = "nvptx64-nvidia-cuda"\n'
+        "define void @k(ptr %in, ptr %out, ptr %din, ptr %dout) {\n"
+        "  %x = load float, ptr %in\n"
+        "  %py = getelementptr float, ptr %in, i64 1\n  %y = load float, ptr %py\n"
+        "  %a = fadd float %x, %y\n  store float %a, ptr %out\n"
+        "  %b = fadd contract float %y, %x\n  %o1 = getelementptr float, ptr %out, i64 1\n  store float %b, ptr %o1\n"
+        "  %c = call float @llvm.fmuladd.f32(float %x, float 1.0, float %y)\n"
+        "  %o2 = getelementptr float, ptr %out, i64 2\n  store float %c, ptr %o2\n"
+        "  %d = fneg float %y\n  %o3 = getelementptr float, ptr %out, i64 3\n  store float %d, ptr %o3\n"
+        "  %o4 = getelementptr float, ptr %out, i64 4\n  store float %x, ptr %o4\n"
+        "  %p = load double, ptr %din\n"
+        "  %pq = getelementptr double, ptr %din, i64 1\n  %q = load double, ptr %pq\n"
+        "  %e = fmul double %q, %p\n  store double %e, ptr %dout\n"
+        "  %v = insertelement <2 x float> undef, float %x, i32 0\n"
+        "  %w = fadd <2 x float> %v, <float 1.0, float 1.0>\n"
+        "  %f = extractelement <2 x float> %w, i32 0\n"
+        "  %o5 = getelementptr float, ptr %out, i64 5\n  store float %f, ptr %o5\n"
+        "  ret void\n}\n"
+        "declare float @llvm.fmuladd.f32(float, float, float)\n"
+        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+    )
+    module = emulate.load(ir)
+    floats = np.array([0x7FC01234, 0xFFC05678], dtype=np.uint32).view(np.uint8)
+    out = np.zeros(6 * 4, dtype=np.uint8)
+    doubles = np.array([0x7FF8000000001234, 0xFFF8000000005678], dtype=np.uint64).view(np.uint8)
+    dout = np.zeros(8, dtype=np.uint8)
+    module.launch("k", (1, 1, 1), (1, 1, 1), [floats.copy(), out, doubles.copy(), dout])
+    assert [hex(v) for v in out.view(np.uint32)] == ["0x7fffffff"] * 4 + ["0x7fc01234", "0x7fffffff"]
+    assert hex(int(dout.view(np.uint64)[0])) == "0x7ff8000000000000"

@@ -78,13 +78,10 @@ class WindowKernel:
         return f"({self.element})({ptr}[{at}] * 3 + 1)"
 
     def _combine(self, a: str, b: str) -> str:
-        """a and b combined; for floating point without arithmetic on two
-        values that may both be NaN (random bytes): which payload such a sum
-        keeps depends on the operand order the JIT picks, not on COALDA."""
+        """a and b combined: a sum (the emulator gives float arithmetic's NaN
+        results the GPU's canonical NaN, so random bytes may make both NaN)."""
         if self.element == "float4":
-            return f"make_float4({a}.x < {b}.y ? {a}.x : {b}.y, {a}.y, {b}.z, {a}.w)"
-        if self.element in ("float", "double"):
-            return f"({a} < {b} ? {a} : {b})"
+            return f"make_float4({a}.x + {b}.y, {a}.y, {b}.z, {a}.w)"
         return f"({a} + {b})"
 
     def source(self) -> str:
