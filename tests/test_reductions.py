@@ -1,5 +1,5 @@
-"""Read-only chunk windows (testcases/reductions.cu): the cost rule's
-decisions at -O3 and -O0, by default and with
+"""Read-only chunk windows and read-only elements (testcases/reductions.cu):
+the cost rules' decisions at -O3 and -O0, by default and with
 -coalda-window-read-only=runtime, and every kernel's bytes before and after
 through the emulator (layouts, schedules, overlap layouts, partial last
 blocks)."""
@@ -22,18 +22,24 @@ WINDOWED = {
     (3, True): {"row_sums64", "row_fsum64", "row_sums_len"},
     (0, True): {"row_sums64", "row_fsum64", "row_max32", "row_sums_len"},
 }
+# -O3 unrolls row_max32's 32 loads whole (a 128-byte element, staged);
+# particle_energy's 16-byte aligned record the backend reads in 16-byte loads
+ELEMENTS = {3: {"row_max32"}, 0: set()}
 REASONS = {
     "row_sums100": "rows are 400 bytes apart, not a multiple of 128",
     "row_sums_len": "row length is known only at run time",
 }
+ELEMENT_REASONS = {3: {"wide_sums": "do not fit the 32 KB a block that only reads may take",
+                       "particle_energy": "in loads the backend makes 16 bytes wide"},
+                   0: {"wide_sums": "rows are 192 bytes apart, not a multiple of 128"}}
 
 
-def decisions(report: dict) -> tuple[set[str], dict[str, str]]:
-    windowed = {k["name"] for k in report["kernels"]
-                if any(s["transformed"] and s.get("kind") == "window" for s in k.get("stagings", []))}
+def decisions(report: dict, kind: str = "window") -> tuple[set[str], dict[str, str]]:
+    staged = {k["name"] for k in report["kernels"]
+              if any(s["transformed"] and s.get("kind") == kind for s in k.get("stagings", []))}
     reasons = {k["name"]: s["reason"] for k in report["kernels"] for s in k.get("stagings", [])
-               if s.get("kind") == "window" and not s["transformed"]}
-    return windowed, reasons
+               if not s["transformed"]}
+    return staged, reasons
 
 
 @pytest.mark.parametrize("runtime", [False, True])
@@ -42,18 +48,22 @@ def test_read_only_windows(level: int, runtime: bool, tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, *([RUNTIME] if runtime else []))
     assert proc.returncode == 0, proc.stderr
-    windowed, reasons = decisions(json.loads((out / "reductions.report.json").read_text()))
+    report = json.loads((out / "reductions.report.json").read_text())
+    windowed, reasons = decisions(report)
     assert windowed == WINDOWED[level, runtime]
     for name, why in REASONS.items():
         if name not in windowed:
             assert why in reasons[name], (name, reasons.get(name))
+    elements, _ = decisions(report, "element")
+    assert elements == ELEMENTS[level]
+    for name, why in ELEMENT_REASONS[level].items():
+        assert why in reasons[name], (name, reasons.get(name))
     # the 256-byte rows' tile: 36 bytes per thread (a 32-byte window and a
     # padding element) for 512 threads
-    report = json.loads((out / "reductions.report.json").read_text())
     [entry] = [s for k in report["kernels"] if k["name"] == "row_sums64" for s in k["stagings"]]
     assert entry["tile_bytes"] == 36 * 512
     run = run_cli("run", SOURCE, "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
-    # 5 kernels x 2 sizes x 4 layouts x 4 schedules + 2 overlap layouts x 2
+    # 7 kernels x 2 sizes x 4 layouts x 4 schedules + 2 overlap layouts x 2
     # sizes each (two pointers, none __restrict__)
-    assert "All 180 comparisons match byte for byte." in run.stdout
+    assert "All 252 comparisons match byte for byte." in run.stdout

@@ -41,6 +41,11 @@ cl::opt<bool> StageReadOnly(
     "coalda-stage-read-only", cl::init(false),
     cl::desc("Also stage read-only arrays read whole at the same index as a "
              "staged written array (measured slower: docs/benchmarks.md)"));
+cl::opt<unsigned> StageReadOnlyRows(
+    "coalda-stage-read-only-rows", cl::init(64),
+    cl::desc("Stage the elements of a block that only reads when they are a "
+             "multiple of this many bytes apart (0: never; docs/benchmarks.md, "
+             "\"Read-only elements\")"));
 cl::opt<unsigned> StageTileBudget(
     "coalda-stage-tile-budget", cl::init(48 * 1024),
     cl::desc("Without __launch_bounds__, size the tiles for the most threads "

@@ -26,6 +26,7 @@ extern llvm::cl::opt<bool> BreakForTesting;
 extern llvm::cl::opt<unsigned> MaxStride;
 extern llvm::cl::opt<bool> Staging;
 extern llvm::cl::opt<bool> StageReadOnly;
+extern llvm::cl::opt<unsigned> StageReadOnlyRows;
 extern llvm::cl::opt<unsigned> StageTileBudget;
 extern llvm::cl::opt<unsigned> StageSmallRMWThreads;
 extern llvm::cl::opt<bool> TransposeAddressTile;

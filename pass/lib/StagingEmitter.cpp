@@ -687,6 +687,10 @@ BasicBlock *StagingEmitter::storeBlock() {
 void StagingEmitter::emitStorePhase() {
   if (C.transposed())
     return emitTransposeStores();
+  // A block that only reads: nothing to write back, and no barrier is
+  // needed after the reads (the tile is not filled again).
+  if (none_of(C.Arrays, [](const StagedArray &A) { return A.Written; }))
+    return;
   BasicBlock *Store = storeBlock();
   IRBuilder<> B(Store->getTerminator());
   B.SetCurrentDebugLocation(Loc);

@@ -8,6 +8,13 @@
 //     read-only array joins only when its loads read the whole element and
 //     some array is written (staging read-only AoS alone measured
 //     0.91-1.00x, 1-byte members 0.89-1.00x: the copy rewrite or nothing).
+//     Except a block that only reads elements a multiple of 64 bytes apart
+//     in 4-byte loads the backend cannot widen (alignment 4): L1 does not
+//     serve such rows and staging them measured 1.4-2.1x at 256 threads
+//     (64- and 128-byte elements; a record the backend reads in 16-byte
+//     loads measured 0.58-0.76x staged, so it stays). Such a staging has no
+//     store phase, and its tile is at most 32 KB (a 48 KB one cost the
+//     blocks that run the original code their L1: 0.61x).
 //  2. Where the barriers go: AB runs at most once per thread (in no cycle),
 //     and either every thread of the block runs it (the region is AB's span
 //     of staged accesses) or AB's only predecessor D ends in a branch that
@@ -23,8 +30,9 @@
 //     before the region); so are pairs of staged arrays one of which is
 //     written.
 //  4. Tiles: sized for __launch_bounds__ (maxntid.x) when given, else for
-//     1024, 512 or 256 threads, whichever fits 48 KB with the kernel's own
-//     static shared memory; a larger block runs the original code.
+//     1024, 512 or 256 threads, whichever fits 48 KB (32 KB for a block that
+//     only reads) with the kernel's own static shared memory; a larger
+//     block runs the original code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +62,7 @@ namespace coalda {
 namespace {
 
 constexpr uint64_t SharedLimit = 48 * 1024;
+constexpr uint64_t ReadOnlyTileLimit = 32 * 1024;
 
 Missed miss(MissedReason R, std::string Detail) {
   LLVM_DEBUG(dbgs() << "coalda: staging rejected: " << Detail << "\n");
@@ -78,9 +87,36 @@ bool covers(const StagedArray &A, bool Stores) {
   return Reached >= A.Stride;
 }
 
+/// How wide the backend may make the element's loads: their width, or their
+/// alignment (the NVPTX LoadStoreVectorizer joins aligned neighbours into
+/// one 8- or 16-byte load, which L1 serves well).
+uint64_t widestLoad(const StagedArray &A) {
+  uint64_t W = 0;
+  for (const AccessExpr *L : A.Accesses)
+    W = std::max({W, L->Width, std::min<uint64_t>(L->alignment().value(), 16)});
+  return W;
+}
+
+/// A read-only array whose elements are a multiple of
+/// -coalda-stage-read-only-rows bytes (64) apart, read whole by simple
+/// 4-byte loads: rows L1 does not serve (1.4-2.1x staged at 256 threads,
+/// 64- and 128-byte elements; docs/benchmarks.md, "Read-only elements").
+bool largeReadOnly(const StagedArray &A) {
+  unsigned M = opts::StageReadOnlyRows;
+  return M && opts::CostRules && A.Stride >= M && A.Stride % M == 0 &&
+         widestLoad(A) <= 4 && covers(A, /*Stores=*/false) &&
+         all_of(A.Accesses, [](const AccessExpr *L) { return L->isSimple(); });
+}
+
+/// Wide loads of a large read-only element: L1 serves them.
+bool wideReadOnly(const StagedArray &A) {
+  unsigned M = opts::StageReadOnlyRows;
+  return M && A.Stride >= M && A.Stride % M == 0 && widestLoad(A) > 4;
+}
+
 /// 1. The cost rule: keeps the arrays worth staging (written ones first).
 Verdict applyCostRule(StagingCandidate &C) {
-  std::vector<StagedArray> Kept;
+  std::vector<StagedArray> Kept, Large;
   std::optional<Missed> Why;
   for (StagedArray &A : C.Arrays) {
     std::string Name = baseName(A.Base);
@@ -115,6 +151,20 @@ Verdict applyCostRule(StagingCandidate &C) {
       C.LeftOut.push_back({A, Why->Detail});
       continue;
     }
+    if (!A.Written && largeReadOnly(A)) {
+      Large.push_back(A);
+      continue;
+    }
+    if (!A.Written && wideReadOnly(A)) {
+      Why = miss(MissedReason::StagingCostRule,
+                 Name + "'s " + std::to_string(A.Stride) +
+                     "-byte elements are read only, in loads the backend "
+                     "makes " + std::to_string(widestLoad(A)) +
+                     " bytes wide, which L1 serves well (staged: 0.58-0.76x "
+                     "for a 64-byte record of float4s)");
+      C.LeftOut.push_back({A, Why->Detail});
+      continue;
+    }
     if (!A.Written && (!opts::StageReadOnly || !covers(A, /*Stores=*/false))) {
       // read where it is; only whole elements are staged
       C.LeftOut.push_back(
@@ -131,6 +181,17 @@ Verdict applyCostRule(StagingCandidate &C) {
                   "an access to " + Name + " is volatile or atomic");
     Kept.push_back(A);
   }
+  // A block that only reads: its large elements are staged (the L1 cache
+  // does not absorb rows a multiple of 64 bytes apart), smaller ones are not.
+  if (none_of(Kept, [](const StagedArray &A) { return A.Written; }) &&
+      !Large.empty()) {
+    C.Arrays = std::move(Kept);
+    C.Arrays.insert(C.Arrays.end(), Large.begin(), Large.end());
+    return std::nullopt;
+  }
+  for (StagedArray &A : Large)
+    C.LeftOut.push_back({A, "read-only, read where it is (a block that also "
+                            "writes stages only what it writes)"});
   if (none_of(Kept, [](const StagedArray &A) { return A.Written; })) {
     if (Why)
       return Why;
@@ -408,13 +469,18 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
   // padding column avoids bank conflicts, so the tile has up to twice as
   // many slots as threads.
   uint64_t PerThread = C.bytesPerThread() * (C.transposed() ? 2 : 1);
+  // A block that only reads keeps L1 for the blocks that run the original
+  // code: a 48 KB tile measured 0.61x there (192-byte elements, 512 threads).
+  bool ReadOnly = none_of(
+      C.Arrays, [](const StagedArray &A) { return A.Written || A.Transposed; });
+  uint64_t Limit = ReadOnly ? ReadOnlyTileLimit : SharedLimit;
   if (unsigned Bound = launchBoundX(F)) {
     P.Capacity = Bound;
     P.CapacityFromLaunchBounds = true;
-    if (Own + PerThread * Bound <= SharedLimit)
+    if (Own + PerThread * Bound <= Limit)
       return std::nullopt;
   } else {
-    uint64_t Budget = std::min<uint64_t>(SharedLimit, opts::StageTileBudget);
+    uint64_t Budget = std::min<uint64_t>(Limit, opts::StageTileBudget);
     // Cost rule: a small element's load, barriers and store do not pay in
     // the widest blocks (they run the original code, decided before any
     // barrier).
@@ -428,18 +494,21 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
     for (unsigned Threads : {1024u, 512u, 256u})
       if (Threads <= Most &&
           (Own + PerThread * Threads <= Budget || Threads == 256)) {
-        if (Own + PerThread * Threads > SharedLimit)
+        if (Own + PerThread * Threads > Limit)
           break;
         P.Capacity = Threads;
         return std::nullopt;
       }
   }
-  return miss(MissedReason::StagingTileTooLarge,
-              "tiles of " + std::to_string(PerThread) +
-                  " bytes per thread for " +
-                  std::to_string(P.CapacityFromLaunchBounds ? P.Capacity
-                                                            : 256u) +
-                  " threads do not fit the 48 KB of static shared memory");
+  return miss(
+      MissedReason::StagingTileTooLarge,
+      "tiles of " + std::to_string(PerThread) + " bytes per thread for " +
+          std::to_string(P.CapacityFromLaunchBounds ? P.Capacity : 256u) +
+          (ReadOnly ? " threads do not fit the 32 KB a block that "
+                      "only reads may take (the rest of the SM's "
+                      "shared memory is L1 for the original code)"
+                    : " threads do not fit the 48 KB of static "
+                      "shared memory"));
 }
 
 /// A read-modify-written transposed element is loaded in the load phase by
