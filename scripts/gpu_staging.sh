@@ -11,7 +11,7 @@
 #   .venv/bin/python scripts/ncu_validate.py prepare
 #   scripts/gpu_cc_check.sh build
 # then run it there with OUT set, carrying .whl .device build/ncu build/cc-check:
-#   scripts/gpu_staging.sh [all|bench|ncu|transpose|windows]   (bench: all but ncu;
+#   scripts/gpu_staging.sh [all|bench|ncu|transpose|windows|uniform-go]   (bench: all but ncu;
 #   transpose: issue 13's shapes, 8192 x 8192 and 4096 x 1000, benched at
 #   32x8 and 16x16 and run under the sanitizers, Rodinia gaussian's Fan2
 #   (testcases/gaussian.cu), and the hand-written probe
@@ -79,6 +79,40 @@ if [ "${1:-all}" = windows ]; then
     done
   fi
   tar czf "$OUT/windows.tar.gz" -C /tmp san
+  grep -h "ERROR SUMMARY\|RACECHECK SUMMARY\|comparisons\|error:" /tmp/san/*.txt | sort | uniq -c >> "$log"
+  cat "$log"
+  exit 0
+fi
+if [ "${1:-all}" = uniform-go ]; then
+  # go without a vote (pass/lib/StagingUniformGo.cpp): the staging benchmark
+  # and issue 13's transposes with the pass's default and, as the variant
+  # `vote`, the same pass with -coalda-stage-always-vote, timed in one run;
+  # then the stagings under the sanitizers. Prepare here:
+  #   COALDA_GPU_TESTCASES="staging transpose" scripts/gpu_runs.sh prepare
+  #   .venv/bin/coalda optimize testcases/adversarial/staging.cu -o .device/adversarial-staging
+  #   .venv/bin/coalda optimize testcases/adversarial/uniform_go.cu -o .device/adversarial-uniform_go
+  #   for t in staging transpose; do .venv/bin/coalda optimize testcases/$t.cu -o /tmp/vote-$t \
+  #     --pass-arg=-coalda-stage-always-vote && mkdir -p .device/vote && \
+  #     cp /tmp/vote-$t/$t.after.ptx .device/vote/$t.ptx; done
+  step bench 300 python3 -m coalda.cli bench testcases/staging.cu --from .device/staging "${V[@]}" \
+    --variant vote=.device/vote/staging.ptx --blocks 128,256,512,1024 \
+    --json "$OUT/staging.json" --plot "$OUT/staging.png" > "$OUT/staging-bench.txt" 2>&1
+  for shape in square rect; do
+    spec=testcases/bench/transpose_$shape.toml
+    repeat=20; [ "$shape" = rect ] && repeat=200
+    for b in 32x8 16x16; do
+      step "transpose-$shape $b" 90 python3 -m coalda.cli bench testcases/transpose.cu --from .device/transpose \
+        --spec "$spec" --blocks $b --kernels transpose_naive,transpose_scale --variant vote=.device/vote/transpose.ptx \
+        --repeat "$repeat" --json "/tmp/san/transpose-$shape-$b.json" > "/tmp/san/transpose-$shape-$b.txt" 2>&1
+    done
+  done
+  for t in staging transpose adversarial/staging adversarial/uniform_go; do
+    d=.device/$t sizes=(--sizes 1000,4099)
+    [ "$t" = transpose ] && sizes=(--sizes 100)
+    case $t in adversarial/*) d=.device/${t/\//-} sizes=() ;; esac
+    [ -d "$d" ] && sanitize 150 "$t" "$d" "${sizes[@]}"
+  done
+  tar czf "$OUT/uniform-go.tar.gz" -C /tmp san
   grep -h "ERROR SUMMARY\|RACECHECK SUMMARY\|comparisons\|error:" /tmp/san/*.txt | sort | uniq -c >> "$log"
   cat "$log"
   exit 0

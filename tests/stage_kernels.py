@@ -12,7 +12,10 @@ Each kernel owns one element per thread of an `out` array of a random struct
   written back whole);
 
 under a random guard (none, `if (i < n)`, an early return, a non-prefix
-`i % 3 != 1`, a row-uniform flag), with or without `__restrict__` (without
+`i % 3 != 1`, a row-uniform flag; the bound's other forms, whose blocks
+decide go without a vote: `i <= n - 1`, `n > i`, `n - i > 0`, unsigned,
+two bounds `i < n && i < n - 37`, a flag that is 0 at run time, an early
+return `i >= n || !flag`), with or without `__restrict__` (without
 it the oracle also runs the buffers overlapping) and `__launch_bounds__`,
 with an index of `i`, `i + k` (shifted) or `2*i` (gaps between elements:
 must be left alone), in C's layout or packed (`#pragma pack(1)`: members at
@@ -33,7 +36,8 @@ import numpy as np
 
 MEMBER_TYPES = {"float": 4, "int": 4, "double": 8, "short": 2, "unsigned": 4}
 OPS = ("store", "rmw", "axpy", "partial")
-GUARDS = ("none", "bounds", "early_return", "non_prefix", "flag")
+GUARDS = ("none", "bounds", "early_return", "non_prefix", "flag", "inclusive", "lane_right", "difference",
+          "unsigned", "two_bounds", "flag_off", "early_or")
 INDEXES = ("i", "shifted", "gapped")
 
 
@@ -87,7 +91,21 @@ class StageKernel:
             return False
         if any(t == "short" for t, _ in self.members) or self.guard == "non_prefix" or self.pack:
             return None
+        # `if (i < n) prologue; if (i < n && more)`: -O3 may nest the second
+        # test inside the first, a branch not every thread reaches
+        if self.prologue and self.guard in ("flag", "flag_off", "two_bounds"):
+            return None
         return True
+
+    def expects_uniform_go(self) -> bool:
+        """Staged, the block decides go without a vote: its guard bounds the
+        lane index (with uniform flags) and its only other accesses, x[i]
+        beside out[i], share out's index (a store's inputs are 4 bytes a
+        lane against out's element: per-thread checks unless __restrict__;
+        the epilogue's sink[i] may join the region at -O3)."""
+        guarded = self.guard not in ("none", "non_prefix")
+        inputs = self.op in ("rmw", "axpy") or (self.op == "store" and self.restrict)
+        return guarded and inputs and not self.epilogue
 
     def source(self) -> str:
         r = "__restrict__ " if self.restrict else ""
@@ -123,10 +141,14 @@ class StageKernel:
             body.append(f"out[{idx}].{m} = {value};")
         guard = {
             "none": None, "bounds": "i < n", "early_return": None, "non_prefix": "i < n && i % 3 != 1",
-            "flag": "i < n && flag",
+            "flag": "i < n && flag", "inclusive": "i <= n - 1", "lane_right": "n > i", "difference": "n - i > 0",
+            "unsigned": "(unsigned)i < (unsigned)n", "two_bounds": "i < n && i < n - 37", "flag_off": "i < n && flag",
+            "early_or": None,
         }[self.guard]
         if self.guard == "early_return":
             lines.append("  if (i >= n) return;")
+        if self.guard == "early_or":
+            lines.append("  if (i >= n || !flag) return;")
         if guard:
             lines.append(f"  if ({guard}) {{")
             lines += [f"    {b}" for b in body]
@@ -142,9 +164,10 @@ class StageKernel:
         """The launch spec (TOML) of the kernel. Without a guard the grid
         covers n threads exactly (the sizes are multiples of the block)."""
         span = {"i": "n", "shifted": "(n + 1)", "gapped": "(2 * n)"}[self.index]
-        # a packed struct's arrays at its own (smaller) alignment, the float
-        # arrays beside them at 4
-        own = f", align = {self.align}" if self.pack else ""
+        # a packed struct's (or a struct of shorts') arrays at its own
+        # (smaller) alignment, the float arrays beside them at 4
+        narrow = self.pack or self.align < 4
+        own = f", align = {self.align}" if narrow else ""
         params = [f'{{ name = "out", inout = "{self.size}*{span}"{own} }}']
         if self.op in ("store", "partial"):
             params += [f'{{ name = "in{k}", in = "4*n" }}' for k in range(len(self.members))]
@@ -152,9 +175,10 @@ class StageKernel:
             params.append(f'{{ name = "x", in = "{self.size}*{span}"{own} }}')
         if self.epilogue:
             params.append('{ name = "sink", out = "4*n" }')
-        params += ['{ name = "n", value = "n" }', '{ name = "flag", value = "1" }']
+        flag = 0 if self.guard == "flag_off" else 1
+        params += ['{ name = "n", value = "n" }', f'{{ name = "flag", value = "{flag}" }}']
         grid = '"n // block"' if self.guard == "none" else '"cdiv(n, block)"'
-        align = max(self.align, 4) if self.pack else self.align
+        align = max(self.align, 4) if narrow else self.align
         return (f"[kernels.{self.name}]\nblock = {self.block}\ngrid = {grid}\nalign = {align}\n"
                 f"params = [{', '.join(params)}]\n")
 

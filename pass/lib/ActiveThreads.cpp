@@ -37,8 +37,6 @@ using namespace llvm;
 
 namespace coalda {
 
-namespace {
-
 /// The comparison Cmp (Holds: it is true, else false) as `Lo < Hi` or
 /// `Lo <= Hi`; false for equalities.
 bool asLessThan(const ICmpInst *Cmp, bool Holds, PrefixBound &Out) {
@@ -68,8 +66,8 @@ bool asLessThan(const ICmpInst *Cmp, bool Holds, PrefixBound &Out) {
 
 /// The comparison `Lo < Hi` (or <=) that holds on the edge from Term's block
 /// to Taken, if Term branches on one.
-bool edgeLessThan(const Instruction *Term, const BasicBlock *Taken,
-                  PrefixBound &Out) {
+static bool edgeLessThan(const Instruction *Term, const BasicBlock *Taken,
+                         PrefixBound &Out) {
   const auto *Br = dyn_cast<BranchInst>(Term);
   if (!Br || !Br->isConditional() ||
       Br->getSuccessor(0) == Br->getSuccessor(1))
@@ -111,6 +109,8 @@ bool edgeConditions(const Instruction *Term, const BasicBlock *Taken,
   }
   return true;
 }
+
+namespace {
 
 /// The edge From -> To is never taken: From branches on a constant that
 /// selects its other successor (`do { ... } while (0)` at -O0).
@@ -222,10 +222,6 @@ private:
   DenseMap<const BasicBlock *, bool> Memo;
 };
 
-namespace {
-
-/// The coefficient of tid.x in P when it is its only use of tid.x (linear),
-/// else nullopt.
 std::optional<int64_t> laneCoefficient(const Poly &P, unsigned Tid) {
   int64_t C = 0;
   for (const auto &[M, K] : P.Terms)
@@ -237,12 +233,10 @@ std::optional<int64_t> laneCoefficient(const Poly &P, unsigned Tid) {
   return C;
 }
 
-/// Every value on the way from tid.x to V that depends on tid.x has V's
-/// width: an extension applies only to the tid.x read itself. Then a value
-/// that wraps inside a row does so in that one width.
 bool laneInOneWidth(const Value *V, unsigned Bits,
                     SmallPtrSetImpl<const Value *> &Seen,
-                    const CoalescingInfo &Info, unsigned Tid) {
+                    const CoalescingInfo &Info, unsigned Tid,
+                    Intrinsic::ID Register) {
   if (!Seen.insert(V).second)
     return true;
   std::optional<Poly> P = Info.readInteger(V);
@@ -252,21 +246,19 @@ bool laneInOneWidth(const Value *V, unsigned Bits,
     return true;
   const auto *I = dyn_cast<Instruction>(V);
   if (const auto *II = dyn_cast_or_null<IntrinsicInst>(I);
-      II && II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x)
+      II && II->getIntrinsicID() == Register)
     return Bits == 32;
   if (isa_and_nonnull<ZExtInst>(I) || isa_and_nonnull<SExtInst>(I)) {
     const auto *Op = dyn_cast<IntrinsicInst>(I->getOperand(0));
-    return Op && Op->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_tid_x &&
+    return Op && Op->getIntrinsicID() == Register &&
            I->getType()->getIntegerBitWidth() == Bits;
   }
   if (!I || !I->getType()->isIntegerTy(Bits))
     return false;
   return all_of(I->operands(), [&](const Use &U) {
-    return laneInOneWidth(U.get(), Bits, Seen, Info, Tid);
+    return laneInOneWidth(U.get(), Bits, Seen, Info, Tid, Register);
   });
 }
-
-} // namespace
 
 /// The innermost loop around BB that can iterate, or null.
 Loop *liveLoopFor(const LoopInfo &LI, const BasicBlock *BB) {
@@ -312,7 +304,7 @@ Verdict ActiveThreads::prefixBound(PrefixBound &B, const Missed &NotLane) {
   Value *Lane = B.LaneOnHi ? B.Hi : B.Lo;
   SmallPtrSet<const Value *, 8> Seen;
   if (!laneInOneWidth(Lane, Lane->getType()->getIntegerBitWidth(), Seen, Info,
-                      Tid))
+                      Tid, Intrinsic::nvvm_read_ptx_sreg_tid_x))
     return Missed{MissedReason::ActiveThreads,
                   "the guard's index mixes integer widths on its way from "
                   "threadIdx.x: a wrap inside a row could not be detected"};

@@ -61,6 +61,11 @@ cl::opt<bool> TransposeAddressTile(
     cl::desc("Permuted transposed stores read each slot's address from a "
              "shared address tile even where the storing thread can "
              "recompute it (the general form; for testing and measurement)"));
+cl::opt<bool> StageAlwaysVote(
+    "coalda-stage-always-vote", cl::init(false), cl::Hidden,
+    cl::desc("Stagings decide go by a barrier vote even where every thread "
+             "can compute it alike (the general form; for testing and "
+             "measurement)"));
 cl::opt<unsigned> WindowMinRow(
     "coalda-window-min-row", cl::init(80),
     cl::desc("Chunk windows: blocks whose chunks (rows) are shorter than this "

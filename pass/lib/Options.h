@@ -30,6 +30,7 @@ extern llvm::cl::opt<unsigned> StageReadOnlyRows;
 extern llvm::cl::opt<unsigned> StageTileBudget;
 extern llvm::cl::opt<unsigned> StageSmallRMWThreads;
 extern llvm::cl::opt<bool> TransposeAddressTile;
+extern llvm::cl::opt<bool> StageAlwaysVote;
 extern llvm::cl::opt<unsigned> WindowMinRow;
 /// Which loops that only read their chunks take a window (Options.cpp).
 enum class WindowReadOnly { Never, ConstantRows, RunTimeRows };

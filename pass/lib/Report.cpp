@@ -280,7 +280,8 @@ json::Value stagingJSON(const StagingOutcome &O) {
   else {
     J["tile_bytes"] = (int64_t)O.tileBytes();
     J["threads"] = (int64_t)O.Plan.Capacity;
-    J["vote"] = O.Plan.votes();
+    J["vote"] = O.Plan.barrierVote();
+    J["go"] = !O.Plan.votes() ? "shape" : O.Plan.UniformGo ? "uniform" : "vote";
     if (O.Candidate.windowed()) {
       int64_t Sites = 0;
       for (const StagedArray &A : O.Candidate.Arrays)
@@ -289,15 +290,14 @@ json::Value stagingJSON(const StagingOutcome &O) {
       J["write_through"] = (int64_t)O.Plan.WriteThrough.size();
       J["overlap_checks"] = (int64_t)0;
     } else {
-    J["barriers"] = (int64_t)(O.Plan.votes() + 1 +
-                              any_of(O.Candidate.Arrays,
-                                     [](const StagedArray &A) {
-                                       return A.Loaded;
-                                     }) +
-                              (O.Plan.LeadingBarrier && !O.Plan.votes()) +
-                              O.Plan.TrailingBarrier);
-    J["overlap_checks"] =
-        (int64_t)(O.Plan.Checks.size() + O.Plan.ArrayChecks.size());
+      J["barriers"] =
+          (int64_t)(O.Plan.barrierVote() + 1 +
+                    any_of(O.Candidate.Arrays,
+                           [](const StagedArray &A) { return A.Loaded; }) +
+                    (O.Plan.LeadingBarrier && !O.Plan.barrierVote()) +
+                    O.Plan.TrailingBarrier);
+      J["overlap_checks"] =
+          (int64_t)(O.Plan.Checks.size() + O.Plan.ArrayChecks.size());
     }
   }
   J["line"] = O.Loc ? (int64_t)O.Loc.getLine() : 0;

@@ -19,8 +19,10 @@
 // each staged array (the element starts at Start_j + S_j*t, Start_j being the
 // same in every thread of the row):
 //
-//   Pre:    go = barrier.and(all threads reach the accesses (full row) and
-//                            the run-time checks hold)
+//   Pre:    go = all threads reach the accesses (full row) and the
+//                run-time checks hold: decided by barrier.and, or without a
+//                barrier where every thread computes it alike
+//                (StagingUniformGo.cpp)
 //           go ? Staged : Original          (Original: the region, cloned)
 //   Staged: loaded arrays: the row's S_j*ntid bytes -> tile_j; barrier
 //           the region, each staged access redirected to
@@ -28,7 +30,8 @@
 //           barrier; written arrays: tile_j -> the row's S_j*ntid bytes
 //
 // Only full rows are staged (a partial tail block runs the original code),
-// so which threads are active needs no analysis: the vote decides it.
+// so which threads are active needs no analysis: the vote decides it, or
+// the guard's bounds on the lane index where they are all it tests.
 //
 //===----------------------------------------------------------------------===//
 
@@ -176,10 +179,44 @@ struct StagingPlan {
   llvm::ScalarEvolution *SE = nullptr;
   const std::vector<Atom> *Atoms = nullptr;
 
-  /// Whether go can differ between threads, so that the block votes on it.
+  /// go without a vote (StagingUniformGo.cpp): each part of the guard's
+  /// conditions and each overlap check in a form every thread of the block
+  /// computes alike, so no barrier decides it.
+  struct GoPart {
+    llvm::Value *Condition = nullptr; ///< block-uniform; null for a bound
+    bool Holds = true;                ///< the thread goes on when it is
+    PrefixBound Bound;                ///< else: every lane of the block passes
+    unsigned Dim = 0;                 ///< the bound's lane: tid.x or tid.y
+  };
+  /// An address as a kernel argument, plus integer kernel arguments times
+  /// constants, plus a constant: a check's other side has the same
+  /// thread-dependent terms, which cancel and are left out.
+  struct UniformAddress {
+    struct ArgumentTerm {
+      llvm::Value *Argument;
+      bool ZeroExtended; ///< else sign-extended to 64 bits
+      int64_t Scale;
+    };
+    llvm::Value *Root = nullptr;
+    std::vector<ArgumentTerm> Terms;
+    int64_t Offset = 0;
+  };
+  /// [X, X + XWidth) and [Y, Y + YWidth) do not overlap in any thread.
+  struct UniformCheck {
+    UniformAddress X, Y;
+    uint64_t XWidth = 0, YWidth = 0;
+  };
+  bool UniformGo = false;
+  std::vector<GoPart> GoParts;
+  std::vector<UniformCheck> UniformChecks;
+
+  /// Whether go can differ between threads, so that the block decides it:
+  /// by a vote, or by the uniform form.
   bool votes() const {
     return Guard || !Checks.empty() || !ArrayChecks.empty() || VoteBlock;
   }
+  /// The block votes with a barrier (barrier0.and).
+  bool barrierVote() const { return votes() && !UniformGo; }
 };
 
 struct StagingOutcome {
@@ -203,6 +240,12 @@ struct StagingOutcome {
 std::vector<StagingOutcome>
 collectStagings(const CoalescingInfo &Info,
                 const llvm::DenseSet<const llvm::Instruction *> &Claimed);
+
+/// Decides go without a vote for a legal element or transposed staging when
+/// every thread can compute it alike (StagingUniformGo.cpp); the plan keeps
+/// the vote otherwise.
+void findUniformGo(const StagingCandidate &C, StagingPlan &P,
+                   const CoalescingInfo &Info);
 
 /// legality and the cost rule: fills each candidate's Plan or Skip.
 void decideStagings(std::vector<StagingOutcome> &Stagings,

@@ -7,7 +7,9 @@
 //
 //   Pre:      go = ntid.x <= capacity && ntid.y == ntid.z == 1 [&& active]
 //                  [&& the thread's other accesses miss its own elements]
-//             go = barrier0.and(go)   (when go can differ between threads)
+//             go = barrier0.and(go)   (when go can differ between threads;
+//                  the plan's uniform form instead, without a barrier, when
+//                  every thread computes it alike: StagingUniformGo.cpp)
 //             br go, Load, Original
 //   Load:     for each loaded array j: the row's S_j*ntid.x bytes from
 //             global memory into tile_j (16-, 8-byte or member-wide units by
@@ -19,7 +21,7 @@
 //             tiles do not fit, and threads whose other accesses overlap.
 //
 // Exactly the bytes the original writes are written: every thread is active
-// (the vote), and every byte of each written element is stored by it (the
+// (go), and every byte of each written element is stored by it (the
 // cost rule). Loaded bytes lie in elements the thread writes or reads whole.
 //
 //===----------------------------------------------------------------------===//
@@ -237,6 +239,11 @@ private:
   Value *computeGo();
   Value *checksHold(IRBuilder<> &B, DominatorTree &DT,
                     DenseMap<Value *, Value *> &Clones);
+  Value *uniformGo(IRBuilder<> &B, DominatorTree &DT,
+                   DenseMap<Value *, Value *> &Clones);
+  Value *everyLanePasses(IRBuilder<> &B, const StagingPlan::GoPart &Part,
+                         DominatorTree &DT, DenseMap<Value *, Value *> &Clones);
+  Value *uniformApart(IRBuilder<> &B, const StagingPlan::UniformCheck &Check);
   Value *rowsFit(IRBuilder<> &B);
   Value *transposeFits(IRBuilder<> &B);
   void emitTransposeStores();
@@ -325,7 +332,8 @@ Value *StagingEmitter::computeGo() {
     return Fits;
   // A block the tiles do not fit goes to the original code at once, without
   // paying for the vote's barrier (the shape is the same in every thread).
-  BasicBlock *Vote = Pre->splitBasicBlock(Pre->getTerminator(), "coalda.vote");
+  BasicBlock *Vote = Pre->splitBasicBlock(
+      Pre->getTerminator(), P.UniformGo ? "coalda.go" : "coalda.vote");
   Pre->getTerminator()->eraseFromParent();
   IRBuilder<>(Pre).CreateCondBr(Fits, Vote, Entry,
                                 MDBuilder(Ctx).createLikelyBranchWeights());
@@ -333,6 +341,8 @@ Value *StagingEmitter::computeGo() {
   Pre = Vote;
   DT.recalculate(*F);
   B.SetInsertPoint(Pre->getTerminator());
+  if (P.UniformGo)
+    return uniformGo(B, DT, Clones);
   Value *Go = B.getTrue();
   if (P.Guard) {
     Value *Cond = P.Guard->getCondition();
@@ -355,6 +365,87 @@ Value *StagingEmitter::computeGo() {
   Value *All = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
                                  {B.CreateZExt(Go, B.getInt32Ty())});
   return B.CreateICmpNE(All, B.getInt32(0), "coalda.stage.go");
+}
+
+/// go computed alike by every thread, without a barrier (the plan's uniform
+/// form, StagingUniformGo.cpp).
+Value *StagingEmitter::uniformGo(IRBuilder<> &B, DominatorTree &DT,
+                                 DenseMap<Value *, Value *> &Clones) {
+  Instruction *At = Pre->getTerminator();
+  Value *Go = nullptr;
+  auto Both = [&](Value *Holds) { Go = Go ? B.CreateAnd(Go, Holds) : Holds; };
+  for (const StagingPlan::GoPart &Part : P.GoParts) {
+    Value *Holds;
+    if (Part.Condition) {
+      Value *Cond = materializeAt(Part.Condition, At, DT, Clones);
+      assert(Cond && "legality checked that the condition is computable");
+      Holds = Part.Holds ? Cond : B.CreateNot(Cond);
+    } else {
+      Holds = everyLanePasses(B, Part, DT, Clones);
+    }
+    // A later early return's bound may be poison in a block an earlier part
+    // stops (an index past the end): frozen, `false and it` is false.
+    Both(B.CreateFreeze(Holds));
+  }
+  for (const StagingPlan::UniformCheck &Check : P.UniformChecks)
+    Both(uniformApart(B, Check));
+  if (!Go)
+    return B.getTrue();
+  Go->setName("coalda.stage.go");
+  return Go;
+}
+
+/// Every lane of the block passes Part's bound: the last one does and the
+/// lane side does not wrap, computed exactly (alike in every thread).
+Value *StagingEmitter::everyLanePasses(IRBuilder<> &B,
+                                       const StagingPlan::GoPart &Part,
+                                       DominatorTree &DT,
+                                       DenseMap<Value *, Value *> &Clones) {
+  Instruction *At = Pre->getTerminator();
+  PrefixBound Bound = Part.Bound;
+  Bound.Lo = materializeAt(Bound.Lo, At, DT, Clones);
+  Bound.Hi = materializeAt(Bound.Hi, At, DT, Clones);
+  assert(Bound.Lo && Bound.Hi && "legality checked the guard's values");
+  Value *Lane =
+      B.CreateZExt(sreg(B, Part.Dim ? Intrinsic::nvvm_read_ptx_sreg_tid_y
+                                    : Intrinsic::nvvm_read_ptx_sreg_tid_x),
+                   I64);
+  Value *Extent =
+      B.CreateZExt(sreg(B, Part.Dim ? Intrinsic::nvvm_read_ptx_sreg_ntid_y
+                                    : Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                   I64);
+  unsigned Bits = Bound.Lo->getType()->getIntegerBitWidth();
+  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
+  auto Ext = [&](Value *V) {
+    return Bound.Signed ? B.CreateSExt(V, Wide) : B.CreateZExt(V, Wide);
+  };
+  // Thread t passes when t < Hi - (Lo - t) [+ 1] (lane on Lo: Lo - t is
+  // the start; on Hi: Hi + t is).
+  Value *First = B.CreateSub(Ext(Bound.Lo), B.CreateZExt(Lane, Wide));
+  Value *Left = B.CreateSub(Ext(Bound.Hi), First, "coalda.left");
+  if (Bound.Inclusive)
+    Left = B.CreateAdd(Left, ConstantInt::get(Wide, 1));
+  Value *All = B.CreateICmpSGE(Left, B.CreateZExt(Extent, Wide), "coalda.all");
+  return B.CreateAnd(All, laneSideInRange(B, Bound, First, Lane, Extent));
+}
+
+/// A check's two ranges are apart: their difference, the same in every
+/// thread, is at least Y's width or at most minus X's.
+Value *StagingEmitter::uniformApart(IRBuilder<> &B,
+                                    const StagingPlan::UniformCheck &Check) {
+  auto Address = [&](const StagingPlan::UniformAddress &A) {
+    Value *Sum = B.CreatePtrToInt(A.Root, I64);
+    for (const auto &Term : A.Terms) {
+      Value *V = Term.ZeroExtended ? B.CreateZExtOrTrunc(Term.Argument, I64)
+                                   : B.CreateSExtOrTrunc(Term.Argument, I64);
+      Sum = B.CreateAdd(Sum, B.CreateMul(V, B.getInt64(Term.Scale)));
+    }
+    return A.Offset ? B.CreateAdd(Sum, B.getInt64(A.Offset)) : Sum;
+  };
+  Value *D = B.CreateSub(Address(Check.X), Address(Check.Y));
+  return B.CreateOr(B.CreateICmpSGE(D, B.getInt64(Check.YWidth)),
+                    B.CreateICmpSLE(D, B.getInt64(-(int64_t)Check.XWidth)),
+                    "coalda.apart");
 }
 
 /// A 1-D block of at most the tiles' threads.
@@ -521,7 +612,7 @@ void StagingEmitter::emitLoadPhase() {
                       "coalda.ntid");
   BranchInst *ToEntry = B.CreateBr(Entry);
   B.SetInsertPoint(ToEntry);
-  if (P.LeadingBarrier && !P.votes())
+  if (P.LeadingBarrier && !P.barrierVote())
     barrier(B);
   bool Any = false;
   for (auto [A, Element, Tile] : zip(C.Arrays, Elements, Tiles))

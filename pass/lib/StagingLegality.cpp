@@ -612,7 +612,6 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
 void decideStagings(std::vector<StagingOutcome> &Stagings,
                     const CoalescingInfo &Info, PostDominatorTree &PDT,
                     DominatorTree &DT, const CycleInfo &Cycles) {
-  (void)Info;
   bool Taken = false;
   for (StagingOutcome &O : Stagings) {
     O.Skip = decide(O, PDT, DT, Cycles);
@@ -623,6 +622,7 @@ void decideStagings(std::vector<StagingOutcome> &Stagings,
     if (O.legal()) {
       Taken = true;
       ++NumStagingsLegal;
+      findUniformGo(O.Candidate, O.Plan, Info);
     }
   }
 }

@@ -18,15 +18,26 @@
 
 ; Only a 2-D block of more than one warp and at most 1024 threads is
 ; permuted (a 1-D block's order would not change, nor would the addresses a
-; single warp touches), and only when the whole block stores (the vote).
-; The load of `in` comes before the store: no overlap check.
+; single warp touches), and only when the whole block stores. The guard
+; `x < M && y < N` bounds tid.x and tid.y: every thread computes that the
+; last lane of each passes (and that x and y do not wrap in the block), so
+; no barrier votes. The load of `in` comes before the store: no overlap
+; check.
 ; CHECK-LABEL: define {{.*}}transpose_naive
 ; CHECK: %[[Y:.*]] = icmp ugt i32 %{{.*}}, 1
 ; CHECK: icmp ugt i32 %[[THREADS:[0-9]+]], 32
 ; CHECK-NEXT: icmp ule i32 %[[THREADS]], 1024
-; CHECK: br i1 %coalda.fits, label %coalda.vote, label %coalda.stage.region.orig
+; CHECK: br i1 %coalda.fits, label %coalda.go, label %coalda.stage.region.orig
+; CHECK: coalda.go:
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+; CHECK: sext i32 %N to i64
+; CHECK: %coalda.all = icmp sge i64
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+; CHECK: sext i32 %M to i64
+; CHECK: %coalda.all{{[0-9]+}} = icmp sge i64
 ; CHECK-NOT: coalda.apart
-; CHECK: call i32 @llvm.nvvm.barrier0.and
+; CHECK-NOT: barrier0.and
+; CHECK: br i1 %coalda.stage.go, label %coalda.stage.load, label %coalda.stage.region.orig
 
 ; The thread's store goes to the tile, and nothing else is stored there.
 ; CHECK: coalda.stage.load:
