@@ -8,8 +8,9 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
   address space as plain memory); `extern __shared__` arrays become aliases of
   one 48 KiB buffer, as all dynamic shared memory of a block is one region.
   Blocks run one at a time, so one copy serves every block; it is filled with
-  POISON bytes before each block, so reading a tile byte no thread wrote
-  shows up as a difference, and the bytes past the launch's dynamic size must
+  SHARED_POISON bytes before each block (a byte no parameter's guard zone
+  holds: oracle.poison_of), so reading a tile byte no thread wrote shows up
+  as a difference, also where a staged row writes it into a guard zone, and the bytes past the launch's dynamic size must
   still be POISON after it (else: a write past the end);
 - the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
   `__syncwarp`) become calls, through a host global holding a ctypes
@@ -55,7 +56,10 @@ __all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefus
 DIMS = ("x", "y", "z")
 REGISTERS = ("tid", "ctaid", "ntid", "nctaid")
 DYNAMIC_SHARED = 48 * 1024  # bytes of `extern __shared__` memory a launch may ask for
-SHARED_POISON = 0xA5
+# Not any of the first 255 parameters' guard byte (oracle.poison_of): a
+# staged row written where it must not be carries the unwritten tile bytes,
+# and the first parameter's guard (0xA5, the old shared poison) hid them.
+SHARED_POISON = 0x6A
 _SREG = re.compile(r"@llvm\.nvvm\.read\.ptx\.sreg\.(tid|ctaid|ntid|nctaid)\.([xyz])\b")
 _DECLARE_SREG = re.compile(r"^declare [^@\n]*@__coalda_sreg_(\w+)_([xyz])\(\)[^\n]*$", re.M)
 _BARRIER = re.compile(
@@ -260,7 +264,7 @@ def _shared_functions(static: list[str], sizes: dict[str, int], dynamic: bool, t
     """`__coalda_shared_poison()` fills all shared memory with POISON;
     `__coalda_shared_check(dyn)` sets the fault flag when a byte of the
     dynamic buffer at or past `dyn` is not POISON any more."""
-    poison = SHARED_POISON - 256
+    poison = SHARED_POISON if SHARED_POISON < 128 else SHARED_POISON - 256  # as i8
     arrays = [(f"@{name}", str(sizes[name.strip('"')])) for name in static]
     if dynamic:
         arrays.append(("@__coalda_dynamic_shared", str(DYNAMIC_SHARED)))

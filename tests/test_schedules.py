@@ -21,7 +21,7 @@ from coalda.emulate import EmulationFault, EmulatorExecutor
 from coalda.errors import CoaldaError
 from coalda.pipeline import Artifacts, build
 from coalda.oracle import (
-    LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args,
+    LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args, poison_of,
 )
 from coalda.schedule import FORWARD, REVERSE, SHUFFLED
 from coalda.spec import KernelSpec, Param, load_spec
@@ -247,15 +247,18 @@ def test_a_planted_off_by_one_in_a_shared_tile_is_caught(modules: dict[str, str]
 
 
 def test_unwritten_shared_bytes_read_as_poison(modules: dict[str, str]) -> None:
-    """The slot tile_fill's plant leaves unfilled reads as POISON in every
-    block (the previous block's tile does not leak into the next)."""
+    """The slot tile_fill's plant leaves unfilled reads as the shared poison
+    in every block (the previous block's tile does not leak into the next).
+    That byte is no buffer's guard byte: a staged row stored where it must
+    not be shows its unwritten slots in a guard zone too."""
+    assert emulate.SHARED_POISON not in {poison_of(i) for i in range(64)}
     module = emulate.load(modules["planted"])
     src = np.zeros(3 * 2 * BLOCK, dtype=np.uint8)
     for schedule in SCHEDULES:
         dst = np.zeros_like(src)
         module.launch("tile_fill", (2, 1, 1), (BLOCK, 1, 1), [dst, src], schedule)
         rows = dst.reshape(2, BLOCK, 3)
-        assert (rows[:, 0] == POISON).all() and not rows[:, 1:].any()
+        assert (rows[:, 0] == emulate.SHARED_POISON).all() and not rows[:, 1:].any()
 
 
 # -- (c) a racy original

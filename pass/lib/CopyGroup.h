@@ -249,13 +249,6 @@ bool provablyDisjoint(const llvm::Value *A, const llvm::Value *B);
 llvm::ConstantInt *integerLimit(llvm::Type *Wide, unsigned Bits, bool Signed,
                                 bool Greatest);
 
-/// Whether a bound's lane side (Lo = start + lane, or Hi = start - lane)
-/// does not wrap in a row of Extent lanes: one value, alike in every thread
-/// of the row (i64 Lane and Extent; First, optional: Lo - lane in i64).
-llvm::Value *laneSideInRange(llvm::IRBuilder<> &B, const PrefixBound &Bound,
-                             llvm::Value *First, llvm::Value *Lane,
-                             llvm::Value *Extent);
-
 /// Clones Order (in order) with the operands that refer to earlier clones
 /// remapped; Place puts each clone where it belongs. Returns original ->
 /// clone.

@@ -333,36 +333,6 @@ ConstantInt *integerLimit(Type *Wide, unsigned Bits, bool Signed,
                                                      : Limit.zext(WideBits));
 }
 
-/// The lane side X = start +- lane of a bound does not wrap inside the row:
-/// start = X -+ lane, computed exactly, lies within X's range with room for
-/// the row's Extent values (lane < Extent). In a row where X wraps, every
-/// thread computes a start out of range (before the wrap too large, after
-/// it too small), so the row decides alike. First, when given, is Lo - lane
-/// in i64, reused when it is the start.
-Value *laneSideInRange(IRBuilder<> &B, const PrefixBound &Bound, Value *First,
-                       Value *Lane, Value *Extent) {
-  Value *X = Bound.LaneOnHi ? Bound.Hi : Bound.Lo;
-  unsigned Bits = X->getType()->getIntegerBitWidth();
-  // Exact in twice the width (i64 for the usual 32-bit index).
-  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
-  Value *Start = First;
-  if (Bound.LaneOnHi || !First || Wide != First->getType()) {
-    Value *Ext = Bound.Signed ? B.CreateSExt(X, Wide) : B.CreateZExt(X, Wide);
-    Value *T = B.CreateZExt(Lane, Wide);
-    Start = Bound.LaneOnHi ? B.CreateAdd(Ext, T) : B.CreateSub(Ext, T);
-  }
-  Value *Span =
-      B.CreateSub(B.CreateZExt(Extent, Wide), ConstantInt::get(Wide, 1));
-  // +lane: start + (Extent - 1) <= Max; -lane: start - (Extent - 1) >= Min.
-  Value *Low = Bound.LaneOnHi ? B.CreateSub(Start, Span) : Start;
-  Value *High = Bound.LaneOnHi ? Start : B.CreateAdd(Start, Span);
-  Value *LowOk =
-      B.CreateICmpSGE(Low, integerLimit(Wide, Bits, Bound.Signed, false));
-  Value *HighOk =
-      B.CreateICmpSLE(High, integerLimit(Wide, Bits, Bound.Signed, true));
-  return B.CreateAnd(LowOk, HighOk, "coalda.nowrap");
-}
-
 DenseMap<Value *, Value *>
 cloneInOrder(ArrayRef<Instruction *> Order,
              function_ref<void(Instruction *Clone, Instruction *Of)> Place) {

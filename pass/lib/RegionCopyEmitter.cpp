@@ -195,11 +195,35 @@ Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B, Value *&NoWrap) {
   return Left;
 }
 
-/// The bound's lane side does not wrap inside the row (laneSideInRange).
+/// The lane side X = start +- tid.x of a bound does not wrap inside the row:
+/// start = X -+ tid.x, computed exactly, lies within X's range with room for
+/// the row's ntid.x values. In a row where X wraps, every thread computes a
+/// start out of range (before the wrap too large, after it too small), so
+/// the row decides alike. First is Lo - tid.x in i64, reused when it is the
+/// start.
 Value *RegionCopyEmitter::rowStartInRange(IRBuilder<> &B,
                                           const PrefixBound &Bound,
                                           Value *First) {
-  return laneSideInRange(B, Bound, First, Tid, Ntid);
+  Value *X = Bound.LaneOnHi ? Bound.Hi : Bound.Lo;
+  unsigned Bits = X->getType()->getIntegerBitWidth();
+  // Exact in twice the width (i64 for the usual 32-bit index).
+  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
+  Value *Start = First;
+  if (Bound.LaneOnHi || Wide != I64) {
+    Value *Ext = Bound.Signed ? B.CreateSExt(X, Wide) : B.CreateZExt(X, Wide);
+    Value *T = B.CreateZExt(Tid, Wide);
+    Start = Bound.LaneOnHi ? B.CreateAdd(Ext, T) : B.CreateSub(Ext, T);
+  }
+  Value *Span =
+      B.CreateSub(B.CreateZExt(Ntid, Wide), ConstantInt::get(Wide, 1));
+  // +tid.x: start + (ntid.x - 1) <= Max; -tid.x: start - (ntid.x - 1) >= Min.
+  Value *Low = Bound.LaneOnHi ? B.CreateSub(Start, Span) : Start;
+  Value *High = Bound.LaneOnHi ? Start : B.CreateAdd(Start, Span);
+  Value *LowOk =
+      B.CreateICmpSGE(Low, integerLimit(Wide, Bits, Bound.Signed, false));
+  Value *HighOk =
+      B.CreateICmpSLE(High, integerLimit(Wide, Bits, Bound.Signed, true));
+  return B.CreateAnd(LowOk, HighOk, "coalda.nowrap");
 }
 
 /// A loop's index, below the bound in the threads still in the loop, does

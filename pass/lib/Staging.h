@@ -293,11 +293,13 @@ bool canMaterializeAt(llvm::Value *V, llvm::Instruction *InsertBefore,
 bool isThreadFunction(llvm::Value *V);
 
 /// V's computation cloned before InsertBefore with tid.x and tid.y replaced
-/// by X and Y (i32): what thread (X, Y) of the block computes as V (tid.z
-/// is left as it is: the caller's blocks are flat in z). V must satisfy
-/// isThreadFunction.
+/// by X and Y (i32; null: read as they are): what thread (X, Y) of the
+/// block computes as V (tid.z is left as it is: the caller's blocks are
+/// flat in z). V must satisfy isThreadFunction. The clones are named with
+/// Suffix.
 llvm::Value *cloneForThread(llvm::Value *V, llvm::Value *X, llvm::Value *Y,
-                            llvm::Instruction *InsertBefore);
+                            llvm::Instruction *InsertBefore,
+                            llvm::StringRef Suffix = ".owner");
 
 } // namespace coalda
 

@@ -166,15 +166,19 @@ bool isThreadFunctionAt(Value *V, unsigned Depth) {
 }
 
 Value *cloneOwnersValue(Value *V, Value *X, Value *Y, Instruction *At,
-                        DenseMap<Value *, Value *> &Clones) {
+                        DenseMap<Value *, Value *> &Clones, StringRef Suffix) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I)
     return V;
   switch (sregKind(I)) {
   case SregKind::TidX:
-    return X;
+    if (X)
+      return X;
+    break;
   case SregKind::TidY:
-    return Y;
+    if (Y)
+      return Y;
+    break;
   case SregKind::TidZ:
   case SregKind::Uniform:
   case SregKind::NotSreg:
@@ -184,11 +188,11 @@ Value *cloneOwnersValue(Value *V, Value *X, Value *Y, Instruction *At,
     return Done;
   Instruction *Clone = I->clone();
   for (Use &U : Clone->operands())
-    U.set(cloneOwnersValue(U.get(), X, Y, At, Clones));
+    U.set(cloneOwnersValue(U.get(), X, Y, At, Clones, Suffix));
   // The owner computed it under its own flags; the clone need not keep them.
   Clone->dropPoisonGeneratingAnnotations();
   Clone->insertBefore(At);
-  Clone->setName(I->getName() + ".owner");
+  Clone->setName(I->getName() + Suffix);
   Clones[V] = Clone;
   return Clone;
 }
@@ -197,10 +201,11 @@ Value *cloneOwnersValue(Value *V, Value *X, Value *Y, Instruction *At,
 
 bool isThreadFunction(Value *V) { return isThreadFunctionAt(V, 0); }
 
-Value *cloneForThread(Value *V, Value *X, Value *Y, Instruction *At) {
+Value *cloneForThread(Value *V, Value *X, Value *Y, Instruction *At,
+                      StringRef Suffix) {
   assert(isThreadFunction(V) && "the caller checks the computation");
   DenseMap<Value *, Value *> Clones;
-  return cloneOwnersValue(V, X, Y, At, Clones);
+  return cloneOwnersValue(V, X, Y, At, Clones, Suffix);
 }
 
 //===----------------------------------------------------------------------===//
@@ -395,38 +400,47 @@ Value *StagingEmitter::uniformGo(IRBuilder<> &B, DominatorTree &DT,
   return Go;
 }
 
-/// Every lane of the block passes Part's bound: the last one does and the
-/// lane side does not wrap, computed exactly (alike in every thread).
+/// Every lane of the block passes Part's bound: the last lane's value of the
+/// lane side X, from the first lane's (S: X computed with the lane's
+/// register 0), does not overflow X's type (no lane wraps) and passes.
+/// Block-uniform values only, in X's own width (a 64-bit form shared ntid's
+/// extension with the load phase and cost d4_update 5 registers).
 Value *StagingEmitter::everyLanePasses(IRBuilder<> &B,
                                        const StagingPlan::GoPart &Part,
                                        DominatorTree &DT,
                                        DenseMap<Value *, Value *> &Clones) {
   Instruction *At = Pre->getTerminator();
-  PrefixBound Bound = Part.Bound;
-  Bound.Lo = materializeAt(Bound.Lo, At, DT, Clones);
-  Bound.Hi = materializeAt(Bound.Hi, At, DT, Clones);
-  assert(Bound.Lo && Bound.Hi && "legality checked the guard's values");
-  Value *Lane =
-      B.CreateZExt(sreg(B, Part.Dim ? Intrinsic::nvvm_read_ptx_sreg_tid_y
-                                    : Intrinsic::nvvm_read_ptx_sreg_tid_x),
-                   I64);
-  Value *Extent =
-      B.CreateZExt(sreg(B, Part.Dim ? Intrinsic::nvvm_read_ptx_sreg_ntid_y
-                                    : Intrinsic::nvvm_read_ptx_sreg_ntid_x),
-                   I64);
-  unsigned Bits = Bound.Lo->getType()->getIntegerBitWidth();
-  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
-  auto Ext = [&](Value *V) {
-    return Bound.Signed ? B.CreateSExt(V, Wide) : B.CreateZExt(V, Wide);
-  };
-  // Thread t passes when t < Hi - (Lo - t) [+ 1] (lane on Lo: Lo - t is
-  // the start; on Hi: Hi + t is).
-  Value *First = B.CreateSub(Ext(Bound.Lo), B.CreateZExt(Lane, Wide));
-  Value *Left = B.CreateSub(Ext(Bound.Hi), First, "coalda.left");
-  if (Bound.Inclusive)
-    Left = B.CreateAdd(Left, ConstantInt::get(Wide, 1));
-  Value *All = B.CreateICmpSGE(Left, B.CreateZExt(Extent, Wide), "coalda.all");
-  return B.CreateAnd(All, laneSideInRange(B, Bound, First, Lane, Extent));
+  const PrefixBound &Bound = Part.Bound;
+  Value *Other =
+      materializeAt(Bound.LaneOnHi ? Bound.Lo : Bound.Hi, At, DT, Clones);
+  assert(Other && "legality checked the guard's values");
+  // The other thread index, if the side reads it, is this thread's own.
+  Value *Zero = B.getInt32(0);
+  Value *First = cloneForThread(Bound.LaneOnHi ? Bound.Hi : Bound.Lo,
+                                Part.Dim ? nullptr : Zero,
+                                Part.Dim ? Zero : nullptr, At, ".first");
+  Type *Ty = First->getType(); // 32 or 64 bits (legality)
+  Value *Span = B.CreateZExt(
+      B.CreateSub(sreg(B, Part.Dim ? Intrinsic::nvvm_read_ptx_sreg_ntid_y
+                                   : Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                  B.getInt32(1)),
+      Ty);
+  // Lane on Lo: X = S + t, all pass when S + span < Hi (<=); on Hi: X =
+  // S - t, all pass when Lo < S - span (<=).
+  Intrinsic::ID Step = Bound.LaneOnHi
+                           ? (Bound.Signed ? Intrinsic::ssub_with_overflow
+                                           : Intrinsic::usub_with_overflow)
+                           : (Bound.Signed ? Intrinsic::sadd_with_overflow
+                                           : Intrinsic::uadd_with_overflow);
+  Value *Pair = B.CreateBinaryIntrinsic(Step, First, Span);
+  Value *Last = B.CreateExtractValue(Pair, 0, "coalda.last");
+  Value *NoWrap = B.CreateNot(B.CreateExtractValue(Pair, 1), "coalda.nowrap");
+  Value *Low = Bound.LaneOnHi ? Other : Last;
+  Value *High = Bound.LaneOnHi ? Last : Other;
+  CmpInst::Predicate Less =
+      Bound.Inclusive ? (Bound.Signed ? CmpInst::ICMP_SLE : CmpInst::ICMP_ULE)
+                      : (Bound.Signed ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT);
+  return B.CreateAnd(B.CreateICmp(Less, Low, High), NoWrap, "coalda.all");
 }
 
 /// A check's two ranges are apart: their difference, the same in every

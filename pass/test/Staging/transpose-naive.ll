@@ -29,12 +29,13 @@
 ; CHECK-NEXT: icmp ule i32 %[[THREADS]], 1024
 ; CHECK: br i1 %coalda.fits, label %coalda.go, label %coalda.stage.region.orig
 ; CHECK: coalda.go:
+; CHECK-NOT: sreg.tid.y
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
-; CHECK: sext i32 %N to i64
-; CHECK: %coalda.all = icmp sge i64
+; CHECK: @llvm.sadd.with.overflow.i32(i32 %add7.first
+; CHECK: icmp slt i32 %coalda.last, %N
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
-; CHECK: sext i32 %M to i64
-; CHECK: %coalda.all{{[0-9]+}} = icmp sge i64
+; CHECK: @llvm.sadd.with.overflow.i32(i32 %add.first
+; CHECK: icmp slt i32 %coalda.last{{[0-9]+}}, %M
 ; CHECK-NOT: coalda.apart
 ; CHECK-NOT: barrier0.and
 ; CHECK: br i1 %coalda.stage.go, label %coalda.stage.load, label %coalda.stage.region.orig

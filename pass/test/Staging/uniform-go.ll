@@ -9,20 +9,24 @@
 ; (StagingUniformGo.cpp); elsewhere the block votes (barrier0.and).
 
 ; axpy3: `i < n` holds in every thread when it holds in the last one and
-; the lane side does not wrap in the block (i - tid.x, exactly in i64, and
-; i - tid.x + ntid.x - 1 stay within int); x[i] and y[i] share the index, so
-; each of x's 4-byte loads is apart from y's 12-byte element when
-; x + off - y <= -4 or >= 12. No vote.
+; the lane side does not wrap in the block: i is computed again for the
+; block's first lane (tid.x = 0) from ctaid and ntid, and its last lane's i,
+; i + (ntid - 1), must not overflow int and be below n. x[i] and y[i] share
+; the index, so each of x's 4-byte loads is apart from y's 12-byte element
+; when x + off - y <= -4 or >= 12. No vote, and nothing read from tid.x.
 ; CHECK-LABEL: define {{.*}}axpy3
 ; CHECK: br i1 %coalda.fits, label %coalda.go, label %coalda.stage.region.orig
 ; CHECK: coalda.go:
-; CHECK: %[[LANE:[0-9]+]] = sext i32 %add to i64
-; CHECK-NEXT: %[[FIRST:[0-9]+]] = sub i64 %[[LANE]], %{{[0-9]+}}
-; CHECK-NEXT: %[[N:[0-9]+]] = sext i32 %n to i64
-; CHECK-NEXT: %coalda.left = sub i64 %[[N]], %[[FIRST]]
-; CHECK-NEXT: %coalda.all = icmp sge i64 %coalda.left, %{{[0-9]+}}
-; CHECK: icmp sge i64 %[[FIRST]], -2147483648
-; CHECK: icmp sle i64 %{{[0-9]+}}, 2147483647
+; CHECK-NOT: sreg.tid.x
+; CHECK: %[[CTAID:.*]] = tail call noundef i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; CHECK: %[[MUL:.*]] = mul i32 %[[CTAID]], %{{.*}}
+; CHECK-NEXT: %[[FIRST:.*]] = add i32 %[[MUL]], 0
+; CHECK: %[[SPAN:[0-9]+]] = sub i32 %{{[0-9]+}}, 1
+; CHECK-NEXT: %[[SUM:[0-9]+]] = call { i32, i1 } @llvm.sadd.with.overflow.i32(i32 %[[FIRST]], i32 %[[SPAN]])
+; CHECK-NEXT: %coalda.last = extractvalue { i32, i1 } %[[SUM]], 0
+; CHECK-NEXT: %[[OV:[0-9]+]] = extractvalue { i32, i1 } %[[SUM]], 1
+; CHECK-NEXT: %coalda.nowrap = xor i1 %[[OV]], true
+; CHECK-NEXT: icmp slt i32 %coalda.last, %n
 ; CHECK: %[[Y:[0-9]+]] = ptrtoint ptr %y to i64
 ; CHECK-NEXT: %[[X:[0-9]+]] = ptrtoint ptr %x to i64
 ; CHECK-NEXT: %[[D:[0-9]+]] = sub i64 %[[X]], %[[Y]]
@@ -30,6 +34,7 @@
 ; CHECK-NEXT: icmp sge i64 %[[D]], 12
 ; CHECK: %[[X4:[0-9]+]] = add i64 %{{[0-9]+}}, 4
 ; CHECK: %[[X8:[0-9]+]] = add i64 %{{[0-9]+}}, 8
+; CHECK-NOT: sreg.tid.x
 ; CHECK: br i1 %coalda.stage.go, label %coalda.stage.load, label %coalda.stage.region.orig
 ; CHECK-NOT: barrier0.and
 ; CHECK-LABEL: define {{.*}}shifted
@@ -61,16 +66,13 @@
 ; CHECK: call i32 @llvm.nvvm.barrier0.and
 ; CHECK-LABEL: define {{.*}}unsigned_inclusive
 
-; `n - 1 >= i && go`, unsigned: the bound is inclusive (left + 1), the lane
-; side's range is [0, 2^32), and the uniform flag is a part of its own.
+; `n - 1 >= i && go`, unsigned: the bound is inclusive (the last lane may
+; equal n - 1), the lane side must not wrap past 2^32, and the uniform flag
+; is a part of its own.
 ; CHECK: coalda.go:
 ; CHECK-NEXT: %[[FLAG:[0-9]+]] = freeze i1 %go
-; CHECK: %[[UI:[0-9]+]] = zext i32 %add to i64
-; CHECK: zext i32 %sub to i64
-; CHECK: %[[INC:[0-9]+]] = add i64 %coalda.left, 1
-; CHECK-NEXT: %coalda.all = icmp sge i64 %[[INC]], %{{[0-9]+}}
-; CHECK: icmp sge i64 %{{[0-9]+}}, 0
-; CHECK-NEXT: icmp sle i64 %{{[0-9]+}}, 4294967295
+; CHECK: call { i32, i1 } @llvm.uadd.with.overflow.i32(i32 %add.first
+; CHECK: icmp ule i32 %coalda.last, %sub
 ; CHECK: %coalda.stage.go = and i1 %[[FLAG]], %{{[0-9]+}}
 ; CHECK-NOT: barrier0.and
 ; CHECK: declare
