@@ -222,6 +222,10 @@ private:
   DenseMap<const BasicBlock *, bool> Memo;
 };
 
+namespace {
+
+/// The coefficient of the lane atom Tid in P when it is its only use of it
+/// (linear), else nullopt.
 std::optional<int64_t> laneCoefficient(const Poly &P, unsigned Tid) {
   int64_t C = 0;
   for (const auto &[M, K] : P.Terms)
@@ -233,6 +237,9 @@ std::optional<int64_t> laneCoefficient(const Poly &P, unsigned Tid) {
   return C;
 }
 
+/// Every value on the way from the lane register to V that depends on it
+/// has V's width: an extension applies only to the register read itself.
+/// Then a value that wraps inside a row does so in that one width.
 bool laneInOneWidth(const Value *V, unsigned Bits,
                     SmallPtrSetImpl<const Value *> &Seen,
                     const CoalescingInfo &Info, unsigned Tid,
@@ -258,6 +265,31 @@ bool laneInOneWidth(const Value *V, unsigned Bits,
   return all_of(I->operands(), [&](const Use &U) {
     return laneInOneWidth(U.get(), Bits, Seen, Info, Tid, Register);
   });
+}
+
+} // namespace
+
+LaneSide laneSide(const Poly &L, const Poly &H, unsigned Tid) {
+  std::optional<int64_t> CL = laneCoefficient(L, Tid);
+  std::optional<int64_t> CH = laneCoefficient(H, Tid);
+  if (!CL || !CH || (*CL != 0 && *CH != 0))
+    return LaneSide::Other;
+  if (!*CL && !*CH)
+    return LaneSide::None;
+  if (*CL == -1 || *CH == 1)
+    return LaneSide::Suffix;
+  if (*CL == 1)
+    return LaneSide::Lo;
+  return *CH == -1 ? LaneSide::Hi : LaneSide::Other;
+}
+
+bool laneSideInOneWidth(const Value *Side, const CoalescingInfo &Info,
+                        unsigned Dim) {
+  SmallPtrSet<const Value *, 8> Seen;
+  return laneInOneWidth(Side, Side->getType()->getIntegerBitWidth(), Seen, Info,
+                        Info.registerAtom(Atom::ThreadIdx, Dim),
+                        Dim ? Intrinsic::nvvm_read_ptx_sreg_tid_y
+                            : Intrinsic::nvvm_read_ptx_sreg_tid_x);
 }
 
 /// The innermost loop around BB that can iterate, or null.
@@ -290,21 +322,15 @@ Verdict ActiveThreads::prefixBound(PrefixBound &B, const Missed &NotLane) {
   std::optional<Poly> H = Info.readInteger(B.Hi);
   if (!L || !H)
     return NotLane;
-  std::optional<int64_t> CL = laneCoefficient(*L, Tid);
-  std::optional<int64_t> CH = laneCoefficient(*H, Tid);
-  if (!CL || !CH || (*CL != 0 && *CH != 0))
-    return NotLane;
-  if (*CL == -1 || *CH == 1)
+  LaneSide Side = laneSide(*L, *H, Tid);
+  if (Side == LaneSide::Suffix)
     return Missed{MissedReason::SuffixGuard,
                   "the guard keeps a suffix of the row's threads (the lane "
                   "index must be below the bound), not a prefix"};
-  if (*CL != 1 && *CH != -1)
+  if (Side != LaneSide::Lo && Side != LaneSide::Hi)
     return NotLane;
-  B.LaneOnHi = *CH == -1;
-  Value *Lane = B.LaneOnHi ? B.Hi : B.Lo;
-  SmallPtrSet<const Value *, 8> Seen;
-  if (!laneInOneWidth(Lane, Lane->getType()->getIntegerBitWidth(), Seen, Info,
-                      Tid, Intrinsic::nvvm_read_ptx_sreg_tid_x))
+  B.LaneOnHi = Side == LaneSide::Hi;
+  if (!laneSideInOneWidth(B.LaneOnHi ? B.Hi : B.Lo, Info, 0))
     return Missed{MissedReason::ActiveThreads,
                   "the guard's index mixes integer widths on its way from "
                   "threadIdx.x: a wrap inside a row could not be detected"};

@@ -9,9 +9,6 @@
 
 #include "CopyGroup.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/IR/Intrinsics.h"
-
 #include <memory>
 
 namespace llvm {
@@ -40,18 +37,18 @@ bool edgeConditions(const llvm::Instruction *Term,
                     const llvm::BasicBlock *Taken,
                     llvm::SmallVectorImpl<std::pair<llvm::Value *, bool>> &Out);
 
-/// The coefficient of the lane atom Tid in P when it is its only use of it
-/// (linear), else nullopt.
-std::optional<int64_t> laneCoefficient(const Poly &P, unsigned Tid);
+/// How a bound `Lo < Hi` depends on the lane atom Tid: not at all, through
+/// Lo with coefficient +1 or Hi with -1 (the threads below it are a prefix
+/// of the row), as a suffix (-1 on Lo, +1 on Hi), or otherwise.
+enum class LaneSide { None, Lo, Hi, Suffix, Other };
+LaneSide laneSide(const Poly &L, const Poly &H, unsigned Tid);
 
-/// Every value on the way from the lane register (tid.x, or tid.y; atom
-/// Tid) to V that depends on it has V's width: an extension applies only to
-/// the register read itself. Then a value that wraps inside a row does so
-/// in that one width.
-bool laneInOneWidth(const llvm::Value *V, unsigned Bits,
-                    llvm::SmallPtrSetImpl<const llvm::Value *> &Seen,
-                    const CoalescingInfo &Info, unsigned Tid,
-                    llvm::Intrinsic::ID Register);
+/// Every value on the way from the lane register (tid.x, Dim 0, or tid.y)
+/// to the bound's lane side Side that depends on it has Side's width: an
+/// extension applies only to the register read itself. Then a value that
+/// wraps inside a row does so in that one width.
+bool laneSideInOneWidth(const llvm::Value *Side, const CoalescingInfo &Info,
+                        unsigned Dim);
 
 /// The innermost loop around BB that can iterate (a `do { } while (0)` at
 /// -O0 cannot), or null.

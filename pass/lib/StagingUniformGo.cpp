@@ -186,16 +186,13 @@ std::optional<unsigned> UniformGoFinder::laneOf(PrefixBound &B) const {
     if (Dim == 1 && !C.transposed())
       break;
     unsigned Lane = Info.registerAtom(Atom::ThreadIdx, Dim);
-    std::optional<int64_t> CL = laneCoefficient(*L, Lane);
-    std::optional<int64_t> CH = laneCoefficient(*H, Lane);
-    if (!CL || !CH)
-      return std::nullopt;
-    if (!*CL && !*CH)
+    LaneSide Side = laneSide(*L, *H, Lane);
+    if (Side == LaneSide::None)
       continue;
-    if (Found || !((*CL == 1 && !*CH) || (!*CL && *CH == -1)))
+    if (Found || (Side != LaneSide::Lo && Side != LaneSide::Hi))
       return std::nullopt; // two lanes, or a suffix of the block
     Found = Dim;
-    B.LaneOnHi = *CH == -1;
+    B.LaneOnHi = Side == LaneSide::Hi;
     Rest[0].Terms.erase(Monomial{Lane});
     Rest[1].Terms.erase(Monomial{Lane});
   }
@@ -207,11 +204,7 @@ std::optional<unsigned> UniformGoFinder::laneOf(PrefixBound &B) const {
   unsigned Bits = Side->getType()->getIntegerBitWidth();
   if (!isThreadFunction(Side) || (Bits != 32 && Bits != 64))
     return std::nullopt;
-  SmallPtrSet<const Value *, 8> Seen;
-  if (!laneInOneWidth(Side, Side->getType()->getIntegerBitWidth(), Seen, Info,
-                      Info.registerAtom(Atom::ThreadIdx, *Found),
-                      *Found ? Intrinsic::nvvm_read_ptx_sreg_tid_y
-                             : Intrinsic::nvvm_read_ptx_sreg_tid_x))
+  if (!laneSideInOneWidth(Side, Info, *Found))
     return std::nullopt;
   return Found;
 }
