@@ -15,7 +15,9 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
 - the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
   `__syncwarp`) become calls, through a host global holding a ctypes
   callback, into `threads.BlockRun`; `__threadfence*` are no-ops (one thread
-  runs at a time). Other NVVM intrinsics are refused with a clear message;
+  runs at a time). CUDA's math library (libdevice's NVVM intrinsics and its
+  inline PTX snippets, `__ldg`) runs as host definitions (coalda/nvvm.py);
+  other NVVM intrinsics and inline PTX are refused with a clear message;
 - a NaN that float arithmetic (`fadd` ... `fneg`, fma, fmuladd, sqrt,
   minnum/maxnum) produces becomes one canonical NaN: the GPU returns
   0x7fffffff from every f32 operation (measured on an H200:
@@ -46,7 +48,7 @@ from dataclasses import dataclass
 import llvmlite.binding as llvm
 import numpy as np
 
-from . import ir
+from . import ir, nvvm
 from .errors import CoaldaError
 from .schedule import FORWARD, Schedule
 from .threads import KIND_OF, POOL, BlockRun, EmulationFault, Site
@@ -72,12 +74,18 @@ _OTHER_NVVM = re.compile(r"@(llvm\.nvvm\.[\w.]+)")
 _FP_TYPE = r"(?:float|double|<\d+ x (?:float|double)>)"
 _FP_FLAGS = r"(?: (?:fast|nnan|ninf|nsz|arcp|contract|afn|reassoc))*"
 _FP_ARITH = re.compile(
-    rf"^(\s+)(%[-\w.$]+|%\d+) = ((?:fadd|fsub|fmul|fdiv|frem|fneg){_FP_FLAGS}"
-    rf"|(?:tail |musttail |notail )?call{_FP_FLAGS}) ({_FP_TYPE})"
+    rf"^(\s+)(%[-\w.$]+|%\d+|%\"[^\"\n]*\") = ((?:fadd|fsub|fmul|fdiv|frem|fneg){_FP_FLAGS}"
+    rf"|(?:tail |musttail |notail )?call{_FP_FLAGS}(?: noundef)*) ({_FP_TYPE})"
     rf"( [^\n]*)$",
     re.M,
 )
-_FP_INTRINSIC = re.compile(r" @llvm\.(?:fma|fmuladd|sqrt|minnum|maxnum|minimum|maximum)\.[\w.]+\(")
+_FP_INTRINSIC = re.compile(
+    r" @llvm\.(?:fma|fmuladd|sqrt|minnum|maxnum|minimum|maximum"
+    r"|vector\.reduce\.f(?:add|mul|min|max|minimum|maximum))\.[\w.]+\("
+)
+# Flags and attributes that let the host compiler assume a value is no NaN
+# (it would then fold the canonicalization's test, or anything, away).
+_NO_NANS = re.compile(r" nofpclass\([^)]*\)| nnan(?= )")
 _CANONICAL_NAN = {"float": "0x7FFFFFFFE0000000", "double": "0x7FF8000000000000"}
 _INLINE_ASM = re.compile(r"\bcall [^\n]*\basm (?:sideeffect |alignstack |inteldialect )*\"")
 _TARGET_ATTRS = re.compile(r'"target-(cpu|features)"="[^"]*"')
@@ -320,6 +328,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     text = _BUILTIN_VARS.sub("", device_ir)
     text = _SREG.sub(lambda m: f"@__coalda_sreg_{m[1]}_{m[2]}", text)
     text, sites = _lower_barriers(text)
+    text = nvvm.lower(text)
     if _INLINE_ASM.search(text):
         raise EmulationRefused("kernel uses inline PTX assembly (asm); the CPU emulator cannot run it")
     others = sorted(set(_OTHER_NVVM.findall(text)))
@@ -351,8 +360,10 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
 def _canonical_nans(text: str) -> str:
     """Each float operation's NaN result replaced by the canonical NaN of its
     type (the instruction keeps its name for its users: the raw result gets a
-    new one). `nnan` flags and the no-NaNs function attribute are dropped, or
-    the host compiler could fold the test away."""
+    new one). `nnan` and `fast` flags (on every instruction: a `fast` fabs
+    may assume its operand is no NaN), `nofpclass` attributes and the
+    no-NaNs function attribute are dropped, or the host compiler could fold
+    the test away."""
     count = 0
 
     def canonical(m: re.Match[str]) -> str:
@@ -375,7 +386,8 @@ def _canonical_nans(text: str) -> str:
                 f"{indent}{nan} = fcmp uno {ty} {raw}, {zero}\n"
                 f"{indent}{result} = select {cond} {nan}, {ty} {constant}, {ty} {raw}")
 
-    text = _FP_ARITH.sub(canonical, text)
+    text = _FP_ARITH.sub(canonical, _NO_NANS.sub("", text))
+    text = re.sub(r"(?<= )fast(?= )", "reassoc ninf nsz arcp contract afn", text)
     return text.replace('"no-nans-fp-math"="true"', '"no-nans-fp-math"="false"')
 
 

@@ -288,3 +288,67 @@ def test_float_nans_are_canonical_as_on_the_gpu() -> None:
     module.launch("k", (1, 1, 1), (1, 1, 1), [floats.copy(), out, doubles.copy(), dout])
     assert [hex(v) for v in out.view(np.uint32)] == ["0x7fffffff"] * 4 + ["0x7fc01234", "0x7fffffff"]
     assert hex(int(dout.view(np.uint64)[0])) == "0x7ff8000000000000"
+
+
+def test_nans_are_canonical_in_every_spelling() -> None:
+    """The forms the first canonicalization missed: a result with a quoted
+    name, a call with return attributes (`noundef`, `nofpclass`), a vector
+    reduction, and a `fast` fabs whose NaN the host may not assume away.
+    Each sum below has NaN operands with different payloads in the order
+    that x86 would keep the first one's."""
+    ir = (
+        'target triple = "nvptx64-nvidia-cuda"\n'
+        "define void @k(ptr %in, ptr %out) {\n"
+        "  %x = load float, ptr %in\n"
+        "  %py = getelementptr float, ptr %in, i64 1\n  %y = load float, ptr %py\n"
+        '  %"sum.quoted" = fadd float %y, %x\n  store float %"sum.quoted", ptr %out\n'
+        "  %m = call noundef nofpclass(inf) float @llvm.maxnum.f32(float %x, float %y)\n"
+        "  %z = fsub nnan float %m, %y\n"
+        "  %o1 = getelementptr float, ptr %out, i64 1\n  store float %z, ptr %o1\n"
+        "  %v0 = insertelement <2 x float> undef, float %y, i32 0\n"
+        "  %v = insertelement <2 x float> %v0, float %x, i32 1\n"
+        "  %r = call float @llvm.vector.reduce.fadd.v2f32(float -0.0, <2 x float> %v)\n"
+        "  %o2 = getelementptr float, ptr %out, i64 2\n  store float %r, ptr %o2\n"
+        "  %a = call fast float @llvm.fabs.f32(float %x)\n"
+        "  %isnan = fcmp fast uno float %a, 0.0\n  %flag = select i1 %isnan, float 1.0, float 2.0\n"
+        "  %o3 = getelementptr float, ptr %out, i64 3\n  store float %flag, ptr %o3\n"
+        "  ret void\n}\n"
+        "declare float @llvm.maxnum.f32(float, float)\n"
+        "declare float @llvm.vector.reduce.fadd.v2f32(float, <2 x float>)\n"
+        "declare float @llvm.fabs.f32(float)\n"
+        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+    )
+    module = emulate.load(ir)
+    floats = np.array([0x7FC01234, 0xFFC05678], dtype=np.uint32).view(np.uint8)
+    out = np.zeros(4 * 4, dtype=np.uint8)
+    module.launch("k", (1, 1, 1), (1, 1, 1), [floats, out])
+    words = out.view(np.uint32)
+    assert [hex(v) for v in words[:3]] == ["0x7fffffff"] * 3
+    assert out.view(np.float32)[3] == 1.0  # fabs of a NaN is a NaN, fast or not
+    text = emulate.lower(ir, [emulate.KernelSignature("k", (("in", "ptr"), ("out", "ptr")))], {}).text
+    assert "nofpclass" not in text and " nnan " not in text and " fast " not in text
+
+
+def test_shifts_by_the_width_or_more_clamp_as_in_ptx() -> None:
+    """LLVM leaves `shl i32 %x, 40` poison; PTX clamps the amount (0, or the
+    sign for an arithmetic shift right) and the emulator does the same,
+    where x86 would shift by 40 mod 32 = 8."""
+    ir = (
+        'target triple = "nvptx64-nvidia-cuda"\n'
+        "define void @k(ptr %p, i32 %amount) {\n"
+        "  %x = load i32, ptr %p\n"
+        "  %a = shl nuw i32 %x, %amount\n  %q1 = getelementptr i32, ptr %p, i64 1\n  store i32 %a, ptr %q1\n"
+        "  %b = lshr exact i32 %x, %amount\n  %q2 = getelementptr i32, ptr %p, i64 2\n  store i32 %b, ptr %q2\n"
+        "  %c = ashr i32 %x, %amount\n  %q3 = getelementptr i32, ptr %p, i64 3\n  store i32 %c, ptr %q3\n"
+        "  %w = sext i32 %amount to i64\n  %y = sext i32 %x to i64\n  %d = shl i64 %y, %w\n"
+        "  %q4 = getelementptr i64, ptr %p, i64 2\n  store i64 %d, ptr %q4\n"
+        "  ret void\n}\n"
+        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+    )
+    module = emulate.load(ir)
+    # x = -1: shl, lshr, ashr in 32 bits, then shl in 64 bits
+    for amount, want in ((40, [0, 0, -1, -(1 << 40)]), (70, [0, 0, -1, 0]), (4, [-16, 0x0FFFFFFF, -1, -16])):
+        buf = np.zeros(6, dtype=np.int32)
+        buf[0] = -1
+        module.launch("k", (1, 1, 1), (1, 1, 1), [buf, amount])
+        assert [*buf[1:4].tolist(), int(buf[4:6].view(np.int64)[0])] == want, amount
