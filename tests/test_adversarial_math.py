@@ -1,0 +1,49 @@
+"""The math adversary (testcases/adversarial/math.cu): rewritten kernels that
+compute with CUDA's math library. tests/test_adversarial.py runs every kernel
+through the oracle at -O0 and -O3 (every layout, every schedule); here the
+decisions are pinned, so that the kernels that prove the emulator can check a
+rewrite around libdevice stay rewritten, and the ones the pass cannot take
+yet (libdevice's branches between the guard and the accesses) say so.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_adversarial import built
+
+STEM = "math"
+STAGED = {"normalize", "bodies", "quantize", "transpose_exp"}
+# -O3 unrolls the chunk loop into one element; -O0 keeps the loop, a window
+CHUNK = {3: "element", 0: "window"}
+COPIED = {"copy_and_length"}
+NOT_BEHIND_ONE_BRANCH = {"polar", "decay"}
+
+
+def _stagings(report: dict) -> dict[str, list[dict]]:
+    return {k["name"]: k.get("stagings", []) for k in report["kernels"]}
+
+
+@pytest.mark.parametrize("opt", [3, 0])
+def test_math_kernels_stay_rewritten(opt: int) -> None:
+    b = built(STEM, opt)
+    stagings = _stagings(b.report)
+    for name in STAGED:
+        assert any(s["transformed"] for s in stagings[name]), (name, [s["reason"] for s in stagings[name]])
+    chunk = [s for s in stagings["chunk_sqrt"] if s["transformed"]]
+    assert [s["kind"] for s in chunk] == [CHUNK[opt]]
+    for name in COPIED:
+        assert any(g["transformed"] for g in b.kernel(name)["groups"]), name
+    # the emulator must be able to run what it checks: every kernel calls
+    # the math library, none is refused (tests/test_adversarial.py runs them)
+    assert "@llvm.nvvm.sqrt" in b.after or "@llvm.sqrt" in b.after
+    assert " asm " in b.before  # libdevice's inline PTX is in the corpus
+
+
+@pytest.mark.parametrize("opt", [3, 0])
+def test_branchy_math_between_guard_and_accesses_is_left_alone(opt: int) -> None:
+    stagings = _stagings(built(STEM, opt).report)
+    for name in NOT_BEHIND_ONE_BRANCH:
+        assert stagings[name] and not any(s["transformed"] for s in stagings[name])
+        assert any("not behind one branch" in s["reason"] for s in stagings[name]), name
+    assert not any(s["transformed"] for s in stagings["bodies_precise"])
