@@ -11,7 +11,10 @@ Each kernel owns one element per thread of an `out` array of a random struct
 - `partial`: writes only some members (must be left alone: the tile cannot be
   written back whole);
 
-under a random guard (none, `if (i < n)`, an early return, a non-prefix
+often through a function of CUDA's math library that stays free of
+branches at -O3 (sqrtf, __expf, rintf, __fdividef, __sinf, __logf, rsqrtf,
+directed-rounding intrinsics, conversions: the emulator runs libdevice,
+coalda/nvvm.py), under a random guard (none, `if (i < n)`, an early return, a non-prefix
 `i % 3 != 1`, a row-uniform flag; the bound's other forms, whose blocks
 decide go without a vote: `i <= n - 1`, `n > i`, `n - i > 0`, unsigned,
 two bounds `i < n && i < n - 37`, a flag that is 0 at run time, an early
@@ -39,6 +42,14 @@ OPS = ("store", "rmw", "axpy", "partial")
 GUARDS = ("none", "bounds", "early_return", "non_prefix", "flag", "inclusive", "lane_right", "difference",
           "unsigned", "two_bounds", "flag_off", "early_or")
 INDEXES = ("i", "shifted", "gapped")
+# branch-free at -O3 (libdevice's full-precision sinf, expf, powf ... branch:
+# their accesses are not behind one branch, testcases/adversarial/math.cu)
+MATH = (
+    "sqrtf(fabsf({v}))", "__expf(fminf({v}, 10.0f))", "rintf({v} * 0.5f)", "__fdividef({v}, 3.0f)",
+    "__saturatef({v}) + floorf({v})", "__sinf({v}) * __logf(fabsf({v}) + 1.0f)",
+    "(float)__float2int_rn({v}) + __fadd_rz({v}, 0.25f)", "rsqrtf(1.0f + {v} * {v})",
+    "fmaxf({v}, -1e4f) + copysignf(1.0f, {v})", "__fmul_rd({v}, 1.5f)",
+)
 
 
 @dataclass
@@ -54,6 +65,7 @@ class StageKernel:
     prologue: bool = False  # the thread writes a member of its element first
     epilogue: bool = False  # and reads one back after (into `sink`)
     pack: int = 0  # #pragma pack(N) around the struct; 0: C's layout
+    math: str = ""  # a MATH form applied to every computed value, or none
 
     @property
     def struct(self) -> str:
@@ -133,11 +145,14 @@ class StageKernel:
             if self.op == "partial" and k % 2 == 1:
                 continue
             if self.op in ("store", "partial"):
-                value = f"({t})(in{k}[i] * 3.0f + {k})"
+                value = f"in{k}[i] * 3.0f + {k}"
             elif self.op == "rmw":
-                value = f"({t})(out[{idx}].{m} * 2 + {k + 1})"
+                value = f"out[{idx}].{m} * 2 + {k + 1}"
             else:
-                value = f"({t})(x[{idx}].{m} * 3 + out[{idx}].{m})"
+                value = f"x[{idx}].{m} * 3 + out[{idx}].{m}"
+            if self.math:
+                value = self.math.format(v=f"(float)({value})")
+            value = f"({t})({value})"
             body.append(f"out[{idx}].{m} = {value};")
         guard = {
             "none": None, "bounds": "i < n", "early_return": None, "non_prefix": "i < n && i % 3 != 1",
@@ -202,6 +217,7 @@ def _members(rng: np.random.Generator) -> list[tuple[str, str]]:
 
 def random_kernels(seed: int, count: int) -> list[StageKernel]:
     rng = np.random.default_rng(seed)
+    math_rng = np.random.default_rng([seed, 1])  # its own stream: the other draws stay as they were
     kernels = []
     for k in range(count):
         op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
@@ -213,5 +229,6 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
                              bool(rng.integers(0, 2)), bound, block,
                              prologue=bool(rng.random() < 0.2), epilogue=bool(rng.random() < 0.3))
         kernel.pack = int(rng.choice([0, 0, 0, 0, 1, 4]))
+        kernel.math = str(math_rng.choice(MATH)) if math_rng.random() < 0.4 else ""
         kernels.append(kernel)
     return kernels
