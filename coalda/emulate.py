@@ -13,8 +13,9 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
   as a difference, also where a staged row writes it into a guard zone, and the bytes past the launch's dynamic size must
   still be POISON after it (else: a write past the end);
 - the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
-  `__syncwarp`) become calls, through a host global holding a ctypes
-  callback, into `threads.BlockRun`; `__threadfence*` are no-ops (one thread
+  `__syncwarp`) and the warp collectives (shuffles, votes, `__reduce_*_sync`)
+  become calls, through a host global holding a ctypes callback, into
+  `threads.BlockRun`; `__threadfence*` are no-ops (one thread
   runs at a time). CUDA's math library (libdevice's NVVM intrinsics and its
   inline PTX snippets, `__ldg`) runs as host definitions (coalda/nvvm.py);
   other NVVM intrinsics and inline PTX are refused with a clear message;
@@ -65,7 +66,9 @@ SHARED_POISON = 0x6A
 _SREG = re.compile(r"@llvm\.nvvm\.read\.ptx\.sreg\.(tid|ctaid|ntid|nctaid)\.([xyz])\b")
 _DECLARE_SREG = re.compile(r"^declare [^@\n]*@__coalda_sreg_(\w+)_([xyz])\(\)[^\n]*$", re.M)
 _BARRIER = re.compile(
-    r"@llvm\.nvvm\.(barrier0\.popc|barrier0\.and|barrier0\.or|barrier0|barrier\.sync|bar\.sync|bar\.warp\.sync)\((\))?"
+    r"@llvm\.nvvm\.(barrier0\.popc|barrier0\.and|barrier0\.or|barrier0|barrier\.sync|bar\.sync|bar\.warp\.sync"
+    r"|shfl\.sync\.(?:idx|up|down|bfly)\.(?:i32|f32)|vote\.(?:all|any|uni|ballot)\.sync"
+    r"|redux\.sync\.(?:add|min|max|umin|umax|and|or|xor))\((\))?"
 )
 _MEMBAR = re.compile(r"@llvm\.nvvm\.membar\.(?:cta|gl|sys)\(")
 _OTHER_NVVM = re.compile(r"@(llvm\.nvvm\.[\w.]+)")
@@ -103,7 +106,8 @@ _CTYPES = {
     "ptr": ctypes.c_void_p, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
     "i64": ctypes.c_int64, "float": ctypes.c_float, "double": ctypes.c_double,
 }
-_HOOK = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32)
+# (kind, site, arg or mask, a, b, c) -> the barrier's or collective's result
+_HOOK = ctypes.CFUNCTYPE(ctypes.c_int32, *[ctypes.c_int32] * 6)
 
 
 class EmulationRefused(CoaldaError):
@@ -213,7 +217,7 @@ def _lower_barriers(text: str) -> tuple[str, list[Site]]:
         if line.startswith("define "):
             match = re.search(r"@([^\s(]+)\(", line)
             function = match[1] if match else ""
-        if "@llvm.nvvm.ba" in line:
+        if _BARRIER.search(line):
             dbg = re.search(r"!dbg !(\d+)", line)
 
             def site(m: re.Match[str], dbg: re.Match[str] | None = dbg, function: str = function) -> str:
@@ -231,9 +235,11 @@ def _barrier_wrappers() -> str:
     out = [
         "@__coalda_barrier_hook = global ptr null",
         "define internal void @__coalda_membar() {\n  ret void\n}",
-        "define internal i32 @__coalda_barrier(i32 %kind, i32 %site, i32 %arg) {\n"
+        "define internal i32 @__coalda_collective(i32 %kind, i32 %site, i32 %arg, i32 %a, i32 %b, i32 %c) {\n"
         "  %hook = load ptr, ptr @__coalda_barrier_hook\n"
-        "  %r = call i32 %hook(i32 %kind, i32 %site, i32 %arg)\n  ret i32 %r\n}",
+        "  %r = call i32 %hook(i32 %kind, i32 %site, i32 %arg, i32 %a, i32 %b, i32 %c)\n  ret i32 %r\n}",
+        "define internal i32 @__coalda_barrier(i32 %kind, i32 %site, i32 %arg) {\n"
+        "  %r = call i32 @__coalda_collective(i32 %kind, i32 %site, i32 %arg, i32 0, i32 0, i32 0)\n  ret i32 %r\n}",
     ]
     for intrinsic, kind in KIND_OF.items():
         name = "__coalda_" + intrinsic.replace(".", "_")
@@ -243,6 +249,27 @@ def _barrier_wrappers() -> str:
         elif intrinsic.startswith("barrier0."):
             out.append(f"define internal i32 @{name}(i32 %site, i32 %p) {{\n"
                        f"  %r = call i32 @__coalda_barrier(i32 {kind}, i32 %site, i32 %p)\n  ret i32 %r\n}}")
+        elif intrinsic.startswith("shfl."):
+            ty = "float" if intrinsic.endswith("f32") else "i32"
+            value = "%v" if ty == "i32" else "%bits"
+            cast_in = "" if ty == "i32" else "  %bits = bitcast float %v to i32\n"
+            cast_out = "  ret i32 %r" if ty == "i32" else "  %f = bitcast i32 %r to float\n  ret float %f"
+            out.append(f"define internal {ty} @{name}(i32 %site, i32 %mask, {ty} %v, i32 %b, i32 %c) {{\n{cast_in}"
+                       f"  %r = call i32 @__coalda_collective(i32 {kind}, i32 %site, i32 %mask, i32 {value}, i32 %b,"
+                       f" i32 %c)\n{cast_out}\n}}")
+        elif intrinsic.startswith("vote.") and intrinsic != "vote.ballot.sync":
+            out.append(f"define internal i1 @{name}(i32 %site, i32 %mask, i1 %p) {{\n  %a = zext i1 %p to i32\n"
+                       f"  %r = call i32 @__coalda_collective(i32 {kind}, i32 %site, i32 %mask, i32 %a, i32 0, i32 0)\n"
+                       f"  %t = icmp ne i32 %r, 0\n  ret i1 %t\n}}")
+        elif intrinsic.startswith(("vote.", "redux.")):
+            # vote(mask, predicate); redux(value, mask), as the intrinsics
+            # and PTX define them (clang 19's __reduce_*_sync passes them
+            # the other way round)
+            params = "i32 %mask, i1 %p" if intrinsic == "vote.ballot.sync" else "i32 %a, i32 %mask"
+            widen = "  %a = zext i1 %p to i32\n" if intrinsic == "vote.ballot.sync" else ""
+            out.append(f"define internal i32 @{name}(i32 %site, {params}) {{\n{widen}"
+                       f"  %r = call i32 @__coalda_collective(i32 {kind}, i32 %site, i32 %mask, i32 %a, i32 0, i32 0)\n"
+                       f"  ret i32 %r\n}}")
         else:
             out.append(f"define internal void @{name}(i32 %site, i32 %a) {{\n"
                        f"  %r = call i32 @__coalda_barrier(i32 {kind}, i32 %site, i32 %a)\n  ret void\n}}")
@@ -573,13 +600,13 @@ class EmulatedModule:
         for d, v in zip(DIMS, value):
             self._globals[(register, d)].value = v
 
-    def _arrive(self, kind: int, site: int, arg: int) -> int:
+    def _arrive(self, kind: int, site: int, arg: int, a: int, b: int, c: int) -> int:
         """The barrier hook, called by JIT code in the running host thread."""
         run = self._active
         if run is None:  # a barrier reached from the native loop: cannot wait
             self._fault.value = _FAULT_STRAY_BARRIER
             return 0
-        return run.arrive(kind, site, arg)
+        return run.arrive(kind, site, arg, a, b, c)
 
 
 @functools.lru_cache(maxsize=64)

@@ -119,18 +119,24 @@ def test_overlapping_buffers_take_the_original_path(rgb_build: Artifacts) -> Non
     assert (results[0][: 3 * 257].reshape(-1, 3) == results[0][:3]).all()
 
 
-def test_emulator_refuses_warp_shuffles() -> None:
-    """Barriers and shared memory run (tests/test_schedules.py); intrinsics
-    the emulator has no model for are refused by name."""
+@pytest.mark.parametrize("intrinsic", [
+    "i32 @llvm.nvvm.activemask()", "i32 @llvm.nvvm.match.any.sync.i32(i32 -1, i32 %v)",
+])
+def test_emulator_refuses_what_it_cannot_model(intrinsic: str) -> None:
+    """Barriers, shared memory, warp shuffles, votes and reductions run
+    (tests/test_schedules.py, tests/test_emulate_warp.py); `__activemask`
+    (which lanes run together is the GPU's choice, the emulator runs one
+    at a time) and intrinsics the emulator has no model for are refused by
+    name."""
+    name = intrinsic.split("@")[1].split("(")[0]
     ir = (
         'target triple = "nvptx64-nvidia-cuda"\n'
         "define void @k(ptr %p, i32 %v) {\n"
-        "  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %v, i32 0, i32 31)\n"
+        f"  %s = call {intrinsic}\n"
         "  store i32 %s, ptr %p\n  ret void\n}\n"
-        "declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)\n"
         '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
     )
-    with pytest.raises(EmulationRefused, match=r"llvm\.nvvm\.shfl\.sync\.idx\.i32"):
+    with pytest.raises(EmulationRefused, match=re.escape(name)):
         emulate.load(ir)
 
 

@@ -33,14 +33,16 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 N = 4096
 BLOCK = 256
 
-SOURCE = r"""
+# one kernel per function: o[i] = expr of the inputs' i-th elements x, y, z
+MACROS = r"""
 #define IDX int i = blockIdx.x * blockDim.x + threadIdx.x
 #define F1(name, T, U, expr) extern "C" __global__ void name(T *o, const U *a) { IDX; U x = a[i]; o[i] = (expr); }
 #define F2(name, T, U, expr) extern "C" __global__ void name(T *o, const U *a, const U *b) \
   { IDX; U x = a[i], y = b[i]; o[i] = (expr); }
 #define F3(name, T, expr) extern "C" __global__ void name(T *o, const T *a, const T *b, const T *c) \
   { IDX; T x = a[i], y = b[i], z = c[i]; o[i] = (expr); }
-
+"""
+SOURCE = MACROS + r"""
 F2(add_rn, float, float, __fadd_rn(x, y)) F2(add_rz, float, float, __fadd_rz(x, y))
 F2(add_rd, float, float, __fadd_rd(x, y)) F2(add_ru, float, float, __fadd_ru(x, y))
 F2(sub_rz, float, float, __fsub_rz(x, y)) F2(sub_rd, float, float, __fsub_rd(x, y))

@@ -1,0 +1,188 @@
+"""The emulator runs the warp collectives: shuffles, votes and reductions
+(coalda/threads.py), as PTX defines them.
+
+Each kernel applies one collective to random per-lane operands; the
+reference below computes CUDA's documented result warp by warp, from the
+lane's index, the mask, the offset and the width. Divergent calls with
+partial masks, partial last warps, calls at two sites that pair up, and a
+lane missing from its own mask are covered too. The reductions are called
+through clang's builtins (value, mask): clang 19's `__reduce_*_sync(mask,
+value)` passes them the other way round, which the GPU runs as an illegal
+instruction and the emulator reports (test_clang_19_reduce_add_sync_swaps). scripts/nvvm_fidelity.py
+runs the same kernels on a GPU against the emulator
+(docs/runs/nvvm-fidelity-h200.txt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from coalda import emulate
+from coalda.compile import CompileOptions, compile_to_ir
+from coalda.threads import EmulationFault
+from test_emulate_math import MACROS
+
+N = 4096
+BLOCK = 256
+WARP = 32
+
+KERNELS = r"""
+F2(shfl_down, int, int, __shfl_down_sync(~0u, x, y & 31))
+F2(shfl_up16, int, int, __shfl_up_sync(~0u, x, y & 15, 16))
+F2(shfl_xor, float, float, __shfl_xor_sync(~0u, x, 5))
+F2(shfl_idx8, int, int, __shfl_sync(~0u, x, y, 8))
+F2(shfl_idx, int, int, __shfl_sync(~0u, x, y & 31))
+F2(shfl_half, int, int, (threadIdx.x & 31) < 16 ? __shfl_sync(0xffffu, x, y & 15) : x)
+F2(ballot, unsigned, int, __ballot_sync(~0u, x > y))
+F2(ballot_odd, unsigned, int, (threadIdx.x & 1) ? __ballot_sync(0xaaaaaaaau, x > y) : 7u)
+F2(any_, int, int, __any_sync(~0u, x > y))
+F2(all_, int, int, __all_sync(~0u, x > y))
+F2(uni_, int, int, __uni_sync(~0u, (y & 0x40000000) != 0))
+F2(redux_add, int, int, __nvvm_redux_sync_add(x, ~0u))
+F2(redux_min, int, int, __nvvm_redux_sync_min(x, ~0u))
+F2(redux_umax, unsigned, unsigned, __nvvm_redux_sync_umax(x, ~0u))
+F2(redux_xor, unsigned, unsigned, __nvvm_redux_sync_xor(x, ~0u))
+F2(redux_and, unsigned, unsigned, __nvvm_redux_sync_and(x | y, ~0u))
+F2(two_sites, int, int, (threadIdx.x & 31) < 16 ? __shfl_sync(~0u, x, 31) : __shfl_sync(~0u, x + 1, 0))
+"""
+SOURCE = MACROS + KERNELS + r"""
+// a warp reduction over a partial last warp, and a lane missing from its mask
+extern "C" __global__ void warp_sum(int *o, const int *a) {
+  int x = a[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int d = 16; d > 0; d /= 2)
+    x += __shfl_down_sync(~0u, x, d);
+  if ((threadIdx.x & 31) == 0)
+    o[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = x;
+}
+extern "C" __global__ void own_lane_missing(int *o, const int *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  o[i] = __shfl_sync(0xfffffffeu, a[i], 1);
+}
+// clang 19's header passes __reduce_add_sync's mask as the value and the
+// value as the mask (__nvvm_redux_sync_add(src, mask))
+extern "C" __global__ void reduce_header(int *o, const int *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  o[i] = __reduce_add_sync(~0u, a[i]);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def module(tmp_path_factory: pytest.TempPathFactory) -> emulate.EmulatedModule:
+    tmp = tmp_path_factory.mktemp("warp")
+    (tmp / "warp.cu").write_text(SOURCE)
+    compile_to_ir(tmp / "warp.cu", CompileOptions(), tmp / "warp.ll")
+    return emulate.load((tmp / "warp.ll").read_text())
+
+
+def ints(seed: int, dtype: type = np.int32) -> np.ndarray:
+    info = np.iinfo(dtype)
+    return np.random.default_rng(seed).integers(info.min, info.max, N, dtype=dtype, endpoint=True)
+
+
+def per_warp(x: np.ndarray, y: np.ndarray, lane_result: Callable[[int, np.ndarray, np.ndarray], object]) -> list:
+    """Each lane's result, from its lane index and its warp's x and y."""
+    out = []
+    for w in range(N // WARP):
+        xs, ys = x[w * WARP:(w + 1) * WARP], y[w * WARP:(w + 1) * WARP]
+        out += [lane_result(lane, xs, ys) for lane in range(WARP)]
+    return out
+
+
+def shuffle(source: Callable[[int, int], int | None]) -> Callable[[int, np.ndarray, np.ndarray], object]:
+    """The value of the lane SOURCE(lane, y) names, or the lane's own."""
+    def lane_result(lane: int, xs: np.ndarray, ys: np.ndarray) -> object:
+        s = source(lane, int(ys[lane]))
+        return xs[s if s is not None else lane]
+    return lane_result
+
+
+def within(width: int, s: int, lane: int) -> int | None:
+    """A source lane inside the lane's segment of WIDTH lanes, else None."""
+    return s if lane // width == s // width and 0 <= s < WARP else None
+
+
+CASES: list[tuple[str, type, type, Callable[[int, np.ndarray, np.ndarray], object]]] = [
+    ("shfl_down", np.int32, np.int32, shuffle(lambda lane, y: within(32, lane + (y & 31), lane))),
+    ("shfl_up16", np.int32, np.int32, shuffle(lambda lane, y: within(16, lane - (y & 15), lane))),
+    ("shfl_idx8", np.int32, np.int32, shuffle(lambda lane, y: lane // 8 * 8 + y % 8)),
+    ("shfl_idx", np.int32, np.int32, shuffle(lambda lane, y: y & 31)),
+    ("shfl_half", np.int32, np.int32, shuffle(lambda lane, y: (y & 15) if lane < 16 else None)),
+    ("two_sites", np.int32, np.int32,
+     lambda lane, xs, ys: xs[31] + 1 if lane < 16 else xs[0]),
+    ("ballot", np.int32, np.uint32,
+     lambda lane, xs, ys: sum(1 << k for k in range(WARP) if xs[k] > ys[k])),
+    ("ballot_odd", np.int32, np.uint32,
+     lambda lane, xs, ys: sum(1 << k for k in range(1, WARP, 2) if xs[k] > ys[k]) if lane & 1 else 7),
+    ("any_", np.int32, np.int32, lambda lane, xs, ys: int(bool((xs > ys).any()))),
+    ("all_", np.int32, np.int32, lambda lane, xs, ys: int(bool((xs > ys).all()))),
+    ("uni_", np.int32, np.int32, lambda lane, xs, ys: int(len({int(v) >> 30 & 1 for v in ys}) == 1)),
+    ("redux_add", np.int32, np.int32, lambda lane, xs, ys: int(xs.astype(np.int64).sum())),
+    ("redux_min", np.int32, np.int32, lambda lane, xs, ys: int(xs.min())),
+    ("redux_umax", np.uint32, np.uint32, lambda lane, xs, ys: int(xs.max())),
+    ("redux_xor", np.uint32, np.uint32, lambda lane, xs, ys: int(np.bitwise_xor.reduce(xs))),
+    ("redux_and", np.uint32, np.uint32, lambda lane, xs, ys: int(np.bitwise_and.reduce(xs | ys))),
+]
+
+
+@pytest.mark.parametrize(("name", "itype", "otype", "lane_result"), CASES, ids=[c[0] for c in CASES])
+def test_warp_collective_computes_what_cuda_defines(
+    module: emulate.EmulatedModule, name: str, itype: type, otype: type,
+    lane_result: Callable[[int, np.ndarray, np.ndarray], object],
+) -> None:
+    x, y = ints(1, itype), ints(2, itype)
+    if name == "uni_":  # some warps uniform, some not
+        y[: N // 2] &= ~np.array(0x40000000, dtype=itype)
+    if name in ("any_", "all_"):  # some warps all true, some all false, the others mixed
+        x[: N // 4], x[N // 4 : N // 2] = np.iinfo(itype).max, np.iinfo(itype).min
+        y[: N // 4] = np.minimum(y[: N // 4], np.iinfo(itype).max - 1)
+    got = np.zeros(N, dtype=otype)
+    module.launch(name, (N // BLOCK, 1, 1), (BLOCK, 1, 1), [got, x, y])
+    want = np.array([int(v) % (1 << 32) for v in per_warp(x, y, lane_result)], dtype=np.uint64).astype(np.uint32)
+    assert np.array_equal(got.view(np.uint32), want), name
+    if name in ("uni_", "any_", "all_"):
+        assert 0 < got.sum() < N  # both answers occur
+
+
+def test_float_shuffles_move_bits(module: emulate.EmulatedModule) -> None:
+    x = ints(3).view(np.float32)  # NaNs with payloads included: a shuffle moves bits
+    got = np.zeros(N, dtype=np.float32)
+    module.launch("shfl_xor", (N // BLOCK, 1, 1), (BLOCK, 1, 1), [got, x, x.copy()])
+    assert np.array_equal(got.view(np.uint32), x.view(np.uint32).reshape(-1, WARP)[:, np.arange(WARP) ^ 5].ravel())
+
+
+@pytest.mark.parametrize("block", [256, 48, 100])
+def test_warp_reduction_over_partial_warps(module: emulate.EmulatedModule, block: int) -> None:
+    """A tree of __shfl_down_sync: each full warp sums its 32 values; in a
+    partial last warp the missing lanes read nothing (the reader keeps its
+    own value), and the emulator neither waits for them nor deadlocks."""
+    blocks = 4
+    a = ints(4) % 1000
+    out = np.zeros(blocks * block // WARP + blocks, dtype=np.int32)
+    module.launch("warp_sum", (blocks, 1, 1), (block, 1, 1), [out, a])
+    for b in range(blocks):
+        for w in range(0, block, WARP):
+            if w + WARP <= block:
+                first = b * block + w
+                assert out[first // WARP] == a[first:first + WARP].sum(), (block, b, w)
+
+
+def test_a_lane_missing_from_its_own_mask_is_reported(module: emulate.EmulatedModule) -> None:
+    out = np.zeros(64, dtype=np.int32)
+    with pytest.raises(EmulationFault, match=r"__shfl_sync\(0xfffffffe\).*without its own lane 0"):
+        module.launch("own_lane_missing", (1, 1, 1), (64, 1, 1), [out, ints(5)[:64].copy()])
+
+
+def test_clang_19_reduce_add_sync_swaps_its_operands(module: emulate.EmulatedModule) -> None:
+    """clang 19's __reduce_add_sync(mask, value) calls
+    __nvvm_redux_sync_add(mask, value), whose operands are (value, mask):
+    each lane's random value becomes its mask. An H200 stops the kernel
+    (CUDA_ERROR_ILLEGAL_INSTRUCTION: docs/runs/nvvm-fidelity-clang19-reduce-h200.txt);
+    the emulator names the mask that leaves out its own lane."""
+    a = ints(6)[:64].copy()
+    a[:] = a & ~1  # lane 0's mask without lane 0
+    with pytest.raises(EmulationFault, match=r"__reduce_add_sync\(0x[0-9a-f]{8}\).*without its own lane 0"):
+        module.launch("reduce_header", (1, 1, 1), (64, 1, 1), [np.zeros(64, dtype=np.int32), a])
