@@ -5,7 +5,8 @@
     python3 scripts/nvvm_fidelity.py run                # on the GPU machine
 
 `prepare` compiles the kernels of tests/test_emulate_math.py (one CUDA math
-function or intrinsic each), draws their inputs (every float class, NaNs,
+function or intrinsic each) and tests/test_emulate_warp.py (one warp
+shuffle, vote or reduction each), draws their inputs (every float class, NaNs,
 infinities, halfway cases; random integers over the whole range), runs them
 on the CPU emulator (coalda/nvvm.py) and stores PTX, inputs and the
 emulator's outputs. `run` launches the same PTX on the GPU with the same
@@ -13,8 +14,8 @@ inputs and prints, per kernel, how many outputs are bit for bit the
 emulator's, how many are NaNs on both with other payloads (the emulator's
 NaNs are canonical, coalda/emulate.py), and the largest difference in units
 in the last place. The
-correctly rounded and directed-rounding operations, conversions and integer
-intrinsics must be identical; functions built on the GPU's approximations
+correctly rounded and directed-rounding operations, conversions, integer
+intrinsics and warp collectives must be identical; functions built on the GPU's approximations
 (ex2.approx, lg2.approx, sin.approx, rsqrt.approx: expf, __expf, sinf's fast
 path, rsqrtf ...) may differ in the last bits, the host computing them
 exactly. Exit status 1 if an exact kernel differs.
@@ -80,15 +81,17 @@ def prepare() -> None:
 
     sys.path.insert(0, str(REPO / "tests"))
     import test_emulate_math as t
+    import test_emulate_warp as warp
 
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "math.cu").write_text(t.SOURCE)
+    source = t.SOURCE + warp.KERNELS
+    (OUT / "math.cu").write_text(source)
     compile_to_ir(OUT / "math.cu", CompileOptions(), OUT / "math.ll")
     emit_ptx(OUT / "math.ll", "sm_90", OUT / "math.ptx")
     module = emulate.load((OUT / "math.ll").read_text())
     data: dict[str, np.ndarray] = {}
     table = []
-    for i, (name, out_type, in_types) in enumerate(kernels(t.SOURCE)):
+    for i, (name, out_type, in_types) in enumerate(kernels(source)):
         args = inputs(in_types, 100 + 7 * i, t.N)
         result = np.zeros(t.N, dtype=TYPES[out_type])
         module.launch(name, (t.N // t.BLOCK, 1, 1), (t.BLOCK, 1, 1), [result, *args])
