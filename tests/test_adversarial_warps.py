@@ -3,8 +3,8 @@ that also shuffle, vote and reduce across the warp. tests/test_adversarial.py
 runs every kernel through the oracle at -O0 and -O3 (every layout, every
 schedule: the emulator's warp collectives wait for every lane of their
 mask); here the decisions are pinned, so that the kernels whose rewrite sits
-next to warp collectives stay rewritten, and the one with a shuffle inside
-the staged region says why it is left alone.
+next to (or around) warp collectives stay rewritten, and the one with a
+__syncwarp inside the staged region says why it is left alone.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from test_adversarial import built
 
 STEM = "warps"
-STAGED = {"rmw_then_warp_sum", "transpose_broadcast"}
+STAGED = {"rmw_then_warp_sum", "transpose_broadcast", "swap_pairs"}
 CHUNK = {3: "element", 0: "window"}  # -O3 unrolls the chunk loop
 COPIED = {"copy_and_ballot"}
 
@@ -33,7 +33,10 @@ def test_warp_kernels_stay_rewritten(opt: int) -> None:
 
 
 @pytest.mark.parametrize("opt", [3, 0])
-def test_a_shuffle_inside_the_region_is_left_alone(opt: int) -> None:
-    stagings = built(STEM, opt).kernel("swap_pairs")["stagings"]
+def test_a_syncwarp_inside_the_region_is_left_alone(opt: int) -> None:
+    stagings = built(STEM, opt).kernel("syncwarp_inside")["stagings"]
     assert stagings and not any(s["transformed"] for s in stagings)
     assert any("a call between the accesses" in s["reason"] for s in stagings)
+    divergent = built(STEM, opt).kernel("swap_pairs_divergent")["stagings"]
+    assert not any(s["transformed"] for s in divergent)
+    assert any("not behind one branch" in s["reason"] for s in divergent)

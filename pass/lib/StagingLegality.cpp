@@ -301,13 +301,19 @@ bool notGlobal(const Value *Ptr) {
   return AS == 3 || AS == 5;
 }
 
+/// A call that cannot see the staged elements: no memory, or only memory
+/// no IR can address (the warp shuffles, votes and reductions: the region
+/// runs with the same threads on the staged path as on the original one,
+/// which go picks alike for the whole block). Barriers and __syncwarp say
+/// nothing of their memory and stay refused.
 bool harmlessCall(const CallBase &Call) {
   if (isa<DbgInfoIntrinsic>(Call) || Call.isLifetimeStartOrEnd())
     return true;
   if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
     if (II->getIntrinsicID() == Intrinsic::assume)
       return true;
-  return !Call.mayReadOrWriteMemory();
+  return !Call.mayReadOrWriteMemory() ||
+         Call.onlyAccessesInaccessibleMemory();
 }
 
 /// 3. One instruction between the phases that is not a staged access.

@@ -29,8 +29,8 @@ __global__ void rmw_then_warp_sum(F3 *p, float *sums, int n) {
 
 // The neighbour's member through a shuffle inside the region: each thread
 // writes its element from its own y and lane^1's y (registers, not
-// memory). Left alone: the shuffle is a call the legality cannot see
-// through ("a call between the accesses may touch the staged elements").
+// memory). Staged: the shuffle touches no memory the IR can name, and runs
+// on the staged path with the same lanes as on the original one.
 __global__ void swap_pairs(F3 *p, int n) {
   int i = G;
   if (i < n) {
@@ -38,6 +38,35 @@ __global__ void swap_pairs(F3 *p, int n) {
     float other = __shfl_xor_sync(~0u, mine, 1);
     p[i].x = other;
     p[i].y = mine + other;
+    p[i].z = p[i].z * 0.5f;
+  }
+}
+
+// A shuffle in the region whose lanes diverge: the first half of each warp
+// adds its pair's member under a half-warp mask. Left alone: the branch
+// splits the accesses over several blocks ("not behind one branch"); the
+// oracle still runs it (a half-warp mask in a divergent branch).
+__global__ void swap_pairs_divergent(F3 *p, int n) {
+  int i = G;
+  if (i < n) {
+    float mine = p[i].y;
+    if ((threadIdx.x & 31) < 16)
+      mine += __shfl_xor_sync(0xffffu, mine, 1);
+    p[i].x = p[i].x + 1.0f;
+    p[i].y = mine;
+    p[i].z = p[i].z * 0.5f;
+  }
+}
+
+// __syncwarp between the member accesses orders memory among the warp's
+// lanes; its intrinsic says nothing of its memory: left alone ("a call
+// between the accesses may touch the staged elements").
+__global__ void syncwarp_inside(F3 *p, int n) {
+  int i = G;
+  if (i < n) {
+    p[i].x = p[i].y * 2.0f;
+    __syncwarp();
+    p[i].y = p[i].x + 1.0f;
     p[i].z = p[i].z * 0.5f;
   }
 }
