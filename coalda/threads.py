@@ -308,6 +308,7 @@ class BlockRun:
                     self.state[u] = READY
                     self.result[u] = results.get(u % WARP, 0)
         return None
+
     def _release(self, waiting: list[int]) -> None:
         kind = self.wait[waiting[0]][0]
         predicates = [self.wait[t][2] != 0 for t in waiting]
