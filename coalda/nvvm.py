@@ -533,13 +533,21 @@ def _signature(ret: str, params: str) -> _Signature:
     return _Signature(_RETURN_ATTRS.sub("", ret).strip(), types)
 
 
-def _define(name: str, sig: _Signature) -> str | None:
+def _body(name: str, sig: _Signature) -> str | None:
+    """The body of the intrinsic NAME's definition, or None: no family has it."""
     for pattern, build in FAMILIES:
         m = pattern.fullmatch(name)
         if m:
-            params = ", ".join(f"{t} {sig.arg(i)}" for i, t in enumerate(sig.params))
-            return f"define internal {sig.ret} @__coalda.nvvm.{name}({params}) alwaysinline {{\n{build(m, sig)}\n}}"
+            return build(m, sig)
     return None
+
+
+def _define(name: str, sig: _Signature) -> str | None:
+    body = _body(name, sig)
+    if body is None:
+        return None
+    params = ", ".join(f"{t} {sig.arg(i)}" for i, t in enumerate(sig.params))
+    return f"define internal {sig.ret} @__coalda.nvvm.{name}({params}) alwaysinline {{\n{body}\n}}"
 
 
 # -- libdevice's inline PTX -----------------------------------------------------
@@ -600,11 +608,10 @@ def _asm_table() -> dict[str, tuple[str, tuple[str, ...], str]]:
 
 
 def _define_body(name: str, params: tuple[str, ...], ret: str) -> str:
-    for pattern, build in FAMILIES:
-        m = pattern.fullmatch(name)
-        if m:
-            return build(m, _Signature(ret, params))
-    raise AssertionError(name)
+    """An asm snippet's body: the intrinsic NAME's (one FAMILIES has)."""
+    body = _body(name, _Signature(ret, params))
+    assert body is not None, name
+    return body
 
 
 _MOVES2 = "mov.b64{alo,ahi},$2;mov.b64{blo,bhi},$3;"

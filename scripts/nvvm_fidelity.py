@@ -27,6 +27,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -58,10 +59,9 @@ def kernels(source: str) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-def inputs(types: list[str], seed: int, n: int) -> list[np.ndarray]:
-    sys.path.insert(0, str(REPO / "tests"))
-    import test_emulate_math as t
-
+def inputs(t: ModuleType, types: list[str], seed: int) -> list[np.ndarray]:
+    """Arrays of t.N values for the input TYPES, drawn by the test module t's
+    generators (floats and doubles of every class) or uniformly (integers)."""
     arrays = []
     for k, ty in enumerate(types):
         dtype = TYPES[ty]
@@ -71,7 +71,7 @@ def inputs(types: list[str], seed: int, n: int) -> list[np.ndarray]:
             arrays.append(t.doubles(seed + k))
         else:
             info = np.iinfo(dtype)
-            arrays.append(np.random.default_rng(seed + k).integers(info.min, info.max, n, dtype=dtype, endpoint=True))
+            arrays.append(np.random.default_rng(seed + k).integers(info.min, info.max, t.N, dtype=dtype, endpoint=True))
     return arrays
 
 
@@ -92,7 +92,7 @@ def prepare() -> None:
     data: dict[str, np.ndarray] = {}
     table = []
     for i, (name, out_type, in_types) in enumerate(kernels(source)):
-        args = inputs(in_types, 100 + 7 * i, t.N)
+        args = inputs(t, in_types, 100 + 7 * i)
         result = np.zeros(t.N, dtype=TYPES[out_type])
         module.launch(name, (t.N // t.BLOCK, 1, 1), (t.BLOCK, 1, 1), [result, *args])
         for k, a in enumerate(args):

@@ -20,6 +20,16 @@ from conftest import TESTCASES, run_cli
 NAIVE = "_Z10copy_naiveP5PixelPKS_"
 
 
+def kernel_ir(params: str, body: str, declares: str = "") -> str:
+    """A device module of one kernel, `@k(PARAMS)` with BODY's lines (and
+    DECLARES), as the emulator's hand-written tests need it."""
+    return (
+        'target triple = "nvptx64-nvidia-cuda"\n'
+        f"define void @k({params}) {{\n{body}}}\n{declares}"
+        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+    )
+
+
 @pytest.fixture(scope="module")
 def rgb_build(tmp_path_factory: pytest.TempPathFactory) -> Artifacts:
     art = Artifacts(tmp_path_factory.mktemp("rgb"), "rgb")
@@ -129,12 +139,10 @@ def test_emulator_refuses_what_it_cannot_model(intrinsic: str) -> None:
     at a time) and intrinsics the emulator has no model for are refused by
     name."""
     name = intrinsic.split("@")[1].split("(")[0]
-    ir = (
-        'target triple = "nvptx64-nvidia-cuda"\n'
-        "define void @k(ptr %p, i32 %v) {\n"
+    ir = kernel_ir(
+        "ptr %p, i32 %v",
         f"  %s = call {intrinsic}\n"
-        "  store i32 %s, ptr %p\n  ret void\n}\n"
-        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+        "  store i32 %s, ptr %p\n  ret void\n",
     )
     with pytest.raises(EmulationRefused, match=re.escape(name)):
         emulate.load(ir)
@@ -264,9 +272,8 @@ def test_float_nans_are_canonical_as_on_the_gpu() -> None:
     payload, and a sum whose operands the host JIT commutes would differ
     between two correct versions of a kernel. f64 results are one NaN too;
     copies keep their bits."""
-    ir = (
-        'target triple = "nvptx64-nvidia-cuda"\n'
-        "define void @k(ptr %in, ptr %out, ptr %din, ptr %dout) {\n"
+    ir = kernel_ir(
+        "ptr %in, ptr %out, ptr %din, ptr %dout",
         "  %x = load float, ptr %in\n"
         "  %py = getelementptr float, ptr %in, i64 1\n  %y = load float, ptr %py\n"
         "  %a = fadd float %x, %y\n  store float %a, ptr %out\n"
@@ -282,9 +289,8 @@ def test_float_nans_are_canonical_as_on_the_gpu() -> None:
         "  %w = fadd <2 x float> %v, <float 1.0, float 1.0>\n"
         "  %f = extractelement <2 x float> %w, i32 0\n"
         "  %o5 = getelementptr float, ptr %out, i64 5\n  store float %f, ptr %o5\n"
-        "  ret void\n}\n"
-        "declare float @llvm.fmuladd.f32(float, float, float)\n"
-        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+        "  ret void\n",
+        "declare float @llvm.fmuladd.f32(float, float, float)\n",
     )
     module = emulate.load(ir)
     floats = np.array([0x7FC01234, 0xFFC05678], dtype=np.uint32).view(np.uint8)
@@ -302,9 +308,8 @@ def test_nans_are_canonical_in_every_spelling() -> None:
     reduction, and a `fast` fabs whose NaN the host may not assume away.
     Each sum below has NaN operands with different payloads in the order
     that x86 would keep the first one's."""
-    ir = (
-        'target triple = "nvptx64-nvidia-cuda"\n'
-        "define void @k(ptr %in, ptr %out) {\n"
+    ir = kernel_ir(
+        "ptr %in, ptr %out",
         "  %x = load float, ptr %in\n"
         "  %py = getelementptr float, ptr %in, i64 1\n  %y = load float, ptr %py\n"
         '  %"sum.quoted" = fadd float %y, %x\n  store float %"sum.quoted", ptr %out\n'
@@ -318,11 +323,10 @@ def test_nans_are_canonical_in_every_spelling() -> None:
         "  %a = call fast float @llvm.fabs.f32(float %x)\n"
         "  %isnan = fcmp fast uno float %a, 0.0\n  %flag = select i1 %isnan, float 1.0, float 2.0\n"
         "  %o3 = getelementptr float, ptr %out, i64 3\n  store float %flag, ptr %o3\n"
-        "  ret void\n}\n"
+        "  ret void\n",
         "declare float @llvm.maxnum.f32(float, float)\n"
         "declare float @llvm.vector.reduce.fadd.v2f32(float, <2 x float>)\n"
-        "declare float @llvm.fabs.f32(float)\n"
-        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+        "declare float @llvm.fabs.f32(float)\n",
     )
     module = emulate.load(ir)
     floats = np.array([0x7FC01234, 0xFFC05678], dtype=np.uint32).view(np.uint8)
@@ -339,17 +343,15 @@ def test_shifts_by_the_width_or_more_clamp_as_in_ptx() -> None:
     """LLVM leaves `shl i32 %x, 40` poison; PTX clamps the amount (0, or the
     sign for an arithmetic shift right) and the emulator does the same,
     where x86 would shift by 40 mod 32 = 8."""
-    ir = (
-        'target triple = "nvptx64-nvidia-cuda"\n'
-        "define void @k(ptr %p, i32 %amount) {\n"
+    ir = kernel_ir(
+        "ptr %p, i32 %amount",
         "  %x = load i32, ptr %p\n"
         "  %a = shl nuw i32 %x, %amount\n  %q1 = getelementptr i32, ptr %p, i64 1\n  store i32 %a, ptr %q1\n"
         "  %b = lshr exact i32 %x, %amount\n  %q2 = getelementptr i32, ptr %p, i64 2\n  store i32 %b, ptr %q2\n"
         "  %c = ashr i32 %x, %amount\n  %q3 = getelementptr i32, ptr %p, i64 3\n  store i32 %c, ptr %q3\n"
         "  %w = sext i32 %amount to i64\n  %y = sext i32 %x to i64\n  %d = shl i64 %y, %w\n"
         "  %q4 = getelementptr i64, ptr %p, i64 2\n  store i64 %d, ptr %q4\n"
-        "  ret void\n}\n"
-        '!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", i32 1}\n'
+        "  ret void\n",
     )
     module = emulate.load(ir)
     # x = -1: shl, lshr, ashr in 32 bits, then shl in 64 bits
