@@ -4,6 +4,8 @@
 # clang/opt: the IR and PTX are built here, the runs reuse them with --from.
 #
 #   scripts/gpu_runs.sh prepare            # here: .device/<testcase>/ for each
+#   (COALDA_GPU_TESTCASES=... COALDA_PASS_ARGS="-coalda-stage-small-always" for
+#   the adversarial corpora)
 #   scripts/gpu_runs.sh run OUTDIR         # there: logs into OUTDIR
 #
 # `run` expects click and rich (and their needs) as wheels in .whl/ when the
@@ -19,9 +21,13 @@ read -r -a TESTCASES <<<"${COALDA_GPU_TESTCASES:-rgb shared_tile guards assign h
 SMALL=1000,4099           # sizes under the sanitizer (it slows kernels a lot)
 
 prepare() {
+  # COALDA_PASS_ARGS: pass options (the adversarial corpora's
+  # -coalda-stage-small-always), each given as --pass-arg
+  local args=()
+  for a in ${COALDA_PASS_ARGS:-}; do args+=("--pass-arg=$a"); done
   for t in "${TESTCASES[@]}"; do
     mkdir -p "$(dirname ".device/$t")"
-    .venv/bin/coalda optimize "testcases/$t.cu" -o ".device/$t" >/dev/null || exit 1
+    .venv/bin/coalda optimize "testcases/$t.cu" -o ".device/$t" "${args[@]}" >/dev/null || exit 1
   done
   echo "prepared .device/ for: ${TESTCASES[*]}"
 }

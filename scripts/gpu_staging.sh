@@ -7,7 +7,8 @@
 # Nsight Compute validation of the cost estimate, and the `coalda cc` check.
 # Prepare here first (clang-19/opt-19 are not there):
 #   COALDA_GPU_TESTCASES="staging transpose" scripts/gpu_runs.sh prepare
-#   .venv/bin/coalda optimize testcases/adversarial/staging.cu -o .device/adversarial-staging
+#   .venv/bin/coalda optimize testcases/adversarial/staging.cu -o .device/adversarial-staging \
+#     --pass-arg=-coalda-stage-small-always   # (since 2026-11-26: small elements staged)
 #   .venv/bin/python scripts/ncu_validate.py prepare
 #   scripts/gpu_cc_check.sh build
 # then run it there with OUT set, carrying .whl .device build/ncu build/cc-check:
@@ -89,8 +90,8 @@ if [ "${1:-all}" = uniform-go ]; then
   # `vote`, the same pass with -coalda-stage-always-vote, timed in one run;
   # then the stagings under the sanitizers. Prepare here:
   #   COALDA_GPU_TESTCASES="staging transpose" scripts/gpu_runs.sh prepare
-  #   .venv/bin/coalda optimize testcases/adversarial/staging.cu -o .device/adversarial-staging
-  #   .venv/bin/coalda optimize testcases/adversarial/uniform_go.cu -o .device/adversarial-uniform_go
+  #   .venv/bin/coalda optimize testcases/adversarial/staging.cu -o .device/adversarial-staging --pass-arg=-coalda-stage-small-always
+  #   .venv/bin/coalda optimize testcases/adversarial/uniform_go.cu -o .device/adversarial-uniform_go --pass-arg=-coalda-stage-small-always
   #   for t in staging transpose; do .venv/bin/coalda optimize testcases/$t.cu -o /tmp/vote-$t \
   #     --pass-arg=-coalda-stage-always-vote && mkdir -p .device/vote && \
   #     cp /tmp/vote-$t/$t.after.ptx .device/vote/$t.ptx; done

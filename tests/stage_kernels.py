@@ -11,6 +11,11 @@ Each kernel owns one element per thread of an `out` array of a random struct
 - `partial`: writes only some members (must be left alone: the tile cannot be
   written back whole);
 
+sometimes with branches between the member accesses (`branch`: a
+full-precision sinf, expf, logf, powf or atan2f, whose slow paths branch and
+loop beside the accesses; a loop of data-dependent length; a conditional
+read of the thread's own element: the accesses then span several blocks
+that every thread runs once, which the staging takes as one region),
 often through a function of CUDA's math library that stays free of
 branches at -O3 (sqrtf, __expf, rintf, __fdividef, __sinf, __logf, rsqrtf,
 directed-rounding intrinsics, conversions: the emulator runs libdevice,
@@ -43,12 +48,27 @@ GUARDS = ("none", "bounds", "early_return", "non_prefix", "flag", "inclusive", "
           "unsigned", "two_bounds", "flag_off", "early_or")
 INDEXES = ("i", "shifted", "gapped")
 # branch-free at -O3 (libdevice's full-precision sinf, expf, powf ... branch:
-# their accesses are not behind one branch, testcases/adversarial/math.cu)
+# BRANCHES below)
 MATH = (
     "sqrtf(fabsf({v}))", "__expf(fminf({v}, 10.0f))", "rintf({v} * 0.5f)", "__fdividef({v}, 3.0f)",
     "__saturatef({v}) + floorf({v})", "__sinf({v}) * __logf(fabsf({v}) + 1.0f)",
     "(float)__float2int_rn({v}) + __fadd_rz({v}, 0.25f)", "rsqrtf(1.0f + {v} * {v})",
     "fmaxf({v}, -1e4f) + copysignf(1.0f, {v})", "__fmul_rd({v}, 1.5f)",
+)
+
+# computations that put branches between the member accesses at -O3
+BRANCHES = {
+    "libm": ("sinf({v})", "expf(fminf({v}, 20.0f))", "logf(fabsf({v}) + 1.0f)",
+             "powf(fabsf({v}) + 0.5f, 0.75f)", "atan2f({v}, 1.5f)"),
+    "loop": ("wobble({v})",),
+    "cond_read": ("({v} + (((int)fminf(fabsf({v}), 7.0f) & 1) ? (float){own} : 0.0f))",),
+}
+WOBBLE = (
+    "__device__ __forceinline__ float wobble(float t) {\n"
+    "  for (int r = (int)fminf(fabsf(t), 7.0f); r > 0; --r)\n"
+    "    t = t * 0.5f + 1.0f;\n"
+    "  return t;\n"
+    "}\n"
 )
 
 
@@ -66,6 +86,8 @@ class StageKernel:
     epilogue: bool = False  # and reads one back after (into `sink`)
     pack: int = 0  # #pragma pack(N) around the struct; 0: C's layout
     math: str = ""  # a MATH form applied to every computed value, or none
+    branch: str = ""  # a BRANCHES kind applied to the computed values, or none
+    branch_form: str = ""
 
     @property
     def struct(self) -> str:
@@ -103,6 +125,10 @@ class StageKernel:
             return False
         if any(t == "short" for t, _ in self.members) or self.guard == "non_prefix" or self.pack:
             return None
+        # a read of the thread's own element beside the staged region: it is
+        # checked at run time against the element (and always overlaps)
+        if self.branch == "cond_read":
+            return None
         # `if (i < n) prologue; if (i < n && more)`: -O3 may nest the second
         # test inside the first, a branch not every thread reaches
         if self.prologue and self.guard in ("flag", "flag_off", "two_bounds"):
@@ -117,12 +143,14 @@ class StageKernel:
         the epilogue's sink[i] may join the region at -O3)."""
         guarded = self.guard not in ("none", "non_prefix")
         inputs = self.op in ("rmw", "axpy") or (self.op == "store" and self.restrict)
-        return guarded and inputs and not self.epilogue
+        return guarded and inputs and not self.epilogue and self.branch != "cond_read"
 
     def source(self) -> str:
         r = "__restrict__ " if self.restrict else ""
         fields = " ".join(f"{t} {m};" for t, m in self.members)
         lines = [f"struct {self.struct} {{ {fields} }};"]
+        if self.branch == "loop":
+            lines.append(f"#ifndef WOBBLE\n#define WOBBLE\n{WOBBLE}#endif")
         if self.pack:
             lines = [f"#pragma pack(push, {self.pack})", *lines, "#pragma pack(pop)"]
         bounds = f"__launch_bounds__({self.bound}) " if self.bound else ""
@@ -152,6 +180,9 @@ class StageKernel:
                 value = f"x[{idx}].{m} * 3 + out[{idx}].{m}"
             if self.math:
                 value = self.math.format(v=f"(float)({value})")
+            if self.branch and (self.branch != "cond_read" or k == 0):
+                own = f"out[{idx}].{self.members[-1][1]}"
+                value = self.branch_form.format(v=f"(float)({value})", own=own)
             value = f"({t})({value})"
             body.append(f"out[{idx}].{m} = {value};")
         guard = {
@@ -218,6 +249,7 @@ def _members(rng: np.random.Generator) -> list[tuple[str, str]]:
 def random_kernels(seed: int, count: int) -> list[StageKernel]:
     rng = np.random.default_rng(seed)
     math_rng = np.random.default_rng([seed, 1])  # its own stream: the other draws stay as they were
+    branch_rng = np.random.default_rng([seed, 2])
     kernels = []
     for k in range(count):
         op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
@@ -230,5 +262,8 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
                              prologue=bool(rng.random() < 0.2), epilogue=bool(rng.random() < 0.3))
         kernel.pack = int(rng.choice([0, 0, 0, 0, 1, 4]))
         kernel.math = str(math_rng.choice(MATH)) if math_rng.random() < 0.4 else ""
+        if branch_rng.random() < 0.3:
+            kernel.branch = str(branch_rng.choice(list(BRANCHES), p=[0.6, 0.2, 0.2]))
+            kernel.branch_form = str(branch_rng.choice(BRANCHES[kernel.branch]))
         kernels.append(kernel)
     return kernels

@@ -96,7 +96,9 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict]:
 
     def one(level: int) -> dict:
         out = root / f"O{level}"
-        proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out)
+        # the prologue kernels' float3 read-modify-writes are small elements
+        # the cost rule leaves alone: staged anyway, to attack the staged go
+        proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, "--pass-arg=-coalda-stage-small-always")
         assert proc.returncode == 0, proc.stderr
         return json.loads((out / f"{SOURCE.stem}.report.json").read_text())
 

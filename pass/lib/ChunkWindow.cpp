@@ -659,7 +659,8 @@ collectWindows(const CoalescingInfo &Info,
                                ? O.Candidate.LeftOut.front().first
                                : O.Candidate.Arrays.front();
   O.Loc = Any.Accesses.front()->Inst->getDebugLoc();
-  O.Candidate.Block = Any.Accesses.front()->Inst->getParent();
+  O.Candidate.Block = O.Candidate.LastBlock =
+      Any.Accesses.front()->Inst->getParent();
   if (O.Candidate.Arrays.empty()) {
     // The report names the candidate's arrays: the first left out stands
     // for it, with its reason; the others keep theirs.

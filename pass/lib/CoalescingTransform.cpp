@@ -235,8 +235,10 @@ decideStagingsOf(Function &F, const std::vector<GroupOutcome> &Groups,
       for (const AccessExpr *M : A.Accesses)
         ClaimedOrWindowed.insert(M->Inst);
   }
-  std::vector<StagingOutcome> Stagings =
-      collectStagings(Info, ClaimedOrWindowed);
+  std::vector<StagingOutcome> Stagings = collectStagings(
+      Info, ClaimedOrWindowed, FAM.getResult<DominatorTreeAnalysis>(F),
+      FAM.getResult<PostDominatorTreeAnalysis>(F),
+      FAM.getResult<CycleAnalysis>(F));
   decideStagings(Stagings, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
                  FAM.getResult<DominatorTreeAnalysis>(F),
                  FAM.getResult<CycleAnalysis>(F));

@@ -240,7 +240,10 @@ bool isSharedBase(const llvm::Value *V);
 bool isGlobalObject(const llvm::Value *V);
 
 /// No object that pointer (or base) A may be based on overlaps one B may be
-/// based on: through selects and phis, every pair is disjoint.
+/// based on: through selects and phis, every pair is disjoint. For the
+/// callers' question (may a write through one be seen through the other) a
+/// constant global counts as disjoint from everything else: nothing writes
+/// it.
 bool provablyDisjoint(const llvm::Value *A, const llvm::Value *B);
 
 /// The least (or greatest) value of a Bits-bit integer, signed or not, as a

@@ -70,6 +70,31 @@ bool isStaticShared(const Value *V) {
 }
 
 
+/// Only read through V: its users are loads, or address computations whose
+/// users are.
+bool onlyLoadedThrough(const Value *V, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  return all_of(V->users(), [&](const User *U) {
+    if (const auto *L = dyn_cast<LoadInst>(U))
+      return L->getPointerOperand() == V;
+    if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) ||
+        isa<AddrSpaceCastOperator>(U))
+      return onlyLoadedThrough(U, Depth + 1);
+    return false;
+  });
+}
+
+/// A global no store writes: a constant (a store to it is undefined), or one
+/// of this module only (internal) that is only loaded from: libdevice's
+/// tables at -O0, before they are marked constant.
+bool neverWritten(const Value *V) {
+  const auto *GV = dyn_cast<GlobalVariable>(V);
+  return GV && !isSharedBase(GV) &&
+         (GV->isConstant() ||
+          (GV->hasLocalLinkage() && onlyLoadedThrough(GV)));
+}
+
 /// Two underlying objects are proven not to overlap.
 bool disjointObjects(const Value *A, const Value *B) {
   if (A == B)
@@ -79,6 +104,15 @@ bool disjointObjects(const Value *A, const Value *B) {
   if ((isSharedBase(A) && isGlobalObject(B)) ||
       (isSharedBase(B) && isGlobalObject(A)) ||
       (isStaticShared(A) && isStaticShared(B)))
+    return true;
+  // Nothing written overlaps a global that is never written, whatever the
+  // other pointer is (libdevice's sinf reads its table).
+  if (neverWritten(A) || neverWritten(B))
+    return true;
+  // A thread's alloca is made after its kernel's arguments were passed: no
+  // argument points into it (libdevice's slow paths keep arrays there).
+  if ((isa<AllocaInst>(A) && isa<Argument>(B)) ||
+      (isa<AllocaInst>(B) && isa<Argument>(A)))
     return true;
   auto NoAlias = [](const Value *V) {
     const auto *Arg = dyn_cast<Argument>(V);

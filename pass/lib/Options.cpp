@@ -56,6 +56,12 @@ cl::opt<unsigned> StageSmallRMWThreads(
     cl::desc("Read-modify-writes of elements of at most 16 bytes are staged "
              "in blocks of at most this many threads (axpy3 at 1024 measured "
              "0.98x staged, docs/benchmarks.md)"));
+cl::opt<bool> StageSmallAlways(
+    "coalda-stage-small-always", cl::init(false),
+    cl::desc("Also stage elements under 24 bytes or of fewer than 4 member "
+             "accesses where staging them measured slower (a lone "
+             "read-modify-write; branches between the accesses): for the "
+             "adversarial corpora, which attack the staged code"));
 cl::opt<bool> TransposeAddressTile(
     "coalda-transpose-address-tile", cl::init(false),
     cl::desc("Permuted transposed stores read each slot's address from a "

@@ -29,6 +29,7 @@ extern llvm::cl::opt<bool> StageReadOnly;
 extern llvm::cl::opt<unsigned> StageReadOnlyRows;
 extern llvm::cl::opt<unsigned> StageTileBudget;
 extern llvm::cl::opt<unsigned> StageSmallRMWThreads;
+extern llvm::cl::opt<bool> StageSmallAlways;
 extern llvm::cl::opt<bool> TransposeAddressTile;
 extern llvm::cl::opt<bool> StageAlwaysVote;
 extern llvm::cl::opt<unsigned> WindowMinRow;

@@ -40,6 +40,8 @@
 
 #include "CopyGroup.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 namespace llvm {
 class Loop;
 class PHINode;
@@ -74,6 +76,9 @@ struct StagedArray {
   int64_t Stride = 0;        ///< S: the element's bytes
   int64_t ElementOffset = 0; ///< where the thread's element starts
   std::vector<const AccessExpr *> Accesses; ///< in program order
+  /// Accesses that not every thread running the others runs (under a
+  /// branch between them): they use the tile, but do not cover the element.
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> Conditional;
   uint64_t MemberWidth = 0; ///< power-of-two unit dividing every member
   bool Written = false;     ///< some access is a store
   bool Loaded = false;      ///< some access is a load
@@ -106,9 +111,15 @@ struct StagedArray {
   }
 };
 
-/// The arrays one block of the kernel accesses with strided elements.
+/// The arrays a kernel accesses with strided elements in one control class:
+/// blocks that every thread reaching one of them runs once, in a chain of
+/// dominance (controlClassHead). libdevice's sinf or expf between the
+/// accesses splits them over several such blocks, its slow paths beside.
 struct StagingCandidate {
-  llvm::BasicBlock *Block = nullptr; ///< every staged access is here
+  llvm::BasicBlock *Block = nullptr; ///< the first staged access's block
+  /// The last staged access's block: Block, or one that Block dominates and
+  /// that post-dominates Block.
+  llvm::BasicBlock *LastBlock = nullptr;
   std::vector<StagedArray> Arrays;   ///< written arrays first
   /// Arrays of the block the cost rule leaves where they are, and why.
   std::vector<std::pair<StagedArray, std::string>> LeftOut;
@@ -234,12 +245,32 @@ struct StagingOutcome {
   }
 };
 
-/// collect: per block, the arrays whose strided elements it accesses; only
-/// blocks with a written array are candidates. Accesses that belong to a
-/// legal copy group (Claimed) are the copy rewrite's.
+/// The first block of BB's control class: the highest dominator of BB that
+/// BB post-dominates, reached without entering a cycle (BB itself when it is
+/// in one). A thread that runs the head runs BB once, and one that runs BB
+/// ran the head: the blocks of one head are run by the same threads.
+llvm::BasicBlock *controlClassHead(llvm::BasicBlock *BB,
+                                   const llvm::DominatorTree &DT,
+                                   const llvm::PostDominatorTree &PDT,
+                                   const llvm::CycleInfo &Cycles);
+
+/// Sets Block to the first of the blocks of C's staged accesses and
+/// LastBlock to the last (one control class is a chain of dominance).
+void placeCandidate(StagingCandidate &C, const llvm::DominatorTree &DT);
+
+/// The candidate's first and last staged access (in Block and LastBlock).
+std::pair<llvm::Instruction *, llvm::Instruction *>
+accessSpan(const StagingCandidate &C);
+
+/// collect: per control class, the arrays whose strided elements it
+/// accesses. Accesses that belong to a legal copy group (Claimed) are the
+/// copy rewrite's.
 std::vector<StagingOutcome>
 collectStagings(const CoalescingInfo &Info,
-                const llvm::DenseSet<const llvm::Instruction *> &Claimed);
+                const llvm::DenseSet<const llvm::Instruction *> &Claimed,
+                const llvm::DominatorTree &DT,
+                const llvm::PostDominatorTree &PDT,
+                const llvm::CycleInfo &Cycles);
 
 /// Decides go without a vote for a legal element or transposed staging when
 /// every thread can compute it alike (StagingUniformGo.cpp); the plan keeps

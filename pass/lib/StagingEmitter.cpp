@@ -2,8 +2,9 @@
 //
 // Phase 3 of the staging rewrite, for one legal candidate (Staging.h has the
 // scheme). The region between the phases is split off: without a guard the
-// span of AB from its first to its last staged access, with one the guard's
-// branch up to the merge point M. Then:
+// span from the first staged access to the last (in one block, or across
+// the blocks of one control class), with one the guard's branch up to the
+// merge point M. Then:
 //
 //   Pre:      go = ntid.x <= capacity && ntid.y == ntid.z == 1 [&& active]
 //                  [&& the thread's other accesses miss its own elements]
@@ -294,17 +295,13 @@ void StagingEmitter::split() {
     Entry = Pre->splitBasicBlock(P.Guard, "coalda.stage.region");
     Merge = P.Merge;
   } else {
-    Instruction *First = nullptr, *Last = nullptr;
-    for (const StagedArray &A : C.Arrays)
-      for (const AccessExpr *M : A.Accesses) {
-        if (!First || M->Inst->comesBefore(First))
-          First = M->Inst;
-        if (!Last || Last->comesBefore(M->Inst))
-          Last = M->Inst;
-      }
+    // From the first staged access to the last, which may lie in a later
+    // block of the same control class.
+    auto [First, Last] = accessSpan(C);
     Pre = C.Block;
     Entry = Pre->splitBasicBlock(First, "coalda.stage.region");
-    Merge = Entry->splitBasicBlock(Last->getNextNode(), "coalda.stage.merge");
+    BasicBlock *Ends = C.LastBlock == C.Block ? Entry : C.LastBlock;
+    Merge = Ends->splitBasicBlock(Last->getNextNode(), "coalda.stage.merge");
   }
   SmallVector<BasicBlock *, 8> Work{Entry};
   InRegion.insert(Entry);

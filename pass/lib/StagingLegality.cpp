@@ -15,12 +15,17 @@
 //     loads measured 0.58-0.76x staged, so it stays). Such a staging has no
 //     store phase, and its tile is at most 32 KB (a 48 KB one cost the
 //     blocks that run the original code their L1: 0.61x).
-//  2. Where the barriers go: AB runs at most once per thread (in no cycle),
-//     and either every thread of the block runs it (the region is AB's span
-//     of staged accesses) or AB's only predecessor D ends in a branch that
-//     every thread reaches once, and AB's nearest post-dominator M post-
-//     dominates D (every thread meets again there): the region is D's branch
-//     up to M.
+//  2. Where the barriers go: the accesses lie in one control class (blocks
+//     run once by the same threads: a block, and those after libdevice's
+//     branches, collect made them so), whose first block is H and whose
+//     blocks run at most once per thread (in no cycle). Either every thread
+//     of the block runs them (the region spans the first staged access to
+//     the last, across the blocks between), or H's only predecessor D ends
+//     in a branch that every thread reaches once, and H's first post-
+//     dominator M outside what H dominates post-dominates D (every thread
+//     meets again there): the region is D's branch up to M. Every thread
+//     that enters H runs every staged access once, so the stores that cover
+//     the element in the class cover it on every path.
 //  3. Between the phases the staged elements must not be reached through
 //     another pointer by the same thread (another thread's touching them is
 //     a race in the original): calls that may touch memory, volatile and
@@ -51,11 +56,15 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <set>
+
 #define DEBUG_TYPE "coalda"
 
 using namespace llvm;
 
 STATISTIC(NumStagingsLegal, "Staging candidates found legal");
+STATISTIC(NumSmallLeftAlone,
+          "Stagings of small elements the cost rule left alone");
 
 namespace coalda {
 
@@ -69,12 +78,12 @@ Missed miss(MissedReason R, std::string Detail) {
   return Missed{R, std::move(Detail)};
 }
 
-/// The accesses of one kind (stores, or loads) cover every byte of A's
-/// element.
+/// The accesses of one kind (stores, or loads) that every thread of the
+/// class runs cover every byte of A's element.
 bool covers(const StagedArray &A, bool Stores) {
   SmallVector<std::pair<int64_t, int64_t>, 8> Spans;
   for (const AccessExpr *M : A.Accesses)
-    if (M->IsStore == Stores)
+    if (M->IsStore == Stores && !A.Conditional.contains(M->Inst))
       Spans.push_back({A.offsetInElement(*M),
                        A.offsetInElement(*M) + (int64_t)M->Width});
   llvm::sort(Spans);
@@ -203,6 +212,62 @@ Verdict applyCostRule(StagingCandidate &C) {
   return std::nullopt;
 }
 
+/// Distinct member accesses (offset and width) that every thread of the
+/// class runs.
+unsigned memberCount(const StagedArray &A) {
+  std::set<std::pair<int64_t, uint64_t>> Members;
+  for (const AccessExpr *M : A.Accesses)
+    if (!A.Conditional.contains(M->Inst))
+      Members.insert({A.offsetInElement(*M), M->Width});
+  return Members.size();
+}
+
+/// 1b. The cost rule for small elements, once the region is known. Elements
+/// of at least 24 bytes in at least 4 member accesses are staged (1.16-4.35x
+/// at 128-512 threads on an H200, with or without libdevice's math between
+/// them). Smaller ones only where they measured faster, in a region without
+/// branches: stores (SoA to AoS, 1.32-1.76x) and read-modify-writes beside
+/// another strided array (axpy3, 1.11-1.34x). A lone read-modify-write is
+/// served by L1 at 95-100% of cudaMemcpy (staged 0.72-0.88x), and with
+/// branchy math between the accesses (sinf, powf, exp: the region spans
+/// several blocks) small elements measured 0.42-0.94x: the math hides the
+/// strided accesses, and staging adds registers (20 -> 36, 29 -> 53).
+Verdict smallElementRule(const StagingCandidate &C,
+                         ArrayRef<Instruction *> Region,
+                         const StagingPlan &P) {
+  if (!opts::CostRules || opts::StageSmallAlways || C.transposed() ||
+      C.windowed())
+    return std::nullopt;
+  auto Small = find_if(C.Arrays, [](const StagedArray &A) {
+    return A.Written && (A.Stride < 24 || memberCount(A) < 4);
+  });
+  if (Small == C.Arrays.end())
+    return std::nullopt;
+  SmallPtrSet<const BasicBlock *, 8> Blocks;
+  for (const Instruction *I : Region)
+    Blocks.insert(I->getParent());
+  for (const StagingPlan::InnerGuard &G : P.InnerGuards)
+    Blocks.erase(G.Branch->getParent());
+  std::string What = baseName(Small->Base) + "'s " +
+                     std::to_string(Small->Stride) + "-byte elements (" +
+                     std::to_string(memberCount(*Small)) + " member accesses)";
+  bool Lone = Small->Loaded && C.Arrays.size() + C.LeftOut.size() == 1;
+  if (Blocks.size() > 1 || Lone)
+    ++NumSmallLeftAlone;
+  if (Blocks.size() > 1)
+    return miss(MissedReason::StagingCostRule,
+                What + " with branches between the accesses (libdevice's "
+                       "math, a loop, divergent arms): staging elements under "
+                       "24 bytes or of fewer than 4 members there measured "
+                       "0.42-0.94x");
+  if (Lone)
+    return miss(MissedReason::StagingCostRule,
+                "a lone read-modify-write of " + What +
+                    ": L1 serves it at 95-100% of cudaMemcpy, staged "
+                    "0.72-0.88x");
+  return std::nullopt;
+}
+
 /// 2. Where the barriers go.
 Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
                    PostDominatorTree &PDT, DominatorTree &DT,
@@ -211,19 +276,26 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
   BasicBlock *Entry = &AB->getParent()->getEntryBlock();
   if (PDT.dominates(AB, Entry))
     return std::nullopt; // every thread of the block runs AB
-  BasicBlock *D = AB->getSinglePredecessor();
+  // The accesses' blocks are run by the threads that enter Head.
+  BasicBlock *Head = controlClassHead(AB, DT, PDT, Cycles);
+  BasicBlock *D = Head->getSinglePredecessor();
   auto *Br = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
   if (!Br || !Br->isConditional())
     return miss(MissedReason::StagingGuard,
                 "the accesses are not behind one branch: only `if (cond) "
                 "{...}` and early returns are staged");
-  DomTreeNode *Next = PDT.getNode(AB)->getIDom();
-  BasicBlock *M = Next ? Next->getBlock() : nullptr;
+  // Where the threads that entered Head meet the others: its first
+  // post-dominator outside what it dominates.
+  BasicBlock *M = Head;
+  do {
+    DomTreeNode *Next = PDT.getNode(M)->getIDom();
+    M = Next ? Next->getBlock() : nullptr;
+  } while (M && DT.dominates(Head, M));
   // A chain of early returns (`if (x >= M) return; if (y >= N) return;`):
   // climb to the first branch every thread reaches; the ones after it are
   // voted on there, so their blocks must not touch memory and their
   // conditions must be computable at the first.
-  BasicBlock *On = AB;
+  BasicBlock *On = Head;
   while (!Cycles.getCycle(D) && !PDT.dominates(D, Entry) && M &&
          is_contained(successors(D), M) && D->getSinglePredecessor() &&
          none_of(*D, [](const Instruction &I) {
@@ -264,35 +336,41 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
 std::pair<SmallVector<Instruction *, 32>, Instruction *>
 regionInstructions(const StagingCandidate &C, const StagingPlan &P) {
   SmallVector<Instruction *, 32> Insts;
-  if (!P.Guard) {
-    Instruction *First = C.Block->getTerminator(), *Last = nullptr;
-    for (const StagedArray &A : C.Arrays)
-      for (const AccessExpr *M : A.Accesses) {
-        if (M->Inst->comesBefore(First))
-          First = M->Inst;
-        if (!Last || Last->comesBefore(M->Inst))
-          Last = M->Inst;
-      }
-    for (Instruction *I = First; I != Last->getNextNode(); I = I->getNextNode())
-      Insts.push_back(I);
-    return {Insts, First};
+  // Without a guard: from the first staged access to the last, across the
+  // blocks between (every path from the first's block reaches the last's).
+  // With one: the early returns' blocks first (they touch no memory, but say
+  // so to every check anyway), then the guarded side up to the merge point.
+  auto [First, Last] = accessSpan(C);
+  BasicBlock *Start = First->getParent();
+  if (P.Guard) {
+    for (const StagingPlan::InnerGuard &G : reverse(P.InnerGuards))
+      for (Instruction &I : *G.Branch->getParent())
+        Insts.push_back(&I);
+    // The innermost guard's guarded side: the accesses' control class.
+    const BranchInst *Inner = P.Guard;
+    bool OnTrue = P.ActiveOnTrue;
+    if (!P.InnerGuards.empty())
+      std::tie(Inner, OnTrue) = std::pair(P.InnerGuards.front().Branch,
+                                          P.InnerGuards.front().ActiveOnTrue);
+    Start = Inner->getSuccessor(OnTrue ? 0 : 1);
+    First = &Start->front();
+    Last = nullptr;
   }
-  // The early returns' blocks come first (they touch no memory, but say so
-  // to every check anyway), then the accesses' block and what follows.
-  for (const StagingPlan::InnerGuard &G : reverse(P.InnerGuards))
-    for (Instruction &I : *G.Branch->getParent())
-      Insts.push_back(&I);
-  SmallVector<BasicBlock *, 8> Work{C.Block};
-  SmallPtrSet<BasicBlock *, 8> Seen{C.Block};
+  SmallVector<BasicBlock *, 8> Work{Start};
+  SmallPtrSet<BasicBlock *, 8> Seen{Start};
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
-    for (Instruction &I : *BB)
-      Insts.push_back(&I);
+    bool Ends = Last && BB == Last->getParent();
+    Instruction *I = BB == Start ? First : &BB->front();
+    for (; I != (Ends ? Last->getNextNode() : nullptr); I = I->getNextNode())
+      Insts.push_back(I);
+    if (Ends)
+      continue;
     for (BasicBlock *S : successors(BB))
       if (S != P.Merge && Seen.insert(S).second)
         Work.push_back(S);
   }
-  return {Insts, P.Guard};
+  return {Insts, P.Guard ? P.Guard : First};
 }
 
 /// A pointer into shared or local memory: never a staged global element.
@@ -316,6 +394,19 @@ bool harmlessCall(const CallBase &Call) {
          Call.onlyAccessesInaccessibleMemory();
 }
 
+/// A call that only reads memory its pointer arguments name (__ldg's
+/// ld.global.nc), none of which may be a written array's.
+bool readsOnlyElsewhere(const CallBase &Call, const StagingCandidate &C) {
+  if (!Call.onlyReadsMemory() || !Call.onlyAccessesArgMemory())
+    return false;
+  return all_of(Call.args(), [&](const Use &Arg) {
+    return !Arg->getType()->isPointerTy() ||
+           all_of(C.Arrays, [&](const StagedArray &A) {
+             return !A.Written || provablyDisjoint(Arg.get(), A.Base);
+           });
+  });
+}
+
 /// 3. One instruction between the phases that is not a staged access.
 /// Whether I, of the same thread, can run after one of the candidate's
 /// transposed stores. Those stores are deferred to the store phase, after
@@ -333,7 +424,7 @@ bool mayFollowTransposedStore(const Instruction &I, const StagingCandidate &C,
 Verdict checkOther(Instruction &I, const StagingCandidate &C, StagingPlan &P,
                    Instruction *CheckPoint, DominatorTree &DT) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
-    if (harmlessCall(*Call))
+    if (harmlessCall(*Call) || readsOnlyElsewhere(*Call, C))
       return std::nullopt;
     return miss(MissedReason::CallMayTouch,
                 "a call between the accesses may touch the staged elements: " +
@@ -583,6 +674,8 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
     }
   } else if (Verdict V = applyCostRule(C)) {
     return V;
+  } else {
+    placeCandidate(C, DT); // the arrays left out may have held the ends
   }
   if (Verdict V = findRegion(C, P, PDT, DT, Cycles))
     return V;
@@ -604,6 +697,8 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
   if (C.transposed())
     if (Verdict V = checkStoresBeforeLoads(C, Insts, Staged, DT))
       return V;
+  if (Verdict V = smallElementRule(C, Insts, P))
+    return V;
   markBarriersOutside(C, P, Insts, Staged);
   for (unsigned J = 0; J < C.Arrays.size(); ++J)
     for (unsigned K = J + 1; K < C.Arrays.size(); ++K)

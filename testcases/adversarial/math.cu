@@ -45,8 +45,10 @@ __global__ void bodies(Body *b, int n) {
 }
 
 // The same record through libdevice's full-precision functions, whose
-// branches (sinf's slow argument reduction, powf's special cases) split
-// the accesses into several blocks: left alone ("not behind one branch").
+// branches (sinf's slow argument reduction, a loop over a local array and a
+// table; powf's special cases) split the accesses over several blocks that
+// every thread passing the guard runs once. Staged: the region spans them,
+// slow paths included.
 __global__ void bodies_precise(Body *b, int n) {
   int i = G;
   if (i < n) {
@@ -75,8 +77,8 @@ __global__ void quantize(F3 *p, int n) {
 
 // SoA -> AoS with computed members: libdevice's branchy cosf, sinf and
 // atan2f run on coalesced inputs read through __ldg before the element's
-// stores. Left alone: the stores follow the functions' branches, not the
-// guard's ("not behind one branch").
+// stores, which follow the functions' branches, not the guard's. Staged
+// (__ldg reads a __restrict__ input only).
 __global__ void polar(F3 *out, const float *__restrict__ r, const float *__restrict__ t, int n) {
   int i = G;
   if (i < n) {
@@ -89,7 +91,7 @@ __global__ void polar(F3 *out, const float *__restrict__ r, const float *__restr
 }
 
 // Double precision: exp, pow and fmod of a coalesced rate before a double3
-// read-modify-write. Left alone, as polar.
+// read-modify-write, each behind branches of its own. Staged, as polar.
 __global__ void decay(D3 *p, const double *__restrict__ rate, int n) {
   int i = G;
   if (i < n) {

@@ -488,7 +488,10 @@ __global__ void readonly_written(F3 *y, F3 *x, int n) {
 }
 
 // A loop over another buffer after the stores, inside the guarded region;
-// the loop's accesses go through a __restrict__ pointer. Staged.
+// the loop's accesses go through a __restrict__ pointer. -O3 drops the dead
+// first store to y[i].x: the element is written whole only with the store
+// after the loop, which every thread that ran the others runs (the control
+// class steps over the loop). Staged, the loop inside the region.
 __global__ void loop_after(F3 *__restrict__ y, const float *__restrict__ w, int m, int n) {
   int i = G;
   if (i < n) {

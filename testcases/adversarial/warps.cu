@@ -43,9 +43,11 @@ __global__ void swap_pairs(F3 *p, int n) {
 }
 
 // A shuffle in the region whose lanes diverge: the first half of each warp
-// adds its pair's member under a half-warp mask. Left alone: the branch
-// splits the accesses over several blocks ("not behind one branch"); the
-// oracle still runs it (a half-warp mask in a divergent branch).
+// adds its pair's member under a half-warp mask. The branch splits the
+// accesses over two blocks that every thread passing the guard runs:
+// staged, the shuffle runs under the same mask on the staged path and in
+// the original's clone (the oracle checks a half-warp mask in a divergent
+// branch).
 __global__ void swap_pairs_divergent(F3 *p, int n) {
   int i = G;
   if (i < n) {

@@ -1,6 +1,10 @@
-; RUN: %opt -passes=coalda -S %s | FileCheck %s
-; RUN: %opt -passes=coalda -coalda-stage-always-vote -S %s | FileCheck %s --check-prefix=VOTE
-; RUN: %opt -passes=coalda -S %s | %opt -passes=verify -disable-output
+; RUN: %opt -passes=coalda -coalda-stage-small-always -S %s | FileCheck %s
+; RUN: %opt -passes=coalda -coalda-stage-small-always -coalda-stage-always-vote -S %s | FileCheck %s --check-prefix=VOTE
+; RUN: %opt -passes=coalda -coalda-stage-small-always -S %s | %opt -passes=verify -disable-output
+
+; The elements here are small (12 bytes, 3 members): the cost rule leaves them
+; alone (Staging/cost-small-elements.ll); -coalda-stage-small-always stages
+; them so that the staged code itself is checked.
 
 ; A staged block decides go (take the staged path) alike in every thread.
 ; Where the guard is a bound on the lane index and the overlap checks compare

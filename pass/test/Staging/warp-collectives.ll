@@ -1,5 +1,9 @@
-; RUN: %opt -passes=coalda -S %s | FileCheck %s
-; RUN: %opt -passes=coalda -pass-remarks=coalda -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt -passes=coalda -coalda-stage-small-always -S %s | FileCheck %s
+; RUN: %opt -passes=coalda -coalda-stage-small-always -pass-remarks=coalda -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+
+; The elements here are small (12 bytes, 3 members): the cost rule leaves them
+; alone (Staging/cost-small-elements.ll); -coalda-stage-small-always stages
+; them so that the staged code itself is checked.
 
 ; A warp shuffle between the staged accesses touches no memory the IR can
 ; name (inaccessible memory only): the block is staged, and the shuffle runs
