@@ -29,13 +29,14 @@ Decision = tuple[str, str]  # ("rewritten" | "left alone (Reason)", detail)
 
 
 def decisions(level: int) -> dict[str, Decision]:
-    """Kernel name -> the decision about its one copy group at this level."""
+    """Kernel name -> the decision about its one copy into dst at this level
+    (a kernel may also store elsewhere, after_sinf's w[i])."""
     with tempfile.TemporaryDirectory() as tmp:
         art = Artifacts(Path(tmp), "guards")
         report = build(SOURCE, CompileOptions(opt_level=level), art, ptx=False).report
     out = {}
     for kernel in report["kernels"]:
-        (group,) = kernel["groups"]
+        (group,) = [g for g in kernel["groups"] if g.get("base") == "dst"]
         verdict = "rewritten" if group["transformed"] else f"left alone ({group['missed']})"
         out[kernel["name"]] = (verdict, group["reason"])
     return out

@@ -8,7 +8,10 @@ copies it was built for:
              return, grid-stride, uniform loop), run-time strides.
 - `guard`    bounds guards in every spelling (`(unsigned)i < n`, `n > i`,
              `i <= n-1`, `i < min(n,m)`, nested, `&& flag`, on threadIdx,
-             data-dependent) and offsets on the index (`gid + c`, `gid - c`).
+             data-dependent) and offsets on the index (`gid + c`, `gid - c`),
+             sometimes with branches every active thread takes between the
+             guard and the copy (libdevice's sinf, a data-dependent loop):
+             the copy's threads are then its control class's.
 - `control`  control-dependent values in the index: ternaries and if/else
              on threadIdx, on loaded values (divergent), on blockIdx or a
              parameter (uniform), loop-carried counts.
@@ -381,10 +384,10 @@ def buffers(element: Element, count: int, *names: str, kinds: tuple[str, ...] = 
 
 def launch(name: str, params: tuple[Param, ...], element: Element, block: int, blocks: int) -> KernelSpec:
     """The launch; every buffer is offset only by multiples of the alignment
-    all of them need (the element's, 4 for the int `sel` buffer): the
-    emulator, like the GPU, faults on a misaligned access."""
+    all of them need (the element's, 4 for the int `sel` and float `w`
+    buffers): the emulator, like the GPU, faults on a misaligned access."""
     align = element.layout[1]
-    if any(p.name == "sel" for p in params):
+    if any(p.name in ("sel", "w") for p in params):
         align = math.lcm(align, 4)
     return KernelSpec(name, params, grid=blocks, block=block, align=align)
 
@@ -418,6 +421,12 @@ NEGATIVE_SAFE = ("unsigned", "return_unsigned", "range", "lower")
 # (`if (i >= n) return` too; bound row-uniform), under conditions on uniform
 # values, keeps a prefix of every row; these spellings of it are rewritten
 # when the index is gid + c with c >= 0 ("none": every thread copies).
+# Statements between the guard and the copy whose branches every thread
+# passing the guard takes one way or the other (w[i]: the thread's own).
+PRELUDES: dict[str, tuple[str, ...]] = {
+    "sinf": ("w[i] = sinf(w[i] * 100.0f);",),
+    "loop": ("for (int r = (int)fminf(fabsf(w[i]), 5.0f); r > 0; --r)", "  w[i] = w[i] * 0.5f + 1.0f;"),
+}
 PREFIX_GUARDS = ("lt", "gt", "le", "return", "min", "nested", "flag", "flag_first", "none")
 # guards under which the active threads of a row are not a prefix decided
 # by uniform values: no rewrite of the pass's row model can be right
@@ -448,6 +457,7 @@ class GuardKernel(OfElements):
     tail: int  # n = threads + offset - tail
     m: int  # the second bound (min, nested, lower, tid_*)
     flag: int
+    prelude: str = ""  # a PRELUDES key: branches between the guard and the copy
 
     family: ClassVar[str] = "guard"
     language: ClassVar[str] = "cuda"
@@ -472,6 +482,9 @@ class GuardKernel(OfElements):
         if self.guard in DIVERGENT_GUARDS:
             return "alone"
         prefix = self.guard in PREFIX_GUARDS and self.offset >= 0
+        # w, written before the copy, may be dst or src unless __restrict__
+        if self.prelude and not (self.restrict and opt_level == 3):
+            prefix = False
         return weakest(self.element.expect, "rewrite" if prefix else "any")
 
     def source(self, name: str) -> str:
@@ -483,6 +496,9 @@ class GuardKernel(OfElements):
         index = f"int i = (int)({GID})" + (f" {sign} {abs(self.offset)};" if self.offset else ";")
         open_, close = GUARDS[self.guard]
         body = self.element.copy("dst", "src", indent="    ")
+        if self.prelude:
+            extra += f", float *{r}w"
+            body = ["    " + line for line in PRELUDES[self.prelude]] + body
         return (
             self.element.declare(name)
             + f"__global__ void {name}({t} *{r}dst, const {t} *{r}src, int n{extra}) {{\n"
@@ -498,6 +514,8 @@ class GuardKernel(OfElements):
             params += (Param("flag", "value", self.flag),)
         if self.guard == "loaded":
             params += (Param("sel", "in", 4 * count),)
+        if self.prelude:
+            params += (Param("w", "inout", 4 * count),)
         return launch(name, params, self.element, self.block, self.blocks), self.n
 
 
@@ -514,6 +532,7 @@ def guard_kernels(draw: st.DrawFn) -> GuardKernel:
     return GuardKernel(
         draw(elements()), guard, offset, draw(st.booleans()), block, blocks, tail,
         draw(st.integers(0, max(0, bound))), draw(st.integers(0, 1)),
+        draw(st.sampled_from(["", "", "", *sorted(PRELUDES)])),
     )
 
 

@@ -4,7 +4,8 @@ the oracle at -O0 and -O3 (every layout, every schedule, the overlap layouts
 where no pointer is __restrict__); here the decisions are pinned: the
 kernels whose member accesses every thread passing the guard runs (with
 loops, divergent arms and libdevice's slow paths between them) stay staged,
-a read under a branch of its own joins the tile, and the kernels where not
+a read under a branch of its own joins the tile, a copy after sinf is
+widened, and the kernels where not
 every thread reaches every store, or where __ldg may read the staged
 element, say why they are left alone.
 """
@@ -18,6 +19,9 @@ from test_adversarial import built
 STEM = "branches"
 STAGED = {"loop_between", "arms_then_store", "no_guard_sinf", "read_in_branch"}
 PARTIAL = {"exit_between", "store_in_both_arms"}
+# a member-wise copy after sinf's branches: the copy rewrite finds its
+# threads through the control class of its block
+COPIED = {"copy_after_sinf"}
 
 
 def _stagings(report: dict) -> dict[str, list[dict]]:
@@ -37,6 +41,9 @@ def test_regions_across_blocks_are_staged(opt: int) -> None:
     assert len(stagings["read_in_branch"]) == 1
     assert stagings["read_in_branch"][0]["go"] == "uniform"
     assert [s["kind"] for s in stagings["transpose_sinf"] if s["transformed"]] == ["transposed"]
+    for name in COPIED:
+        groups = b.kernel(name)["groups"]
+        assert any(g["transformed"] and g["guard"] == "bounds" for g in groups), (name, groups)
 
 
 @pytest.mark.parametrize("opt", [3, 0])

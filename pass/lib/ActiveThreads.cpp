@@ -303,7 +303,7 @@ Loop *liveLoopFor(const LoopInfo &LI, const BasicBlock *BB) {
 ActiveThreads::ActiveThreads(const CoalescingInfo &Info, PostDominatorTree &PDT,
                              DominatorTree &DT, LoopInfo &LI,
                              const CycleInfo &Cycles)
-    : Info(Info), DT(DT), LI(LI), Cycles(Cycles),
+    : Info(Info), PDT(PDT), DT(DT), LI(LI), Cycles(Cycles),
       Reach(std::make_unique<UniformReach>(Info.uniformity(), PDT, LI, Cycles)),
       Tid(Info.registerAtom(Atom::ThreadIdx, 0)) {}
 
@@ -352,7 +352,8 @@ Verdict ActiveThreads::find(const CopyGroup &G, RewritePlan &P) {
 }
 
 // Bounds guards: walking up from the copy's block through single
-// predecessors until a block that all threads of the row reach or none, every
+// predecessors (or, at a join, to the head of its control class) until a
+// block that all threads of the row reach or none, every
 // condition on the way is row-uniform or a prefix bound on the lane index
 // (`if (i < n)`, `if (i >= n) return;`, `if (i < n && flag)`, nested guards,
 // `n - i > 0`, `i <= n - 1`). The active threads are below every bound.
@@ -363,6 +364,15 @@ Verdict ActiveThreads::findBoundsGuards(const CopyGroup &G, RewritePlan &P) {
       "not a bounds guard `i < n` on the lane index"};
   const RowUniformity &Uniformity = Info.uniformity();
   for (BasicBlock *Cur = G.first().Inst->getParent(); !Reach->allOrNone(Cur);) {
+    // After branches every thread that reached the block before them takes
+    // (libdevice's sinf between the guard and the copy): the threads that
+    // run Cur are those that run its control class's head.
+    if (!singleLivePredecessor(Cur))
+      if (BasicBlock *Head = controlClassHead(Cur, DT, PDT, Cycles);
+          Head != Cur) {
+        Cur = Head;
+        continue;
+      }
     BasicBlock *Pred = singleLivePredecessor(Cur);
     SmallVector<std::pair<Value *, bool>, 4> Conditions;
     if (!Pred || liveLoopFor(LI, Pred) || inIrreducibleCycle(Cycles, Pred) ||

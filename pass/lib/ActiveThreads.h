@@ -68,6 +68,7 @@ public:
 
 private:
   const CoalescingInfo &Info;
+  llvm::PostDominatorTree &PDT;
   llvm::DominatorTree &DT;
   llvm::LoopInfo &LI;
   const llvm::CycleInfo &Cycles;

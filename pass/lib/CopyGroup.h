@@ -239,6 +239,16 @@ bool isSharedBase(const llvm::Value *V);
 /// memory (kernels receive global pointers).
 bool isGlobalObject(const llvm::Value *V);
 
+/// The first block of BB's control class: the highest dominator of BB that
+/// BB post-dominates, reached without entering a cycle (stepping over the
+/// loops on the way; BB itself when it is in one). A thread that runs the
+/// head runs BB once, and one that runs BB ran the head: the blocks of one
+/// head are run by the same threads. (StagingCollect.cpp)
+llvm::BasicBlock *controlClassHead(llvm::BasicBlock *BB,
+                                   const llvm::DominatorTree &DT,
+                                   const llvm::PostDominatorTree &PDT,
+                                   const llvm::CycleInfo &Cycles);
+
 /// No object that pointer (or base) A may be based on overlaps one B may be
 /// based on: through selects and phis, every pair is disjoint. For the
 /// callers' question (may a write through one be seen through the other) a

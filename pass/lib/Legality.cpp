@@ -174,8 +174,16 @@ bool touchedMemory(const Instruction &I,
     Touched.append({{MT->getRawDest(), true}, {MT->getRawSource(), false}});
   else if (const auto *MS = dyn_cast<MemSetInst>(&I))
     Touched.push_back({MS->getRawDest(), true});
-  else if (const auto *Call = dyn_cast<CallBase>(&I);
-           !Call || !Call->onlyAccessesInaccessibleMemory())
+  else if (const auto *Call = dyn_cast<CallBase>(&I); !Call)
+    return false;
+  else if (Call->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(Call))
+    return true; // markers (libdevice's local arrays): no memory touched
+  else if (Call->onlyAccessesArgMemory()) {
+    // __ldg: the memory its pointer arguments name
+    for (const Use &Arg : Call->args())
+      if (Arg->getType()->isPointerTy())
+        Touched.push_back({Arg.get(), !Call->onlyReadsMemory()});
+  } else if (!Call->onlyAccessesInaccessibleMemory())
     return false;
   return true;
 }

@@ -245,15 +245,6 @@ struct StagingOutcome {
   }
 };
 
-/// The first block of BB's control class: the highest dominator of BB that
-/// BB post-dominates, reached without entering a cycle (BB itself when it is
-/// in one). A thread that runs the head runs BB once, and one that runs BB
-/// ran the head: the blocks of one head are run by the same threads.
-llvm::BasicBlock *controlClassHead(llvm::BasicBlock *BB,
-                                   const llvm::DominatorTree &DT,
-                                   const llvm::PostDominatorTree &PDT,
-                                   const llvm::CycleInfo &Cycles);
-
 /// Sets Block to the first of the blocks of C's staged accesses and
 /// LastBlock to the last (one control class is a chain of dominance).
 void placeCandidate(StagingCandidate &C, const llvm::DominatorTree &DT);

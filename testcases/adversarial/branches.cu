@@ -1,4 +1,5 @@
-// Adversarial corpus: staged regions that span several blocks. The member
+// Adversarial corpus: staged regions that span several blocks (and a copy
+// after libdevice's branches, which the copy rewrite takes). The member
 // accesses of a thread's element lie in blocks that every thread passing the
 // guard runs once (one control class), with branches, loops and libdevice's
 // slow paths between them; or they do not (an exit, a store under a branch
@@ -116,4 +117,18 @@ __global__ void transpose_sinf(float *out, const float *in, int w, int h) {
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < w && y < h)
     out[x * h + y] = sinf(in[y * w + x] * 10.0f);
+}
+
+// A member-wise copy after libdevice's sinf inside the guard: the copy's
+// block follows sinf's branches, which every thread passing the guard takes
+// one way or the other; the threads that run it are those below the guard's
+// bound. Copied (the copy rewrite, 16-byte units).
+__global__ void copy_after_sinf(F3 *__restrict__ dst, const F3 *__restrict__ src, float *__restrict__ w, int n) {
+  int i = G;
+  if (i < n) {
+    w[i] = sinf(w[i] * 100.0f);
+    dst[i].x = src[i].x;
+    dst[i].y = src[i].y;
+    dst[i].z = src[i].z;
+  }
 }
