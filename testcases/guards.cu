@@ -35,16 +35,6 @@ __global__ void grid_stride_at_most(ARGS, int n) {
   for (int i = GID; i <= n - 1; i += blockDim.x * gridDim.x)
     COPY(i);
 }
-// Branches every thread below the bound takes one way or the other between
-// the guard and the copy (libdevice's sinf and its slow path's loop): the
-// copy's threads are still those below the bound.
-__global__ void after_sinf(ARGS, float *__restrict__ w, int n) {
-  int i = GID;
-  if (i < n) {
-    w[i] = sinf(w[i] * 100.0f);
-    COPY(i);
-  }
-}
 
 // Not prefixes: left alone.
 __global__ void suffix(ARGS, int n, int lo) { int i = GID; if (i >= lo && i < n) COPY(i); }
