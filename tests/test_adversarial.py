@@ -149,6 +149,11 @@ class Built:
         return self.kernel(name)["symbol"]
 
 
+def stagings_by_kernel(report: dict) -> dict[str, list[dict]]:
+    """Kernel name -> its staging candidates in a report."""
+    return {k["name"]: k.get("stagings", []) for k in report["kernels"]}
+
+
 # The corpora attack the staged code: small elements, which the cost rule
 # leaves alone where staging them measured slower, are staged all the same.
 CORPUS_PASS_ARGS = ("-coalda-stage-small-always",)

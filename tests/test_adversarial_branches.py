@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_adversarial import built
+from test_adversarial import built, stagings_by_kernel
 
 STEM = "branches"
 STAGED = {"loop_between", "arms_then_store", "no_guard_sinf", "read_in_branch"}
@@ -24,14 +24,10 @@ PARTIAL = {"exit_between", "store_in_both_arms"}
 COPIED = {"copy_after_sinf"}
 
 
-def _stagings(report: dict) -> dict[str, list[dict]]:
-    return {k["name"]: k.get("stagings", []) for k in report["kernels"]}
-
-
 @pytest.mark.parametrize("opt", [3, 0])
 def test_regions_across_blocks_are_staged(opt: int) -> None:
     b = built(STEM, opt)
-    stagings = _stagings(b.report)
+    stagings = stagings_by_kernel(b.report)
     for name in STAGED:
         assert [s["kind"] for s in stagings[name] if s["transformed"]] == ["element"], (
             name, [s["reason"] for s in stagings[name]])
@@ -48,7 +44,7 @@ def test_regions_across_blocks_are_staged(opt: int) -> None:
 
 @pytest.mark.parametrize("opt", [3, 0])
 def test_stores_not_every_thread_reaches_are_left_alone(opt: int) -> None:
-    stagings = _stagings(built(STEM, opt).report)
+    stagings = stagings_by_kernel(built(STEM, opt).report)
     for name in PARTIAL:
         assert stagings[name] and not any(s["transformed"] for s in stagings[name]), name
         assert any("do not write every byte" in s["reason"] for s in stagings[name]), name
@@ -61,7 +57,7 @@ def test_the_cost_rule_leaves_small_elements_with_math_alone() -> None:
     """Without -coalda-stage-small-always (the corpus's setting), the float3
     kernels with branches between their accesses are left alone by the cost
     rule (measured 0.42-0.94x); the transpose is not an element staging."""
-    stagings = _stagings(built(STEM, 3, ()).report)
+    stagings = stagings_by_kernel(built(STEM, 3, ()).report)
     for name in STAGED:
         assert not any(s["transformed"] for s in stagings[name]), name
         assert any("with branches between the accesses" in s["reason"] for s in stagings[name]), name

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_adversarial import built
+from test_adversarial import built, stagings_by_kernel
 
 STEM = "math"
 STAGED = {"normalize", "bodies", "quantize", "transpose_exp"}
@@ -22,14 +22,10 @@ CHUNK = {3: "element", 0: "window"}
 COPIED = {"copy_and_length"}
 
 
-def _stagings(report: dict) -> dict[str, list[dict]]:
-    return {k["name"]: k.get("stagings", []) for k in report["kernels"]}
-
-
 @pytest.mark.parametrize("opt", [3, 0])
 def test_math_kernels_stay_rewritten(opt: int) -> None:
     b = built(STEM, opt)
-    stagings = _stagings(b.report)
+    stagings = stagings_by_kernel(b.report)
     for name in STAGED:
         assert any(s["transformed"] for s in stagings[name]), (name, [s["reason"] for s in stagings[name]])
     chunk = [s for s in stagings["chunk_sqrt"] if s["transformed"]]
@@ -45,7 +41,7 @@ def test_math_kernels_stay_rewritten(opt: int) -> None:
 @pytest.mark.parametrize("opt", [3, 0])
 def test_branchy_math_between_the_accesses_is_staged(opt: int) -> None:
     b = built(STEM, opt)
-    stagings = _stagings(b.report)
+    stagings = stagings_by_kernel(b.report)
     for name in ACROSS_BRANCHES:
         assert any(s["transformed"] and s["kind"] == "element" for s in stagings[name]), (
             name, [s["reason"] for s in stagings[name]])

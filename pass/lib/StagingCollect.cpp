@@ -266,17 +266,12 @@ joinBeside(std::map<ArrayKey, std::vector<const AccessExpr *>> &Groups,
 } // namespace
 
 void placeCandidate(StagingCandidate &C, const DominatorTree &DT) {
-  C.Block = C.LastBlock = nullptr;
+  std::vector<const AccessExpr *> Class;
   for (const StagedArray &A : C.Arrays)
-    for (const AccessExpr *M : A.Accesses) {
-      if (A.Conditional.contains(M->Inst))
-        continue;
-      BasicBlock *BB = M->Inst->getParent();
-      if (!C.Block || DT.dominates(BB, C.Block))
-        C.Block = BB;
-      if (!C.LastBlock || DT.dominates(C.LastBlock, BB))
-        C.LastBlock = BB;
-    }
+    for (const AccessExpr *M : A.Accesses)
+      if (!A.Conditional.contains(M->Inst))
+        Class.push_back(M);
+  std::tie(C.Block, C.LastBlock) = extent(Class, DT);
 }
 
 BasicBlock *controlClassHead(BasicBlock *BB, const DominatorTree &DT,
