@@ -20,8 +20,8 @@ lit: build
 	COALDA_CUDA_PATH="$$($(BIN)/python -c 'from coalda.toolchain import cuda_path; print(cuda_path())')" \
 	  $(BIN)/lit -sv $(BUILD)/test
 
-# the emulator-heavy tests run on every core (pytest-xdist): 7.5 minutes on
-# two cores instead of 17.5 in one process
+# the emulator-heavy tests run on every core (pytest-xdist): 6 minutes on
+# two cores (2026-11-26, since the emulator runs barriers on fibers)
 pytest: build
 	$(BIN)/pytest -q -n auto
 

@@ -14,8 +14,8 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
   still be POISON after it (else: a write past the end);
 - the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
   `__syncwarp`) and the warp collectives (shuffles, votes, `__reduce_*_sync`)
-  become calls, through a host global holding a ctypes callback, into
-  `threads.BlockRun`; `__threadfence*` are no-ops (one thread
+  become calls that park the running thread's fiber (coalda/fibers.py)
+  for `threads.BlockRun`; `__threadfence*` are no-ops (one thread
   runs at a time). CUDA's math library (libdevice's NVVM intrinsics and its
   inline PTX snippets, `__ldg`) runs as host definitions (coalda/nvvm.py);
   other NVVM intrinsics and inline PTX are refused with a clear message;
@@ -31,8 +31,9 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
 
 A kernel that reaches no barrier runs in a native loop over the (block,
 thread) pairs in the order the schedule gives (an array of linear thread
-indices). A kernel with barriers runs each block's threads as host threads,
-one at a time, switching at barriers in the schedule's order
+indices). A kernel with barriers runs each block's threads as fibers (a C
+stack each, no host threads), one at a time, switching at barriers in the
+schedule's order
 (see coalda/threads.py and coalda/schedule.py).
 """
 
@@ -49,10 +50,10 @@ from dataclasses import dataclass
 import llvmlite.binding as llvm
 import numpy as np
 
-from . import ir, nvvm
+from . import fibers, ir, nvvm
 from .errors import CoaldaError
 from .schedule import FORWARD, Schedule
-from .threads import KIND_OF, POOL, BlockRun, EmulationFault, Site
+from .threads import KIND_OF, BlockRun, EmulationFault, Site
 
 __all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefused", "EmulatorExecutor", "load"]
 
@@ -106,8 +107,6 @@ _CTYPES = {
     "ptr": ctypes.c_void_p, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
     "i64": ctypes.c_int64, "float": ctypes.c_float, "double": ctypes.c_double,
 }
-# (kind, site, arg or mask, a, b, c) -> the barrier's or collective's result
-_HOOK = ctypes.CFUNCTYPE(ctypes.c_int32, *[ctypes.c_int32] * 6)
 
 
 class EmulationRefused(CoaldaError):
@@ -230,14 +229,12 @@ def _lower_barriers(text: str) -> tuple[str, list[Site]]:
 
 
 def _barrier_wrappers() -> str:
-    """The functions lowered barrier calls call: each passes (kind, site,
-    argument) to the hook the emulator installs."""
+    """The functions lowered barrier calls call: each parks its fiber with
+    (kind, site, argument) for the launcher (coalda/fibers.py)."""
     out = [
-        "@__coalda_barrier_hook = global ptr null",
+        fibers.fiber_ir(_FAULT_STRAY_BARRIER),
+        fibers.interval_ir(_unflatten("t", "ntid", "tid")),
         "define internal void @__coalda_membar() {\n  ret void\n}",
-        "define internal i32 @__coalda_collective(i32 %kind, i32 %site, i32 %arg, i32 %a, i32 %b, i32 %c) {\n"
-        "  %hook = load ptr, ptr @__coalda_barrier_hook\n"
-        "  %r = call i32 %hook(i32 %kind, i32 %site, i32 %arg, i32 %a, i32 %b, i32 %c)\n  ret i32 %r\n}",
         "define internal i32 @__coalda_barrier(i32 %kind, i32 %site, i32 %arg) {\n"
         "  %r = call i32 @__coalda_collective(i32 %kind, i32 %site, i32 %arg, i32 0, i32 0, i32 0)\n  ret i32 %r\n}",
     ]
@@ -380,6 +377,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         _barrier_wrappers(),
         _shared_functions(static, shared_sizes, dynamic, text),
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
+        *(fibers.entry_ir(i, k.name, [ty for _, ty in k.params]) for i, k in enumerate(kernels) if k.name in threaded),
     ]
     return HostModule("\n".join(parts), tuple(sites), threaded, dynamic)
 
@@ -461,10 +459,13 @@ ok:
 
 def _target_machine() -> llvm.TargetMachine:
     """A new host target machine. Not shared: an MCJIT engine takes ownership
-    of its target machine and frees it with itself."""
+    of its target machine and frees it with itself. Code generation at -O0:
+    the emulated kernels run briefly and compiling them was most of the time
+    (windows.cu's two modules, 100 kernels each: 11.5 s of 21 s at -O2, the
+    whole run 13.7 s at -O0; the math corpora run no slower)."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
-    return llvm.Target.from_default_triple().create_target_machine(opt=2)
+    return llvm.Target.from_default_triple().create_target_machine(opt=0)
 
 
 def _coords(index: int, extent: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -498,6 +499,8 @@ class EmulatedModule:
         host.verify()
         host.triple = tm.triple
         host.data_layout = str(layout)
+        for name, address in fibers.libc_symbols().items():
+            llvm.add_symbol(name, address)
         self._engine = llvm.create_mcjit_compiler(host, tm)
         self._engine.finalize_object()
         self._globals = {
@@ -507,19 +510,24 @@ class EmulatedModule:
         self._fault = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_fault"))
         self._poison = ctypes.CFUNCTYPE(None)(self._engine.get_function_address("__coalda_shared_poison"))
         self._check = ctypes.CFUNCTYPE(None, ctypes.c_int64)(self._engine.get_function_address("__coalda_shared_check"))
-        self._hook = _HOOK(self._arrive)  # keep a reference: the JIT code calls it
-        hook = ctypes.c_void_p.from_address(self._engine.get_global_value_address("__coalda_barrier_hook"))
-        hook.value = ctypes.cast(self._hook, ctypes.c_void_p).value
-        self._active: BlockRun | None = None
         self._drivers = {}
-        self._entries = {}
+        self._fiber_entries: dict[str, tuple[int, type[ctypes.Structure]]] = {}
         for i, k in enumerate(self.kernels):
             types = [_CTYPES[ty] for _, ty in k.params]
             if k.name in self.threaded:
-                self._entries[k.name] = ctypes.CFUNCTYPE(None, *types)(self._engine.get_function_address(k.name))
+                fields = [(f"a{j}", t) for j, t in enumerate(types)]
+                args = type(f"Args{i}", (ctypes.Structure,), {"_fields_": fields})
+                self._fiber_entries[k.name] = (self._engine.get_function_address(f"__coalda_fiber_entry_{i}"), args)
             else:
                 proto = ctypes.CFUNCTYPE(None, *types, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
                 self._drivers[k.name] = proto(self._engine.get_function_address(f"__coalda_grid_{i}"))
+        if self._fiber_entries:
+            self._fiber_args = ctypes.c_void_p.from_address(self._engine.get_global_value_address("__coalda_fiber_args"))
+            main = ctypes.c_void_p.from_address(self._engine.get_global_value_address("__coalda_main_ctx"))
+            main.value = fibers.main_context()
+            self._interval = ctypes.CFUNCTYPE(
+                ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32, *[ctypes.c_void_p] * 5)(
+                self._engine.get_function_address("__coalda_fiber_interval"))
 
     def launch(
         self,
@@ -534,8 +542,8 @@ class EmulatedModule:
         arguments are passed by address. `shared_bytes` is the launch's
         dynamic shared memory. Raises EmulationFault on barrier divergence,
         a deadlock or a write past the dynamic shared memory."""
-        if kernel not in self._drivers and kernel not in self._entries:
-            names = ", ".join([*self._drivers, *self._entries]) or "none"
+        if kernel not in self._drivers and kernel not in self._fiber_entries:
+            names = ", ".join([*self._drivers, *self._fiber_entries]) or "none"
             raise CoaldaError(f"no kernel {kernel!r} in the module (kernels: {names})")
         signature = self.signatures[kernel]
         if len(args) != len(signature.params):
@@ -556,7 +564,7 @@ class EmulatedModule:
             else:
                 values.append(arg)
         self._fault.value = 0
-        if kernel in self._entries:
+        if kernel in self._fiber_entries:
             self._launch_threads(kernel, grid, block, values, schedule, shared_bytes)
         else:
             order = schedule.grid_order(math.prod(grid), math.prod(block))
@@ -574,40 +582,31 @@ class EmulatedModule:
         self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int],
         values: list[object], schedule: Schedule, shared_bytes: int,
     ) -> None:
-        """Each block as host threads that switch at barriers (threads.py)."""
-        entry = functools.partial(self._entries[kernel], *values)
-        coords = [_coords(t, block) for t in range(math.prod(block))]
-        workers = POOL.take(len(coords))
-        for b in schedule.block_order(math.prod(grid)):
-            where = _coords(int(b), grid)
-            self._set("ctaid", where)
-            self._poison()
-            run = BlockRun(int(b), f"kernel {kernel} block {where}", coords, schedule, self.sites, workers, entry,
-                           functools.partial(self._set, "tid"))
-            self._active = run
-            try:
-                run.run()
-            except EmulationFault:  # threads parked at barriers stay parked: their workers are dropped
-                stuck = run.stuck()
-                POOL.give([w for w in workers if w not in stuck])
-                raise
-            finally:
-                self._active = None
-            self._check(shared_bytes)
-        POOL.give(workers)
+        """Each block's threads as fibers that switch at barriers (threads.py)."""
+        entry, struct = self._fiber_entries[kernel]
+        arguments = struct(*values)
+        self._fiber_args.value = ctypes.addressof(arguments)
+        count = math.prod(block)
+        slots = fibers.SLOTS.take(count)
+        memory = np.array([(s.stack, s.context) for s in slots], np.uint64)
+
+        def interval(order: np.ndarray, state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> int:
+            return self._interval(order.ctypes.data, order.size, state.ctypes.data, result.ctypes.data,
+                                  wait.ctypes.data, memory.ctypes.data, entry)
+
+        try:
+            for b in schedule.block_order(math.prod(grid)):
+                where = _coords(int(b), grid)
+                self._set("ctaid", where)
+                self._poison()
+                BlockRun(int(b), f"kernel {kernel} block {where}", count, schedule, self.sites, interval).run()
+                self._check(shared_bytes)
+        finally:
+            fibers.SLOTS.give(slots)
 
     def _set(self, register: str, value: tuple[int, int, int]) -> None:
         for d, v in zip(DIMS, value):
             self._globals[(register, d)].value = v
-
-    def _arrive(self, kind: int, site: int, arg: int, a: int, b: int, c: int) -> int:
-        """The barrier hook, called by JIT code in the running host thread."""
-        run = self._active
-        if run is None:  # a barrier reached from the native loop: cannot wait
-            self._fault.value = _FAULT_STRAY_BARRIER
-            return 0
-        return run.arrive(kind, site, arg, a, b, c)
-
 
 @functools.lru_cache(maxsize=64)
 def _cached(digest: str, text: str) -> EmulatedModule:

@@ -1,14 +1,14 @@
-"""One block of a kernel with barriers, run as host threads under one token.
+"""One block of a kernel with barriers, its threads run as fibers, one at a time.
 
 A thread that waits at `__syncthreads` must keep its registers and its place
 in the code until every other thread has arrived, so each emulated thread
-gets a host thread (from a pool reused across blocks and launches) that calls
-the JIT-compiled kernel; the barrier intrinsics call back into `BlockRun`.
-Exactly one host thread runs kernel code at a time: it holds the token until
-it reaches a barrier or returns, then the scheduler (run by whichever thread
-gives the token up) picks the next thread in the schedule's order, sets the
-special-register globals for it and hands it the token. So memory is never
-touched concurrently, and the globals are always the running thread's.
+runs on a C stack of its own (coalda/fibers.py). The launcher resumes the
+threads of an interval one after the other in the schedule's order; each
+runs until it reaches a barrier or a warp collective (it parks, saying which
+and with what operands) or returns. At the end of the interval the launcher
+opens what can open and starts the next. So memory is never touched
+concurrently, and the special-register globals are always the running
+thread's.
 
 Semantics, kept consistent:
 
@@ -33,22 +33,22 @@ Semantics, kept consistent:
 - when no thread can run and no barrier can open, the block is deadlocked:
   an error naming where each thread waits.
 
-An error leaves the threads that wait at barriers parked for good (native
-frames cannot be unwound); their workers leave the pool and new ones are made.
+An error abandons the threads that wait at barriers: their fibers are
+made afresh when their memory is used again.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from .errors import CoaldaError
+from .fibers import EXITED, FRESH, READY, WAITING
 from .schedule import Schedule
 
 WARP = 32
-READY, WAITING, EXITED = range(3)
 # Barrier kinds, as the lowered intrinsics pass them to the hook.
 SYNC, POPC, AND, OR, WARP_SYNC = range(5)
 # The warp collectives: shuffles, votes and reductions among a mask's lanes.
@@ -75,7 +75,6 @@ _SOURCE_NAME = {
     **{f"vote.{m}.sync": f"__{m}_sync" for m in VOTES},
     **{f"redux.sync.{m}": f"__reduce_{m}_sync" for m in REDUCTIONS},
 }
-_STACK = 1 << 20
 
 
 class EmulationFault(CoaldaError):
@@ -101,49 +100,6 @@ class Site:
         return f"{name} at line {self.line}" if self.line is not None else f"{name} (site {self.index})"
 
 
-class _Worker:
-    """A parked host thread; `go` is its token (locked while it waits)."""
-
-    def __init__(self) -> None:
-        self.go = threading.Lock()
-        self.go.acquire()
-        self.job: Callable[[], None] | None = None
-        previous = threading.stack_size(_STACK)
-        try:
-            self.thread = threading.Thread(target=self._loop, name="coalda-emulated-thread", daemon=True)
-            self.thread.start()
-        finally:
-            threading.stack_size(previous)
-
-    def _loop(self) -> None:
-        while True:
-            self.go.acquire()
-            job = self.job
-            if job is None:
-                return
-            job()
-
-
-class _Pool:
-    """Idle workers, shared by every launch (launches do not overlap)."""
-
-    def __init__(self) -> None:
-        self.idle: list[_Worker] = []
-        self.lock = threading.Lock()
-
-    def take(self, count: int) -> list[_Worker]:
-        with self.lock:
-            taken, self.idle = self.idle[:count], self.idle[count:]
-        return taken + [_Worker() for _ in range(count - len(taken))]
-
-    def give(self, workers: Sequence[_Worker]) -> None:
-        with self.lock:
-            self.idle.extend(workers)
-
-
-POOL = _Pool()
-
-
 def _ranges(threads: Sequence[int]) -> str:
     """'0-31, 40' for [0..31, 40]."""
     parts, start, prev = [], None, None
@@ -160,103 +116,48 @@ def _ranges(threads: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
+# interval(order, state, result, wait) runs one interval natively (the
+# threads of ORDER that are FRESH or READY, each to its next barrier) and
+# returns how many exited; the arrays are the block's, one row per thread
+# (wait: kind, site, arg or mask, a, b, c), updated in place.
+Interval = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], int]
+
+
 class BlockRun:
-    """The threads of one block, run to completion under one token."""
+    """The threads of one block, run to completion one at a time."""
 
-    def __init__(
-        self,
-        block: int,
-        where: str,
-        coords: Sequence[tuple[int, int, int]],
-        schedule: Schedule,
-        sites: Sequence[Site],
-        workers: Sequence[_Worker],
-        entry: Callable[[], None],
-        set_tid: Callable[[tuple[int, int, int]], None],
-    ) -> None:
-        self.block, self.where, self.coords, self.schedule = block, where, coords, schedule
-        self.sites, self.workers, self.entry, self.set_tid = sites, workers, entry, set_tid
-        count = len(coords)
-        self.state = [READY] * count
-        self.wait: list[tuple[int, int, int]] = [(0, 0, 0)] * count  # (kind, site, arg: a mask for warp kinds)
-        self.operands: list[tuple[int, int, int]] = [(0, 0, 0)] * count  # a collective's a, b, c
-        self.result = [0] * count
-        self.exited = 0
-        self.current = -1
-        self.interval = 0
-        self.queue = deque(int(t) for t in schedule.thread_order(block, count, 0))
-        self.done = threading.Lock()
-        self.done.acquire()
-        self.error: str | None = None
-        for t, worker in enumerate(workers):
-            worker.job = self._job(t)
-
-    def _job(self, t: int) -> Callable[[], None]:
-        return lambda: self._body(t)
+    def __init__(self, block: int, where: str, count: int, schedule: Schedule, sites: Sequence[Site],
+                 interval: Interval) -> None:
+        self.block, self.where, self.count, self.schedule = block, where, count, schedule
+        self.sites, self.interval = sites, interval
+        self.state: list[int] = []
+        self.wait: list[tuple[int, int, int]] = []  # (kind, site, arg: a mask for warp kinds)
+        self.operands: list[tuple[int, int, int]] = []  # a collective's a, b, c
+        self.result: list[int] = []
 
     def run(self) -> None:
         """Run every thread of the block; raises EmulationFault on an error."""
-        self._dispatch()
-        self.done.acquire()
-        if self.error is not None:
-            raise EmulationFault(self.error)
-
-    def stuck(self) -> list[_Worker]:
-        """Workers whose threads are parked inside the kernel for good."""
-        return [w for t, w in enumerate(self.workers) if self.state[t] == WAITING]
-
-    # -- called in the host thread of the emulated thread that holds the token
-
-    def _body(self, t: int) -> None:
-        try:
-            self.entry()
-        except BaseException as exc:  # noqa: BLE001 - must hand the token on, whatever happened
-            self._fail(f"{self.where}: thread {t} failed: {exc}")
-            return
-        self.state[t] = EXITED
-        self.exited += 1
-        self._dispatch()
-
-    def arrive(self, kind: int, site: int, arg: int, a: int = 0, b: int = 0, c: int = 0) -> int:
-        """The current thread reached a barrier or a warp collective (ARG its
-        mask, A-C its operands): park it until it opens."""
-        t = self.current
-        try:
-            self.state[t] = WAITING
-            self.wait[t] = (kind, site, arg)
-            self.operands[t] = (a, b, c)
-            self._dispatch()
-        except BaseException as exc:  # noqa: BLE001
-            self._fail(f"{self.where}: the barrier of thread {t} failed: {exc}")
-        self.workers[t].go.acquire()
-        return self.result[t]
-
-    def _fail(self, message: str) -> None:
-        if self.error is None:
-            self.error = message
-            self.done.release()
-
-    def _dispatch(self) -> None:
-        """Hand the token to the next ready thread of the interval; at the
-        end of an interval open barriers and start the next one."""
-        count = len(self.coords)
+        state = np.full(self.count, FRESH, np.int32)
+        result = np.zeros(self.count, np.int32)
+        wait = np.zeros((self.count, 6), np.int32)
+        exited, interval = 0, 0
         while True:
-            while self.queue:
-                t = self.queue.popleft()
-                if self.state[t] == READY:
-                    self.current = t
-                    self.set_tid(self.coords[t])
-                    self.workers[t].go.release()
-                    return
-            if self.exited == count:
-                self.done.release()
+            order = np.ascontiguousarray(self.schedule.thread_order(self.block, self.count, interval), np.int32)
+            exited += self.interval(order, state, result, wait)
+            if exited == self.count:
                 return
+            interval += 1
+            if _open_block_barrier(state, result, wait):
+                continue
+            self.state, self.result = state.tolist(), result.tolist()
+            records = wait.tolist()
+            self.wait = [(r[0], r[1], r[2]) for r in records]
+            self.operands = [(r[3], r[4], r[5]) for r in records]
             problem = self._open()
             if problem:
-                self._fail(f"{self.where}: {problem}")
-                return
-            self.interval += 1
-            self.queue = deque(int(t) for t in self.schedule.thread_order(self.block, count, self.interval))
+                raise EmulationFault(f"{self.where}: {problem}")
+            state[:] = self.state
+            result[:] = self.result
 
     # -- barriers
 
@@ -285,7 +186,7 @@ class BlockRun:
         """Open each `__syncwarp` and warp collective whose mask's lanes all
         wait (or have exited) at one of the same kind with the same mask, at
         any call site (sm_70 and later pair them across sites)."""
-        count = len(self.coords)
+        count = self.count
         for t in waiting:
             kind, site, mask = self.wait[t]
             if kind not in WARP_KINDS or self.state[t] != WAITING:
@@ -329,6 +230,26 @@ class BlockRun:
         if exited:
             parts.append(f"threads {_ranges(exited)} have exited")
         return "; ".join(parts)
+
+
+def _open_block_barrier(state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> bool:
+    """The common case of BlockRun._open, on the arrays: every live thread
+    waits at the same block-wide barrier (kind, site, and id for SYNC); it
+    opens. False: anything else, for the general path to decide."""
+    waiting = state == WAITING
+    records = wait[waiting]
+    if not len(records):
+        return False
+    kind, site, arg = (int(v) for v in records[0, :3])
+    if kind in WARP_KINDS or (records[:, 0] != kind).any() or (records[:, 1] != site).any():
+        return False
+    if kind == SYNC and (records[:, 2] != arg).any():
+        return False
+    predicates = records[:, 2] != 0
+    value = {POPC: int(predicates.sum()), AND: int(predicates.all()), OR: int(predicates.any())}.get(kind, 0)
+    state[waiting] = READY
+    result[waiting] = value
+    return True
 
 
 def _signed(value: int) -> int:

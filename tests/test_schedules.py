@@ -137,6 +137,18 @@ extern "C" __global__ void trace(int *log) {
   log[1 + k] = t;
 }
 
+// (e) each thread's locals live on a stack of its own (its fiber's) while
+// the others run: 64 KiB of them per thread, kept across a barrier.
+extern "C" __global__ void own_stack(int *p) {
+  volatile int local[16384];
+  int t = threadIdx.x;
+  for (int k = 0; k < 16384; ++k) local[k] = t * 7 + k;
+  __syncthreads();
+  int wrong = 0;
+  for (int k = 0; k < 16384; ++k) wrong += local[k] != t * 7 + k;
+  p[t] = wrong;
+}
+
 // (f) dynamic shared memory, with and without a barrier.
 extern "C" __global__ void dyn_mirror(float *dst, const float *src) {
   extern __shared__ float dyn[];
@@ -353,6 +365,26 @@ def test_threads_that_exited_are_not_waited_for(modules: dict[str, str]) -> None
         assert (p[:48] == np.arange(48)[::-1]).all() and (p[48:] == np.arange(48, BLOCK)).all()
 
 
+def test_each_thread_keeps_its_locals_across_a_barrier(modules: dict[str, str]) -> None:
+    module = emulate.load(modules["correct"])
+    for schedule in (FORWARD, REVERSE, SHUFFLED):
+        p = np.full(BLOCK, -1, dtype=np.int32)
+        module.launch("own_stack", (2, 1, 1), (BLOCK, 1, 1), [p], schedule)
+        assert (p == 0).all(), p
+
+
+def test_a_module_runs_again_after_a_barrier_fault(modules: dict[str, str]) -> None:
+    """The threads parked when a block faulted are abandoned; the next launch
+    makes its fibers afresh."""
+    module = emulate.load(modules["planted"])
+    with pytest.raises(EmulationFault, match="barrier divergence"):
+        module.launch("diverge", (1, 1, 1), (BLOCK, 1, 1), [np.arange(BLOCK, dtype=np.int32)])
+    log = np.zeros(1 + 2 * BLOCK, dtype=np.int32)
+    module.launch("trace", (1, 1, 1), (BLOCK, 1, 1), [log], REVERSE)
+    assert log[0] == 2 * BLOCK
+    assert (log[1 : 1 + BLOCK] == np.arange(BLOCK)[::-1]).all()
+
+
 def test_threads_run_between_barriers_in_the_schedules_order(modules: dict[str, str]) -> None:
     module = emulate.load(modules["correct"])
     for schedule in (FORWARD, REVERSE, SHUFFLED, Schedule("shuffled", 7)):
@@ -374,7 +406,7 @@ def dyn_spec(name: str) -> KernelSpec:
 
 @pytest.mark.parametrize("kernel", ["dyn_mirror", "dyn_stage"])
 def test_dynamic_shared_memory(modules: dict[str, str], kernel: str) -> None:
-    """extern __shared__ runs with barriers (host threads) and without (the
+    """extern __shared__ runs with barriers (fibers) and without (the
     native loop); a launch that states too little of it is a fault."""
     module = emulate.load(modules["correct"])
     src = np.arange(3 * BLOCK, dtype=np.float32)

@@ -1,0 +1,311 @@
+"""Fibers for the emulated threads of a block: one C stack each, switched
+with the C library's ucontext functions, never a host thread.
+
+A thread that waits at `__syncthreads` keeps its registers and its place in
+the code until the barrier opens. Host threads did that at the price of two
+futex round trips and a GIL hand-over per switch (most of the emulator's
+time: 140 of 158 s on the windows corpus). Here each emulated thread runs
+on a stack of its own inside the JIT code, and the switch is a
+`swapcontext` between that stack and the launcher's:
+
+- `__coalda_fiber_resume(ctx)` (called from Python through ctypes, which
+  lets the GIL go for the call) saves the launcher's context and switches to
+  the thread's;
+- a barrier or warp collective (`__coalda_collective`) writes its kind, site,
+  mask and operands to `@__coalda_wait` and switches back; when the
+  launcher resumes the thread, the call returns `@__coalda_result`;
+- a thread's entry (`__coalda_fiber_entry_<i>`, one per kernel with
+  barriers) reads the launch's arguments from the struct that
+  `@__coalda_fiber_args` points to, calls the kernel and, on its return,
+  writes EXITED into `@__coalda_wait`; the context's `uc_link` then switches
+  back to the launcher.
+
+No Python frame ever runs on a fiber's stack, so the interpreter's own
+stack bookkeeping never sees a switch. A barrier reached outside a fiber
+(from the native grid loop, through a call the emulator could not follow)
+sets the fault flag instead of switching.
+
+The contexts use glibc's `ucontext_t` on a 64-bit Linux: only its first
+fields are touched (`uc_link`, `uc_stack`), whose layout is the same on
+x86-64 and AArch64; the rest is glibc's business and fits in CONTEXT_BYTES.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import sys
+import threading
+from collections.abc import Sequence
+
+from .errors import CoaldaError
+
+# The @__coalda_wait kind of a thread whose kernel returned.
+EXITED_KIND = -1
+# A thread's state in the launcher's array: FRESH (not started in this
+# block), READY, WAITING (parked at a barrier), EXITED.
+FRESH, READY, WAITING, EXITED = -1, 0, 1, 2
+STACK_BYTES = 1 << 20
+CONTEXT_BYTES = 8192  # sizeof(ucontext_t): 968 on x86-64 glibc, 4560 on AArch64
+_PAGE = 4096
+_PROT_NONE, _PROT_RW = 0, 3
+_MAP_PRIVATE, _MAP_ANONYMOUS, _MAP_NORESERVE = 0x02, 0x20, 0x4000
+
+
+class _StackHead(ctypes.Structure):
+    """The head of glibc's ucontext_t: uc_flags, uc_link, uc_stack."""
+
+    _fields_ = [("uc_flags", ctypes.c_ulong), ("uc_link", ctypes.c_void_p),
+                ("ss_sp", ctypes.c_void_p), ("ss_flags", ctypes.c_int), ("ss_size", ctypes.c_size_t)]
+
+
+class FibersUnavailable(CoaldaError):
+    """This host's C library has no ucontext functions the emulator can use."""
+
+
+def _libc() -> ctypes.CDLL:
+    if not sys.platform.startswith("linux") or ctypes.sizeof(ctypes.c_void_p) != 8:
+        raise FibersUnavailable("the CPU emulator runs kernels with barriers on 64-bit Linux only")
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    return libc
+
+
+_LIBC: ctypes.CDLL | None = None
+
+
+def libc_symbols() -> dict[str, int]:
+    """The addresses of the C library functions the fiber IR calls, by the
+    names it calls them."""
+    global _LIBC
+    if _LIBC is None:
+        _LIBC = _libc()
+    names = {"getcontext": "getcontext", "makecontext": "makecontext", "swapcontext": "swapcontext",
+             "__coalda_abort": "abort"}
+    return {name: ctypes.cast(getattr(_LIBC, c), ctypes.c_void_p).value or 0 for name, c in names.items()}
+
+
+def _map(size: int) -> int:
+    libc_symbols()
+    assert _LIBC is not None
+    address = _LIBC.mmap(None, size, _PROT_RW, _MAP_PRIVATE | _MAP_ANONYMOUS | _MAP_NORESERVE, -1, 0)
+    if address in (None, ctypes.c_void_p(-1).value):
+        raise CoaldaError(f"the emulator could not map {size} bytes for a fiber (errno {ctypes.get_errno()})")
+    return int(address)
+
+
+class _Slot:
+    """One fiber's memory: a guard page, its stack, its context."""
+
+    def __init__(self) -> None:
+        base = _map(_PAGE + STACK_BYTES + CONTEXT_BYTES)
+        assert _LIBC is not None
+        _LIBC.mprotect(base, _PAGE, _PROT_NONE)  # a stack overflow faults instead of writing the neighbour
+        self.stack = base + _PAGE
+        self.context = self.stack + STACK_BYTES
+
+
+class _Slots:
+    """Fiber memory, reused by every launch of the process (mapped once,
+    touched lazily: a 1024-thread block costs what its stacks use)."""
+
+    def __init__(self) -> None:
+        self.idle: list[_Slot] = []
+        self.lock = threading.Lock()
+
+    def take(self, count: int) -> list[_Slot]:
+        with self.lock:
+            taken, self.idle = self.idle[:count], self.idle[count:]
+        return taken + [_Slot() for _ in range(count - len(taken))]
+
+    def give(self, slots: Sequence[_Slot]) -> None:
+        with self.lock:
+            self.idle.extend(slots)
+
+
+SLOTS = _Slots()
+
+
+def main_context() -> int:
+    """A context buffer for a launcher (one per module, never freed)."""
+    return _map(CONTEXT_BYTES)
+
+
+def fiber_ir(stray_fault: int) -> str:
+    """The module-level IR: the wait record, resume, the collective that
+    parks a thread (or, outside a fiber, sets the fault flag to
+    STRAY_FAULT), and the context maker."""
+    link, sp, flags, size = (getattr(_StackHead, f).offset for f in ("uc_link", "ss_sp", "ss_flags", "ss_size"))
+    return f"""@__coalda_main_ctx = global ptr null
+@__coalda_fiber_ctx = global ptr null
+@__coalda_fiber_args = global ptr null
+@__coalda_in_fiber = global i32 0
+@__coalda_wait = global [6 x i32] zeroinitializer
+@__coalda_result = global i32 0
+declare i32 @getcontext(ptr)
+declare void @makecontext(ptr, ptr, i32, ...)
+declare i32 @swapcontext(ptr, ptr)
+declare void @__coalda_abort() noreturn
+
+define internal i32 @__coalda_collective(i32 %kind, i32 %site, i32 %arg, i32 %a, i32 %b, i32 %c) {{
+entry:
+  %in = load i32, ptr @__coalda_in_fiber
+  %stray = icmp eq i32 %in, 0
+  br i1 %stray, label %fault, label %park
+fault:
+  store i32 {stray_fault}, ptr @__coalda_fault
+  ret i32 0
+park:
+  store i32 %kind, ptr @__coalda_wait
+  %w1 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 1
+  store i32 %site, ptr %w1
+  %w2 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 2
+  store i32 %arg, ptr %w2
+  %w3 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 3
+  store i32 %a, ptr %w3
+  %w4 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 4
+  store i32 %b, ptr %w4
+  %w5 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 5
+  store i32 %c, ptr %w5
+  %cur = load ptr, ptr @__coalda_fiber_ctx
+  %main = load ptr, ptr @__coalda_main_ctx
+  %s = call i32 @swapcontext(ptr %cur, ptr %main)
+  %r = load i32, ptr @__coalda_result
+  ret i32 %r
+}}
+
+define void @__coalda_fiber_resume(ptr %ctx, i32 %result) {{
+  store i32 %result, ptr @__coalda_result
+  store ptr %ctx, ptr @__coalda_fiber_ctx
+  store i32 1, ptr @__coalda_in_fiber
+  %main = load ptr, ptr @__coalda_main_ctx
+  %s = call i32 @swapcontext(ptr %main, ptr %ctx)
+  store i32 0, ptr @__coalda_in_fiber
+  ret void
+}}
+
+define void @__coalda_fiber_make(ptr %ctx, ptr %stack, i64 %size, ptr %entry) {{
+  %g = call i32 @getcontext(ptr %ctx)
+  %link = getelementptr i8, ptr %ctx, i64 {link}
+  %main = load ptr, ptr @__coalda_main_ctx
+  store ptr %main, ptr %link
+  %sp = getelementptr i8, ptr %ctx, i64 {sp}
+  store ptr %stack, ptr %sp
+  %flags = getelementptr i8, ptr %ctx, i64 {flags}
+  store i32 0, ptr %flags
+  %size.at = getelementptr i8, ptr %ctx, i64 {size}
+  store i64 %size, ptr %size.at
+  call void (ptr, ptr, i32, ...) @makecontext(ptr %ctx, ptr %entry, i32 0)
+  ret void
+}}
+"""
+
+
+def entry_ir(index: int, kernel: str, params: Sequence[str]) -> str:
+    """`__coalda_fiber_entry_<index>()`: the kernel called with the
+    arguments in the struct @__coalda_fiber_args points to (its fields the
+    parameters' IR types, laid out as a C struct of them)."""
+    struct = "{ " + ", ".join(params) + " }" if params else "{}"
+    loads = "".join(f"  %p{i} = getelementptr {struct}, ptr %argv, i32 0, i32 {i}\n  %a{i} = load {ty}, ptr %p{i}\n"
+                    for i, ty in enumerate(params))
+    actuals = ", ".join(f"{ty} %a{i}" for i, ty in enumerate(params))
+    return f"""
+define internal void @__coalda_fiber_entry_{index}() {{
+  %argv = load ptr, ptr @__coalda_fiber_args
+{loads}  call void @{kernel}({actuals})
+  store i32 {EXITED_KIND}, ptr @__coalda_wait
+  %cur = load ptr, ptr @__coalda_fiber_ctx
+  %main = load ptr, ptr @__coalda_main_ctx
+  %s = call i32 @swapcontext(ptr %cur, ptr %main)
+  call void @__coalda_abort()
+  unreachable
+}}
+"""
+
+
+def interval_ir(set_tid: str) -> str:
+    """`__coalda_fiber_interval(order, n, state, result, wait, slots, start)`:
+    one interval of a block, natively. Each thread order[0..n) lists that is
+    READY runs to its next barrier (made afresh at its first step, when its
+    state is FRESH): its tid globals set (SET_TID: IR storing them from
+    %t), it resumes with result[t]; it ends EXITED, or WAITING with its wait
+    record in wait[6t..6t+6). `slots` holds each thread's (stack, context).
+    Returns how many threads exited."""
+    return f"""
+define i32 @__coalda_fiber_interval(ptr %order, i32 %n, ptr %state, ptr %result, ptr %wait, ptr %slots, ptr %start) {{
+entry:
+  %ntidx = load i32, ptr @__coalda_ntid_x
+  %ntidy = load i32, ptr @__coalda_ntid_y
+  %empty = icmp eq i32 %n, 0
+  br i1 %empty, label %done, label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %next ]
+  %exited = phi i32 [ 0, %entry ], [ %exited.next, %next ]
+  %slot.t = getelementptr i32, ptr %order, i32 %i
+  %t = load i32, ptr %slot.t
+  %state.t = getelementptr i32, ptr %state, i32 %t
+  %s = load i32, ptr %state.t
+  %ready = icmp eq i32 %s, {READY}
+  %fresh = icmp eq i32 %s, {FRESH}
+  %runs = or i1 %ready, %fresh
+  br i1 %runs, label %set, label %next
+set:
+{set_tid}
+  %stack.at = getelementptr [2 x ptr], ptr %slots, i32 %t, i32 0
+  %stack = load ptr, ptr %stack.at
+  %ctx.at = getelementptr [2 x ptr], ptr %slots, i32 %t, i32 1
+  %ctx = load ptr, ptr %ctx.at
+  br i1 %fresh, label %make, label %go
+make:
+  call void @__coalda_fiber_make(ptr %ctx, ptr %stack, i64 {STACK_BYTES}, ptr %start)
+  br label %go
+go:
+  %result.t = getelementptr i32, ptr %result, i32 %t
+  %r = load i32, ptr %result.t
+  call void @__coalda_fiber_resume(ptr %ctx, i32 %r)
+  %kind = load i32, ptr @__coalda_wait
+  %gone = icmp eq i32 %kind, {EXITED_KIND}
+  br i1 %gone, label %exit, label %park
+exit:
+  store i32 {EXITED}, ptr %state.t
+  br label %next
+park:
+  store i32 {WAITING}, ptr %state.t
+  %from0 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 0
+  %word0 = load i32, ptr %from0
+  %to0 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 0
+  store i32 %word0, ptr %to0
+  %from1 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 1
+  %word1 = load i32, ptr %from1
+  %to1 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 1
+  store i32 %word1, ptr %to1
+  %from2 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 2
+  %word2 = load i32, ptr %from2
+  %to2 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 2
+  store i32 %word2, ptr %to2
+  %from3 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 3
+  %word3 = load i32, ptr %from3
+  %to3 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 3
+  store i32 %word3, ptr %to3
+  %from4 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 4
+  %word4 = load i32, ptr %from4
+  %to4 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 4
+  store i32 %word4, ptr %to4
+  %from5 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 5
+  %word5 = load i32, ptr %from5
+  %to5 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 5
+  store i32 %word5, ptr %to5
+  br label %next
+next:
+  %one = phi i32 [ 0, %loop ], [ 1, %exit ], [ 0, %park ]
+  %exited.next = add i32 %exited, %one
+  %i.next = add i32 %i, 1
+  %more = icmp ult i32 %i.next, %n
+  br i1 %more, label %loop, label %done
+done:
+  %total = phi i32 [ 0, %entry ], [ %exited.next, %next ]
+  ret i32 %total
+}}
+"""
