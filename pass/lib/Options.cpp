@@ -59,8 +59,9 @@ cl::opt<unsigned> StageSmallRMWThreads(
 cl::opt<bool> StageSmallAlways(
     "coalda-stage-small-always", cl::init(false),
     cl::desc("Also stage elements under 24 bytes or of fewer than 4 member "
-             "accesses where staging them measured slower (a lone "
-             "read-modify-write; branches between the accesses): for the "
+             "accesses where staging them measured slower (no load "
+             "waiting behind their stores; branches between the "
+             "accesses): for the "
              "adversarial corpora, which attack the staged code"));
 cl::opt<bool> TransposeAddressTile(
     "coalda-transpose-address-tile", cl::init(false),
