@@ -524,7 +524,8 @@ class EmulatedModule:
         if self._fiber_entries:
             self._fiber_args = ctypes.c_void_p.from_address(self._engine.get_global_value_address("__coalda_fiber_args"))
             main = ctypes.c_void_p.from_address(self._engine.get_global_value_address("__coalda_main_ctx"))
-            main.value = fibers.main_context()
+            self._main_context = fibers.MainContext()
+            main.value = self._main_context.address
             self._interval = ctypes.CFUNCTYPE(
                 ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32, *[ctypes.c_void_p] * 5)(
                 self._engine.get_function_address("__coalda_fiber_interval"))

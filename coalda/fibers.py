@@ -128,9 +128,13 @@ class _Slots:
 SLOTS = _Slots()
 
 
-def main_context() -> int:
-    """A context buffer for a launcher (one per module, never freed)."""
-    return _map(CONTEXT_BYTES)
+class MainContext:
+    """The launcher's context buffer of one module (freed with it), 64-byte
+    aligned."""
+
+    def __init__(self) -> None:
+        self._buffer = (ctypes.c_uint8 * (CONTEXT_BYTES + 64))()
+        self.address = -(-ctypes.addressof(self._buffer) // 64) * 64
 
 
 def fiber_ir(stray_fault: int) -> str:
