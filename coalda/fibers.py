@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import mmap
 import sys
 import threading
 from collections.abc import Sequence
@@ -47,7 +48,7 @@ EXITED_KIND = -1
 FRESH, READY, WAITING, EXITED = -1, 0, 1, 2
 STACK_BYTES = 1 << 20
 CONTEXT_BYTES = 8192  # sizeof(ucontext_t): 968 on x86-64 glibc, 4560 on AArch64
-_PAGE = 4096
+_PAGE = mmap.PAGESIZE
 _PROT_NONE, _PROT_RW = 0, 3
 _MAP_PRIVATE, _MAP_ANONYMOUS, _MAP_NORESERVE = 0x02, 0x20, 0x4000
 
