@@ -10,7 +10,7 @@ rewritten group's buffers are touched elsewhere only by rewritten groups.
 Kernels without __restrict__ also run with their buffers a few bytes apart
 in one allocation (one thread), where the oracle has those layouts.
 
-COALDA_FUZZ_EXAMPLES kernels (default 520; `make fuzz` runs 5000), each
+COALDA_FUZZ_EXAMPLES kernels (default 1040; `make fuzz` runs 5000), each
 compiled at both levels, from every family of tests/fuzz_kernels.py: the
 first six (plain copies and issue 9's defects) and six from the
 adversarial corpus's miscompiles (select/phi pointers, extern __shared__
@@ -49,7 +49,7 @@ from fuzz_kernels import FAMILIES, Kernel, OddWidthKernel, any_kernels, ir_modul
 BATCH = 20
 # 520 (was 300): the six first families keep ~280 kernels (7/13: copy
 # counts twice), the six corpus families get ~40 each; about 30 s more
-KERNELS = int(os.environ.get("COALDA_FUZZ_EXAMPLES", "520"))
+KERNELS = int(os.environ.get("COALDA_FUZZ_EXAMPLES", "1040"))
 ONLY = [f for f in os.environ.get("COALDA_FUZZ_FAMILIES", "").split(",") if f]
 LEVELS = (0, 3)
 SHRINK = os.environ.get("COALDA_FUZZ_SHRINK") == "1"
