@@ -66,7 +66,7 @@ class FibersUnavailable(CoaldaError):
 
 def _libc() -> ctypes.CDLL:
     if not sys.platform.startswith("linux") or ctypes.sizeof(ctypes.c_void_p) != 8:
-        raise FibersUnavailable("the CPU emulator runs kernels with barriers on 64-bit Linux only")
+        raise FibersUnavailable("the CPU emulator needs 64-bit Linux (its threads are glibc ucontext fibers)")
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
     libc.mmap.restype = ctypes.c_void_p
     libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]

@@ -561,3 +561,14 @@ def test_a_misaligned_vector_access_is_a_fault_not_a_crash(tmp_path: Path) -> No
     proc = run_cli("run", source, "--emulate")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "misaligned access" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_fibers_say_in_one_line_where_they_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fibers need glibc's ucontext on a 64-bit Linux; elsewhere the
+    emulator refuses with one line instead of failing inside the JIT."""
+    from coalda import fibers
+
+    monkeypatch.setattr(fibers, "_LIBC", None)
+    monkeypatch.setattr(fibers.sys, "platform", "darwin")
+    with pytest.raises(fibers.FibersUnavailable, match=r"^the CPU emulator needs 64-bit Linux \(its threads are glibc ucontext fibers\)$"):
+        fibers.libc_symbols()
