@@ -49,7 +49,7 @@ from .fibers import EXITED, FRESH, READY, WAITING
 from .schedule import Schedule
 
 WARP = 32
-# Barrier kinds, as the lowered intrinsics pass them to the hook.
+# Barrier kinds, as the lowered intrinsics write them into the wait record.
 SYNC, POPC, AND, OR, WARP_SYNC = range(5)
 # The warp collectives: shuffles, votes and reductions among a mask's lanes.
 SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT = range(5, 13)
