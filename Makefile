@@ -30,8 +30,12 @@ test: setup build lit pytest
 demo: setup build
 	$(BIN)/coalda optimize testcases/rgb.cu
 
+# the three differential fuzzers at campaign size (about 30 minutes on two
+# cores): copies, element stagings, chunk windows
 fuzz: build
 	COALDA_FUZZ_EXAMPLES=5000 $(BIN)/pytest -q tests/test_fuzz.py
+	COALDA_STAGE_FUZZ=1600 $(BIN)/pytest -q -n auto tests/test_staging.py -k random_staging
+	COALDA_WINDOW_FUZZ=400 $(BIN)/pytest -q -n auto tests/test_window_fuzz.py -k random_window
 
 clean:
 	rm -rf $(BUILD) coalda-out
