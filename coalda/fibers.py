@@ -8,9 +8,10 @@ time: 140 of 158 s on the windows corpus). Here each emulated thread runs
 on a stack of its own inside the JIT code, and the switch is a
 `swapcontext` between that stack and the launcher's:
 
-- `__coalda_fiber_resume(ctx)` (called from Python through ctypes, which
-  lets the GIL go for the call) saves the launcher's context and switches to
-  the thread's;
+- `__coalda_fiber_interval` (called from Python through ctypes, which
+  lets the GIL go for the call) runs one interval of a block: for each
+  thread in the schedule's order that can run, `__coalda_fiber_resume(ctx)`
+  saves the launcher's context and switches to the thread's;
 - a barrier or warp collective (`__coalda_collective`) writes its kind, site,
   mask and operands to `@__coalda_wait` and switches back; when the
   launcher resumes the thread, the call returns `@__coalda_result`;
@@ -138,6 +139,23 @@ class MainContext:
         self.address = -(-ctypes.addressof(self._buffer) // 64) * 64
 
 
+_WAIT_WORDS = ("kind", "site", "arg", "a", "b", "c")
+
+
+def _store_wait_record() -> str:
+    """IR storing the collective's operands %kind ... %c into @__coalda_wait."""
+    return "\n".join(f"  %w{k} = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 {k}\n"
+                     f"  store i32 %{word}, ptr %w{k}" for k, word in enumerate(_WAIT_WORDS))
+
+
+def _copy_wait_record() -> str:
+    """IR copying @__coalda_wait into thread %t's row of the %wait array."""
+    return "\n".join(f"  %from{k} = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 {k}\n"
+                     f"  %word{k} = load i32, ptr %from{k}\n"
+                     f"  %to{k} = getelementptr [6 x i32], ptr %wait, i32 %t, i32 {k}\n"
+                     f"  store i32 %word{k}, ptr %to{k}" for k in range(len(_WAIT_WORDS)))
+
+
 def fiber_ir(stray_fault: int) -> str:
     """The module-level IR: the wait record, resume, the collective that
     parks a thread (or, outside a fiber, sets the fault flag to
@@ -163,17 +181,7 @@ fault:
   store i32 {stray_fault}, ptr @__coalda_fault
   ret i32 0
 park:
-  store i32 %kind, ptr @__coalda_wait
-  %w1 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 1
-  store i32 %site, ptr %w1
-  %w2 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 2
-  store i32 %arg, ptr %w2
-  %w3 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 3
-  store i32 %a, ptr %w3
-  %w4 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 4
-  store i32 %b, ptr %w4
-  %w5 = getelementptr [6 x i32], ptr @__coalda_wait, i64 0, i64 5
-  store i32 %c, ptr %w5
+{_store_wait_record()}
   %cur = load ptr, ptr @__coalda_fiber_ctx
   %main = load ptr, ptr @__coalda_main_ctx
   %s = call i32 @swapcontext(ptr %cur, ptr %main)
@@ -181,7 +189,7 @@ park:
   ret i32 %r
 }}
 
-define void @__coalda_fiber_resume(ptr %ctx, i32 %result) {{
+define internal void @__coalda_fiber_resume(ptr %ctx, i32 %result) {{
   store i32 %result, ptr @__coalda_result
   store ptr %ctx, ptr @__coalda_fiber_ctx
   store i32 1, ptr @__coalda_in_fiber
@@ -191,7 +199,7 @@ define void @__coalda_fiber_resume(ptr %ctx, i32 %result) {{
   ret void
 }}
 
-define void @__coalda_fiber_make(ptr %ctx, ptr %stack, i64 %size, ptr %entry) {{
+define internal void @__coalda_fiber_make(ptr %ctx, ptr %stack, i64 %size, ptr %entry) {{
   %g = call i32 @getcontext(ptr %ctx)
   %link = getelementptr i8, ptr %ctx, i64 {link}
   %main = load ptr, ptr @__coalda_main_ctx
@@ -278,30 +286,7 @@ exit:
   br label %next
 park:
   store i32 {WAITING}, ptr %state.t
-  %from0 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 0
-  %word0 = load i32, ptr %from0
-  %to0 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 0
-  store i32 %word0, ptr %to0
-  %from1 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 1
-  %word1 = load i32, ptr %from1
-  %to1 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 1
-  store i32 %word1, ptr %to1
-  %from2 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 2
-  %word2 = load i32, ptr %from2
-  %to2 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 2
-  store i32 %word2, ptr %to2
-  %from3 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 3
-  %word3 = load i32, ptr %from3
-  %to3 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 3
-  store i32 %word3, ptr %to3
-  %from4 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 4
-  %word4 = load i32, ptr %from4
-  %to4 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 4
-  store i32 %word4, ptr %to4
-  %from5 = getelementptr [6 x i32], ptr @__coalda_wait, i32 0, i32 5
-  %word5 = load i32, ptr %from5
-  %to5 = getelementptr [6 x i32], ptr %wait, i32 %t, i32 5
-  store i32 %word5, ptr %to5
+{_copy_wait_record()}
   br label %next
 next:
   %one = phi i32 [ 0, %loop ], [ 1, %exit ], [ 0, %park ]

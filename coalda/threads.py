@@ -213,7 +213,7 @@ class BlockRun:
     def _release(self, waiting: list[int]) -> None:
         kind = self.wait[waiting[0]][0]
         predicates = [self.wait[t][2] != 0 for t in waiting]
-        value = {POPC: sum(predicates), AND: int(all(predicates)), OR: int(any(predicates))}.get(kind, 0)
+        value = _block_reduction(kind, predicates)
         for t in waiting:
             self.state[t] = READY
             self.result[t] = value
@@ -232,6 +232,12 @@ class BlockRun:
         return "; ".join(parts)
 
 
+def _block_reduction(kind: int, predicates: list[bool]) -> int:
+    """What a block-wide barrier returns: the count, and or or of the
+    waiting threads' predicates (__syncthreads_count/and/or), else 0."""
+    return {POPC: sum(predicates), AND: int(all(predicates)), OR: int(any(predicates))}.get(kind, 0)
+
+
 def _open_block_barrier(state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> bool:
     """The common case of BlockRun._open, on the arrays: every live thread
     waits at the same block-wide barrier (kind, site, and id for SYNC); it
@@ -245,8 +251,7 @@ def _open_block_barrier(state: np.ndarray, result: np.ndarray, wait: np.ndarray)
         return False
     if kind == SYNC and (records[:, 2] != arg).any():
         return False
-    predicates = records[:, 2] != 0
-    value = {POPC: int(predicates.sum()), AND: int(predicates.all()), OR: int(predicates.any())}.get(kind, 0)
+    value = _block_reduction(kind, (records[:, 2] != 0).tolist())
     state[waiting] = READY
     result[waiting] = value
     return True
