@@ -63,7 +63,10 @@ __all__ = [
     "Layout", "Schedule", "Verdict", "check", "clone", "compare", "make_args", "reference_args",
 ]
 
-GUARD = 256
+# Wider than any tile (48 KB): a rewrite that moves a whole row past the
+# buffer's end (a partial row taken for a full one) writes into poison, which
+# the comparison reports, instead of into the emulator's heap.
+GUARD = 64 * 1024
 POISON = 0xA5
 
 

@@ -730,6 +730,11 @@ LOOPS: dict[str, str] = {
     "uniform": f"for (int r = 0; r < m - CONST; r++) {{\n    int i = r * {STRIDE} + {GID};",
     # counting down: lane stride -1, a row's elements in reverse order
     "down": f"for (int i = n - 1 - CONST - (int)({GID}); i >= 0; i -= {STRIDE}) {{",
+    # a bound that changes between iterations: low on the second test (the
+    # middle row's upper part leaves), n again on the third, which the
+    # threads that left must not come back for
+    "varying": f"for (int i = {GID}, r = 0; i < ((r++ & 1) ? n - 3 * (int)({STRIDE}) / 2 - CONST : n); "
+               f"i += {STRIDE}) {{",
 }
 
 
@@ -769,7 +774,12 @@ class LoopKernel(OfElements):
         threads, so the decision is the check), and a grid-stride loop gets
         at most the flat copy, whose check covers the whole loop: promised
         for `i < n`, left to the pass for other bounds. A loop counting down
-        moves each row's elements in reverse thread order: left to the pass."""
+        moves each row's elements in reverse thread order: left to the pass.
+        A bound that changes between iterations keeps no prefix of the row
+        in the loop: left alone (the -O0 header-tested form was rewritten
+        from the current bound, copying for threads that had left)."""
+        if self.form == "varying":
+            return "alone"
         if self.form == "down":
             return weakest(self.element.expect, "any")
         if not self.restrict and self.form == "uniform":

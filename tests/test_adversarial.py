@@ -56,6 +56,8 @@ MISCOMPILES: dict[tuple[str, str, int], str] = {
 # positive multiple of the grid's dimensions): loops/down_loop (-O0, -O3).
 # Fixed in ca91baf (the grid-stride index must step up by special registers
 # and not wrap): narrowing/loop_wrap (-O0, -O3).
+# Fixed on 2026-11-26 (a grid-stride loop's bound must not change between
+# iterations): loop_bounds/loop_varying_bound (-O0).
 
 # (file stem, -O level) -> kernels whose copy must be rewritten (at least one
 # group transformed; the others are the kernel's helper accesses): a later

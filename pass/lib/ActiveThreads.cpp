@@ -347,8 +347,20 @@ Verdict ActiveThreads::find(const CopyGroup &G, RewritePlan &P) {
                   "than one block): threads may leave it in different "
                   "iterations"};
   if (Loop *L = liveLoopFor(LI, BB))
-    return findGridStrideLoop(G, L, P);
+    return findGridStrideLoop(BB, lastMember(G), L, P);
   return findBoundsGuards(G, P);
+}
+
+Verdict ActiveThreads::findLoop(BasicBlock *BB, Instruction *Last,
+                                RewritePlan &P) {
+  if (inIrreducibleCycle(Cycles, BB))
+    return Missed{MissedReason::ActiveThreads,
+                  "the accesses are in a cycle that is not a loop (entered "
+                  "at more than one block)"};
+  Loop *L = liveLoopFor(LI, BB);
+  if (!L)
+    return Missed{MissedReason::ActiveThreads, "the accesses are in no loop"};
+  return findGridStrideLoop(BB, Last, L, P);
 }
 
 // Bounds guards: walking up from the copy's block through single
@@ -416,16 +428,30 @@ Verdict ActiveThreads::findBoundsGuards(const CopyGroup &G, RewritePlan &P) {
   return std::nullopt;
 }
 
+/// V is the same on every iteration of L: computed outside it, or inside
+/// from such values without memory, phis or calls (`n - 1` in the header of
+/// an -O0 loop).
+static bool invariantIn(const Loop *L, const Value *V, unsigned Depth = 0) {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || !L->contains(I))
+    return true;
+  if (Depth > 8 || isa<PHINode>(I) || I->mayReadOrWriteMemory() ||
+      isa<CallBase>(I) || I->isTerminator())
+    return false;
+  return all_of(I->operands(), [&](const Use &U) {
+    return invariantIn(L, U.get(), Depth + 1);
+  });
+}
+
 // A grid-stride loop: `for (i = tid + u; i < n; i += step) { copy }`, tested
 // in its header, or rotated (tested at the latch, with `start < n` before).
 // This function is long because the two loop shapes share their matching.
-Verdict ActiveThreads::findGridStrideLoop(const CopyGroup &G, Loop *L,
-                                     RewritePlan &P) {
+Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
+                                          Loop *L, RewritePlan &P) {
   const Missed NotGridStride{
       MissedReason::ActiveThreads,
-      "the copy is inside a loop that is not a grid-stride loop `for (i = "
-      "lane index; i < n; i += step)` running it once per iteration"};
-  BasicBlock *BB = G.first().Inst->getParent();
+      "the accesses are inside a loop that is not a grid-stride loop `for "
+      "(i = lane index; i < n; i += step)` running them once per iteration"};
   BasicBlock *Header = L->getHeader(), *Latch = L->getLoopLatch();
   BasicBlock *Exiting = L->getExitingBlock();
   BasicBlock *Outside = L->getLoopPredecessor();
@@ -456,6 +482,14 @@ Verdict ActiveThreads::findGridStrideLoop(const CopyGroup &G, Loop *L,
   PrefixBound Test;
   if (!edgeLessThan(ExitBr, Stay, Test))
     return NotGridStride;
+  // A bound that changes between iterations (`i < lim[k]`) can let a thread
+  // that left pass the test again: the threads still in the loop are no
+  // longer those below it.
+  if (!invariantIn(L, Test.Hi))
+    return Missed{MissedReason::ActiveThreads,
+                  "the loop's bound " + describe(cast<Instruction>(Test.Hi)) +
+                      " may change between iterations: the threads still in "
+                      "the loop need not be those below it"};
   Value *Tested = Test.Lo;
   Verdict Why = NotGridStride;
   for (PHINode &Phi : Header->phis()) {
@@ -508,11 +542,10 @@ Verdict ActiveThreads::findGridStrideLoop(const CopyGroup &G, Loop *L,
     P.LoopStep = *Step;
     P.LoopStart = Start;
     P.RotatedLoop = Tested == Next;
-    if (auto *I = dyn_cast<Instruction>(Test.Hi);
-        I && !DT.dominates(I, lastMember(G)))
+    if (auto *I = dyn_cast<Instruction>(Test.Hi); I && !DT.dominates(I, Last))
       return Missed{MissedReason::GuardUnavailable,
                     "the loop bound " + describe(I) +
-                        " is not available where the copy is"};
+                        " is not available where the accesses are"};
     return std::nullopt;
   }
   return Why;

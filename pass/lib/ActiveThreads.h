@@ -66,6 +66,13 @@ public:
   /// the values to check at run time), or why not.
   Verdict find(const CopyGroup &G, RewritePlan &P);
 
+  /// The grid-stride loop around BB, whose accesses end at Last (the
+  /// loop's bound must be available there): P.Kind is Guard::Loop with its
+  /// bound, start and step; stays None when the loop's exit is row-uniform
+  /// (every thread of a row runs every iteration); or why not.
+  Verdict findLoop(llvm::BasicBlock *BB, llvm::Instruction *Last,
+                   RewritePlan &P);
+
 private:
   const CoalescingInfo &Info;
   llvm::PostDominatorTree &PDT;
@@ -76,8 +83,8 @@ private:
   unsigned Tid;
 
   Verdict findBoundsGuards(const CopyGroup &G, RewritePlan &P);
-  Verdict findGridStrideLoop(const CopyGroup &G, llvm::Loop *L,
-                             RewritePlan &P);
+  Verdict findGridStrideLoop(llvm::BasicBlock *BB, llvm::Instruction *Last,
+                             llvm::Loop *L, RewritePlan &P);
   /// Why B does not keep a prefix of the row (NotLane when its sides have
   /// the wrong form), or nothing.
   Verdict prefixBound(PrefixBound &B, const Missed &NotLane);

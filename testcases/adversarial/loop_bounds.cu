@@ -44,3 +44,14 @@ __global__ void loop_le_neg(Pixel *dst, const Pixel *src, int m) {
 __global__ void loop_ule_zero(Pixel *dst, const Pixel *src, unsigned m) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i <= m; i += blockDim.x * gridDim.x) COPY(dst, src, i);
 }
+// A bound that changes between iterations: n - 50 on every second test
+// (one block of 32 threads: at n = 100 the second row's upper threads leave),
+// n on the others. At -O0 the
+// header tests it, and the copy rewrite took the threads below the current
+// bound for those in the loop: the threads that had left copied anyway.
+// Left alone (the bound is not loop-invariant; -O3 tests it at the latch
+// and before the loop, with different values: left alone too).
+__global__ void loop_varying_bound(Pixel *__restrict__ dst, const Pixel *__restrict__ src, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x, r = 0; i < ((r++ & 1) ? n - 50 : n); i += blockDim.x * gridDim.x)
+    COPY(dst, src, i);
+}
