@@ -46,6 +46,21 @@ __global__ void row_max32(int *out, const int *in, int n) {
   }
 }
 
+// The same in a grid-stride loop: the element staged on each full
+// iteration. The pointers cannot overlap, so no barrier comes before the
+// loads: one after the reads keeps the next fill from overwriting the tile
+// while other threads still read it.
+__global__ void row_max32_grid_stride(int *__restrict__ out, const int *__restrict__ in, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    int m = -2147483647;
+    for (int k = 0; k < 32; k++) {
+      int v = in[(size_t)i * 32 + k] >> (k & 3);
+      m = v > m ? v : m;
+    }
+    out[i] = m;
+  }
+}
+
 // 100 floats (400 bytes) per row: not a multiple of 128, left alone.
 __global__ void row_sums100(float *out, const float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -29,8 +29,11 @@ with an index of `i`, `i + k` (shifted) or `2*i` (gaps between elements:
 must be left alone), in C's layout or packed (`#pragma pack(1)`: members at
 any byte, or `pack(4)`: 8-byte members 4-byte aligned, the layouts whose
 declared alignment the row copy's unit once ignored; the oracle's
-misaligned layouts then fault on a unit wider than the alignment), and
-sometimes a write of the thread's element before
+misaligned layouts then fault on a unit wider than the alignment), or
+inside a grid-stride loop instead of the guard (`loop`: an int, unsigned or
+size_t index, `i < n` or `i <= n - 1`, a grid of a third of the blocks: the
+rows of full iterations are staged, the partial last one runs the original
+code), and sometimes a write of the thread's element before
 (the rows must be loaded after it) or a read of it after (the rows must be
 stored before it: another thread stores them). The emulator runs each before and after under every
 layout and schedule; the test checks the bytes and which kernels were staged.
@@ -65,6 +68,13 @@ BRANCHES = {
     "loop": ("wobble({v})",),
     "cond_read": ("({v} + (((int)fminf(fabsf({v}), 7.0f) & 1) ? (float){own} : 0.0f))",),
 }
+# grid-stride loop heads over element i (GID and STRIDE spelled out)
+LOOPS = {
+    "int": "for (int i = GID; i < n; i += STRIDE) {",
+    "unsigned": "for (unsigned i = GID; i < (unsigned)n; i += STRIDE) {",
+    "size_t": "for (size_t i = (size_t)GID; i < (size_t)n; i += (size_t)STRIDE) {",
+    "inclusive": "for (int i = GID; i <= n - 1; i += STRIDE) {",
+}
 WOBBLE = (
     "__device__ __forceinline__ float wobble(float t) {\n"
     "  for (int r = (int)fminf(fabsf(t), 7.0f); r > 0; --r)\n"
@@ -90,6 +100,7 @@ class StageKernel:
     math: str = ""  # a MATH form applied to every computed value, or none
     branch: str = ""  # a BRANCHES kind applied to the computed values, or none
     branch_form: str = ""
+    loop: str = ""  # a LOOPS head around the body instead of the guard, or none
 
     @property
     def struct(self) -> str:
@@ -125,6 +136,10 @@ class StageKernel:
         members, or the guard's shape)."""
         if self.op == "partial" or self.index == "gapped" or self.padded:
             return False
+        # in a loop, branches between the accesses spread them over several
+        # blocks (staged per iteration only in one): either is right
+        if self.loop and self.branch:
+            return None
         if any(t == "short" for t, _ in self.members) or self.guard == "non_prefix" or self.pack:
             return None
         # a read of the thread's own element beside the staged region: it is
@@ -143,6 +158,8 @@ class StageKernel:
         beside out[i], share out's index (a store's inputs are 4 bytes a
         lane against out's element: per-thread checks unless __restrict__;
         the epilogue's sink[i] may join the region at -O3)."""
+        if self.loop:  # go is the iteration's row being full, then the checks
+            return False
         guarded = self.guard not in ("none", "non_prefix")
         inputs = self.op in ("rmw", "axpy") or (self.op == "store" and self.restrict)
         return guarded and inputs and not self.epilogue and self.branch != "cond_read"
@@ -165,10 +182,11 @@ class StageKernel:
             params.append(f"float *{r}sink")
         params += ["int n", "int flag"]
         lines.append(f"__global__ void {bounds}{self.name}({', '.join(params)}) {{")
-        lines.append("  int i = blockIdx.x * blockDim.x + threadIdx.x;")
+        if not self.loop:
+            lines.append("  int i = blockIdx.x * blockDim.x + threadIdx.x;")
         idx = {"i": "i", "shifted": "i + 1", "gapped": "2 * i"}[self.index]
         first_type, first = self.members[0]
-        if self.prologue:
+        if self.prologue and not self.loop:
             lines.append(f"  if (i < n) out[{idx}].{first} = ({first_type})(flag + 7);")
         body: list[str] = []
         for k, (t, m) in enumerate(self.members):
@@ -193,6 +211,16 @@ class StageKernel:
             "unsigned": "(unsigned)i < (unsigned)n", "two_bounds": "i < n && i < n - 37", "flag_off": "i < n && flag",
             "early_or": None,
         }[self.guard]
+        if self.loop:
+            head = LOOPS[self.loop].replace("GID", "blockIdx.x * blockDim.x + threadIdx.x")
+            lines.append("  " + head.replace("STRIDE", "blockDim.x * gridDim.x"))
+            if self.prologue:
+                lines.append(f"    out[{idx}].{first} = ({first_type})(flag + 7);")
+            lines += [f"    {b}" for b in body]
+            if self.epilogue:
+                lines.append(f"    sink[i] = (float)out[{idx}].{self.members[-1][1]};")
+            lines += ["  }", "}"]
+            return "\n".join(lines) + "\n"
         if self.guard == "early_return":
             lines.append("  if (i >= n) return;")
         if self.guard == "early_or":
@@ -226,6 +254,8 @@ class StageKernel:
         flag = 0 if self.guard == "flag_off" else 1
         params += ['{ name = "n", value = "n" }', f'{{ name = "flag", value = "{flag}" }}']
         grid = '"n // block"' if self.guard == "none" else '"cdiv(n, block)"'
+        if self.loop:  # each block walks about three rows
+            grid = '"cdiv(n, block) // 3 + 1"'
         align = max(self.align, 4) if narrow else self.align
         return (f"[kernels.{self.name}]\nblock = {self.block}\ngrid = {grid}\nalign = {align}\n"
                 f"params = [{', '.join(params)}]\n")
@@ -252,6 +282,7 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
     rng = np.random.default_rng(seed)
     math_rng = np.random.default_rng([seed, 1])  # its own stream: the other draws stay as they were
     branch_rng = np.random.default_rng([seed, 2])
+    loop_rng = np.random.default_rng([seed, 3])
     kernels = []
     for k in range(count):
         op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
@@ -267,5 +298,7 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
         if branch_rng.random() < 0.3:
             kernel.branch = str(branch_rng.choice(list(BRANCHES), p=[0.6, 0.2, 0.2]))
             kernel.branch_form = str(branch_rng.choice(BRANCHES[kernel.branch]))
+        if loop_rng.random() < 0.3:
+            kernel.loop = str(loop_rng.choice(list(LOOPS)))
         kernels.append(kernel)
     return kernels

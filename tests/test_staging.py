@@ -23,11 +23,14 @@ from conftest import TESTCASES, run_cli
 from stage_kernels import random_kernels
 
 WINDOWED = {"invert_mapping", "chunk_prefix"}
-STAGED_O3 = {"soa_to_aos", "d4_update", "axpy3", "chunk8", "chunk8_guarded"} | WINDOWED
+# staged on each full iteration of their grid-stride loop
+GRID_STRIDE = {"soa_to_aos_grid_stride", "d4_fill_grid_stride", "d4_update_grid_stride", "axpy3_grid_stride"}
+STAGED_O3 = {"soa_to_aos", "d4_update", "axpy3", "chunk8", "chunk8_guarded"} | WINDOWED | GRID_STRIDE
 # At -O0 the chunk loops are not unrolled: their loads are windowed (where
 # ScalarEvolution cannot see through an int index's sign extension, the
-# automaton's reading of the address gives how far the loop reads).
-STAGED_O0 = {"soa_to_aos", "d4_update", "axpy3", "chunk8", "chunk8_guarded", "invert_mapping", "chunk_prefix"}
+# automaton's reading of the address gives how far the loop reads); the
+# grid-stride loops test their index in the header.
+STAGED_O0 = STAGED_O3
 LEFT_ALONE = {"rgb_to_gray": "1-byte members", "rgb_brighten": "1-byte members",
               "aos_to_soa": "read-only array-of-structs", "chunk_sum": "only reads its chunks"}
 FUZZ = int(os.environ.get("COALDA_STAGE_FUZZ", "64"))
@@ -62,10 +65,20 @@ def test_the_staging_testcase_is_staged_as_measured(staging_o3: Path) -> None:
     # block votes; the others' guards are bounds on the lane index and their
     # checks compare addresses with the same thread terms, so every thread
     # computes go alike without a barrier
+    # In a grid-stride loop the iteration's row being full is decided first,
+    # alike in every thread in it, then what may differ by a vote: the same
+    # as their one-element forms (d4's two have no check at all: "shape").
     assert {name: s["go"] for name, s in got.items()} == {
         "soa_to_aos": "vote", "d4_update": "uniform", "axpy3": "uniform", "chunk8": "uniform",
-        "chunk8_guarded": "uniform", "invert_mapping": "vote", "chunk_prefix": "vote"}
+        "chunk8_guarded": "uniform", "invert_mapping": "vote", "chunk_prefix": "vote",
+        "soa_to_aos_grid_stride": "vote", "d4_fill_grid_stride": "shape", "d4_update_grid_stride": "shape",
+        "axpy3_grid_stride": "uniform"}
     assert all(s["vote"] == (s["go"] == "vote") for s in got.values())
+    # a barrier ends each staged iteration unless the next one's vote or
+    # loads wait behind one: the vote (soa), the loads (d4_update, axpy3),
+    # stores only without a vote (d4_fill)
+    assert {name: got[name]["barriers"] for name in GRID_STRIDE} == {
+        "soa_to_aos_grid_stride": 3, "d4_fill_grid_stride": 2, "d4_update_grid_stride": 3, "axpy3_grid_stride": 3}
     # read-only arrays are read where they are (staging them measured
     # slower): one 32-byte tile, for 1024 threads
     assert got["chunk8"]["threads"] == 1024 and got["chunk8"]["tile_bytes"] == 32 * 1024
@@ -83,7 +96,7 @@ def test_the_staging_testcase_is_staged_as_measured(staging_o3: Path) -> None:
     for name, why in LEFT_ALONE.items():
         assert why in reasons[name], reasons[name]
     text = (staging_o3 / "staging.after.ll").read_text()
-    assert text.count("call i32 @llvm.nvvm.barrier0.and") == 1 + len(WINDOWED)
+    assert text.count("call i32 @llvm.nvvm.barrier0.and") == 2 + len(WINDOWED)
     # the run-time chunks: one window per thread of 32 bytes + a padding
     # element, for 512 threads; every load of the unrolled loop and of its
     # remainder loop reads it; invert_mapping's stores may write `input`
@@ -120,10 +133,11 @@ def test_every_staged_kernel_computes_the_same_bytes(level: int, tmp_path: Path)
     assert set(staged(report)) == (STAGED_O3 if level == 3 else STAGED_O0)
     run = run_cli("run", TESTCASES / "staging.cu", "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
-    # 12 kernels x 2 sizes x 4 layouts x 4 schedules, + 2 overlap layouts x 2
-    # sizes for the 9 with two pointers (none is __restrict__), + soa_to_aos
-    # against its hand-staged reference under 4 layouts x 2 sizes
-    assert "All 428 comparisons match byte for byte." in run.stdout
+    # 16 kernels x 2 sizes x 4 layouts x 4 schedules, + 2 overlap layouts x 2
+    # sizes for the 11 with two pointers (none is __restrict__), + soa_to_aos
+    # against its hand-staged reference and three grid-stride loops against
+    # their one-element forms under 4 layouts x 2 sizes
+    assert "All 588 comparisons match byte for byte." in run.stdout
 
 
 def planted(out: Path, tmp_path: Path, edit: str) -> Path:

@@ -106,10 +106,29 @@ Missed miss(MissedReason R, std::string Detail) {
 }
 
 /// A load of a per-thread chunk in a loop: global, strided, not coalesced.
-bool isChunkLoad(const AccessExpr &A, const LoopInfo &LI) {
+bool isChunkLoad(const AccessExpr &A, const LoopInfo &LI,
+                 const std::vector<Atom> &Atoms) {
+  const Loop *L = LI.getLoopFor(A.Inst->getParent());
+  // An address that its own loop advances by the grid's size (a grid-stride
+  // loop's element) walks no chunk: the element staging takes it per
+  // iteration.
+  auto OwnIteration = [&](unsigned Id) {
+    return Atoms[Id].Kind == Atom::Iteration &&
+           cast<Instruction>(Atoms[Id].V)->getParent() == L->getHeader();
+  };
+  auto GridRegister = [&](unsigned Id) {
+    return Atoms[Id].Kind <= Atom::GridDim && !Atoms[Id].isLane();
+  };
+  bool GridStride = L && any_of(A.Uniform.Terms, [&](const auto &T) {
+    const Monomial &M = T.first;
+    return M.size() > 1 && count_if(M, OwnIteration) == 1 &&
+           all_of(M, [&](unsigned Id) {
+             return OwnIteration(Id) || GridRegister(Id);
+           });
+  });
   return A.isKnown() && !A.IsStore && !A.isTransfer() &&
          A.Space == MemorySpace::Global && A.Lane != LaneKind::None &&
-         !A.isCoalesced() && LI.getLoopFor(A.Inst->getParent());
+         !A.isCoalesced() && !GridStride && L;
 }
 
 /// Every coefficient of P divisible by W.
@@ -623,7 +642,7 @@ collectWindows(const CoalescingInfo &Info,
       Groups;
   std::vector<std::tuple<const Value *, LaneKind, Poly>> Order;
   for (const AccessExpr &A : Info.Accesses) {
-    if (Claimed.contains(A.Inst) || !isChunkLoad(A, LI))
+    if (Claimed.contains(A.Inst) || !isChunkLoad(A, LI, Info.atoms()))
       continue;
     auto Key = std::make_tuple(A.Base, A.Lane, A.Stride);
     if (!Groups.count(Key))

@@ -241,6 +241,7 @@ decideStagingsOf(Function &F, const std::vector<GroupOutcome> &Groups,
       FAM.getResult<CycleAnalysis>(F));
   decideStagings(Stagings, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
                  FAM.getResult<DominatorTreeAnalysis>(F),
+                 FAM.getResult<LoopAnalysis>(F),
                  FAM.getResult<CycleAnalysis>(F));
   bool ElementStaged = any_of(Stagings, [](const StagingOutcome &O) {
     return O.legal();

@@ -290,12 +290,17 @@ json::Value stagingJSON(const StagingOutcome &O) {
       J["write_through"] = (int64_t)O.Plan.WriteThrough.size();
       J["overlap_checks"] = (int64_t)0;
     } else {
-      J["barriers"] =
-          (int64_t)(O.Plan.barrierVote() + 1 +
-                    any_of(O.Candidate.Arrays,
-                           [](const StagedArray &A) { return A.Loaded; }) +
-                    (O.Plan.LeadingBarrier && !O.Plan.barrierVote()) +
-                    O.Plan.TrailingBarrier);
+      // Per staged pass (per full iteration in a grid-stride loop): the
+      // vote, before the loads, after them, before the stores, after them.
+      const StagingPlan &P = O.Plan;
+      bool Written = O.Candidate.transposed() ||
+                     any_of(O.Candidate.Arrays,
+                            [](const StagedArray &A) { return A.Written; });
+      J["barriers"] = (int64_t)(
+          P.barrierVote() + (P.LeadingBarrier && !P.barrierVote()) +
+          any_of(O.Candidate.Arrays,
+                 [](const StagedArray &A) { return A.Loaded; }) +
+          Written + ((Written && P.TrailingBarrier) || P.refillBarrier()));
       J["overlap_checks"] =
           (int64_t)(O.Plan.Checks.size() + O.Plan.ArrayChecks.size());
     }

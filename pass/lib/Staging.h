@@ -221,6 +221,19 @@ struct StagingPlan {
   std::vector<GoPart> GoParts;
   std::vector<UniformCheck> UniformChecks;
 
+  /// Staged once per iteration of the grid-stride loop `for (i = lane
+  /// index; i < n; i += step)` around the accesses (Guard is null): an
+  /// iteration is staged when the block's row of it is full, which every
+  /// thread in it computes alike (StagingEmitter::iterationFull); the next
+  /// iteration fills the tiles again, after a barrier (its vote's, or one
+  /// that ends each staged iteration).
+  struct GridStride {
+    PrefixBound Bound;            ///< Lo: the index (a header phi), Hi: n
+    Poly Step;                    ///< special registers only
+    llvm::Value *Start = nullptr; ///< the index on entry
+  };
+  std::optional<GridStride> GridLoop;
+
   /// Whether go can differ between threads, so that the block decides it:
   /// by a vote, or by the uniform form.
   bool votes() const {
@@ -228,6 +241,13 @@ struct StagingPlan {
   }
   /// The block votes with a barrier (barrier0.and).
   bool barrierVote() const { return votes() && !UniformGo; }
+  /// A barrier ends each staged iteration of a grid-stride loop: the next
+  /// one writes the tiles again (its row copies may split them into units
+  /// differently: the row's alignment can change), and neither a vote nor
+  /// a barrier before its loads waits for the threads still using them.
+  bool refillBarrier() const {
+    return GridLoop && !barrierVote() && !LeadingBarrier;
+  }
 };
 
 struct StagingOutcome {
@@ -272,7 +292,8 @@ void findUniformGo(const StagingCandidate &C, StagingPlan &P,
 /// legality and the cost rule: fills each candidate's Plan or Skip.
 void decideStagings(std::vector<StagingOutcome> &Stagings,
                     const CoalescingInfo &Info, llvm::PostDominatorTree &PDT,
-                    llvm::DominatorTree &DT, const llvm::CycleInfo &Cycles);
+                    llvm::DominatorTree &DT, llvm::LoopInfo &LI,
+                    const llvm::CycleInfo &Cycles);
 
 /// emit: stages one legal candidate; returns what it did, for people.
 std::string emitStaging(const StagingCandidate &C, const StagingPlan &P);

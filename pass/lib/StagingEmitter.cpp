@@ -251,6 +251,7 @@ private:
                          DominatorTree &DT, DenseMap<Value *, Value *> &Clones);
   Value *uniformApart(IRBuilder<> &B, const StagingPlan::UniformCheck &Check);
   Value *rowsFit(IRBuilder<> &B);
+  Value *iterationFull(IRBuilder<> &B);
   Value *transposeFits(IRBuilder<> &B);
   void emitTransposeStores();
   void redirectTransposed(IRBuilder<> &B);
@@ -330,6 +331,11 @@ Value *StagingEmitter::computeGo() {
                                    "coalda.element"));
   }
   Value *Fits = C.transposed() ? transposeFits(B) : rowsFit(B);
+  // In a grid-stride loop the threads of a partial iteration (or the few
+  // left in one) must not reach a barrier, the vote's included: decided
+  // first, alike in every thread in the iteration.
+  if (P.GridLoop)
+    Fits = B.CreateAnd(Fits, iterationFull(B), "coalda.fits");
   if (!P.votes())
     return Fits;
   // A block the tiles do not fit goes to the original code at once, without
@@ -472,7 +478,53 @@ Value *StagingEmitter::rowsFit(IRBuilder<> &B) {
       "coalda.fits");
 }
 
-/// A 2-D block (rows to permute) of at most the tiles' threads.
+/// The block's row of this iteration of the grid-stride loop is full. The
+/// threads in an iteration are those whose index start_k + tid.x passes the
+/// bound, start_k the same in all (so all of them compute it as index -
+/// tid.x), as long as the row did not wrap on entry and no index wraps
+/// between iterations (bound + step fits the index's type: a thread that
+/// left could not come back). Then the row is full when its last lane's
+/// index passes the bound without wrapping.
+Value *StagingEmitter::iterationFull(IRBuilder<> &B) {
+  const StagingPlan::GridStride &L = *P.GridLoop;
+  const PrefixBound &Bound = L.Bound;
+  Type *Ty = Bound.Lo->getType();
+  unsigned Bits = Ty->getIntegerBitWidth();
+  Value *Lane =
+      B.CreateZExtOrTrunc(sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), Ty);
+  Value *Span = B.CreateZExtOrTrunc(
+      B.CreateSub(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                  B.getInt32(1)),
+      Ty);
+  Intrinsic::ID Add = Bound.Signed ? Intrinsic::sadd_with_overflow
+                                   : Intrinsic::uadd_with_overflow;
+  // The last lane's index from the row's start (index - tid.x, the same in
+  // every lane of a row that did not wrap), and that it did not wrap.
+  auto LastLane = [&](Value *Index) {
+    Value *Pair =
+        B.CreateBinaryIntrinsic(Add, B.CreateSub(Index, Lane), Span);
+    return std::pair(B.CreateExtractValue(Pair, 0, "coalda.last"),
+                     B.CreateNot(B.CreateExtractValue(Pair, 1)));
+  };
+  auto [Last, RowNoWrap] = LastLane(Bound.Lo);
+  Value *EntryNoWrap = LastLane(L.Start).second;
+  CmpInst::Predicate Less =
+      Bound.Inclusive ? (Bound.Signed ? CmpInst::ICMP_SLE : CmpInst::ICMP_ULE)
+                      : (Bound.Signed ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT);
+  Value *Full = B.CreateAnd(B.CreateICmp(Less, Last, Bound.Hi), RowNoWrap);
+  // bound (+1 when inclusive) + step fits the index's type, computed exactly.
+  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
+  Value *End = Bound.Signed ? B.CreateSExt(Bound.Hi, Wide)
+                            : B.CreateZExt(Bound.Hi, Wide);
+  Value *Step = B.CreateZExtOrTrunc(materializePoly(B, L.Step, *P.Atoms), Wide);
+  Value *Next = B.CreateAdd(B.CreateAdd(End, Step),
+                            ConstantInt::get(Wide, Bound.Inclusive ? 1 : 0));
+  Value *LoopNoWrap = B.CreateICmpSLE(
+      Next, integerLimit(Wide, Bits, Bound.Signed, /*Greatest=*/true));
+  return B.CreateAnd(Full, B.CreateAnd(EntryNoWrap, LoopNoWrap),
+                     "coalda.iteration.full");
+}
+
 /// A 2-D block (rows to permute) of at most the tiles' threads, and more
 /// than one warp: permuting within a single warp leaves the set of
 /// addresses each warp touches as it was (Rodinia's 4x4 blocks), so such a
@@ -790,9 +842,15 @@ void StagingEmitter::emitStorePhase() {
   if (C.transposed())
     return emitTransposeStores();
   // A block that only reads: nothing to write back, and no barrier is
-  // needed after the reads (the tile is not filled again).
-  if (none_of(C.Arrays, [](const StagedArray &A) { return A.Written; }))
+  // needed after the reads unless the tile is filled again.
+  if (none_of(C.Arrays, [](const StagedArray &A) { return A.Written; })) {
+    if (P.refillBarrier()) {
+      IRBuilder<> B(storeBlock()->getTerminator());
+      B.SetCurrentDebugLocation(Loc);
+      barrier(B);
+    }
     return;
+  }
   BasicBlock *Store = storeBlock();
   IRBuilder<> B(Store->getTerminator());
   B.SetCurrentDebugLocation(Loc);
@@ -800,7 +858,7 @@ void StagingEmitter::emitStorePhase() {
   for (auto [A, Element, Tile] : zip(C.Arrays, Elements, Tiles))
     if (A.Written)
       emitRowCopy(B, Element, Tile, A.Stride, A.MemberWidth, /*ToTile=*/false);
-  if (P.TrailingBarrier)
+  if (P.TrailingBarrier || P.refillBarrier())
     barrier(B);
 }
 
@@ -911,7 +969,9 @@ std::string StagingEmitter::emit() {
            " bytes for " + std::to_string(P.Capacity) + " threads)";
   return "staged " + Names + " through shared memory (block tile, " +
          std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
-         std::to_string(P.Capacity) + " threads)";
+         std::to_string(P.Capacity) + " threads" +
+         (P.GridLoop ? ", on each full iteration of the grid-stride loop)"
+                     : ")");
 }
 
 } // namespace

@@ -25,7 +25,14 @@
 //     dominator M outside what H dominates post-dominates D (every thread
 //     meets again there): the region is D's branch up to M. Every thread
 //     that enters H runs every staged access once, so the stores that cover
-//     the element in the class cover it on every path.
+//     the element in the class cover it on every path. In a loop: the
+//     accesses lie in one block that runs once per iteration of a
+//     grid-stride loop `for (i = lane index; i < n; i += step)` (not nested,
+//     ActiveThreads finds it); the region is the span from the first
+//     access to the last, staged in the iterations whose row is full (the
+//     emitter's iterationFull: then every thread of the block is in it), and
+//     a barrier separates each such iteration from the next one's tile
+//     writes (the next vote's, or one at its end).
 //  3. Between the phases the staged elements must not be reached through
 //     another pointer by the same thread (another thread's touching them is
 //     a race in the original): calls that may touch memory, volatile and
@@ -42,10 +49,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Staging.h"
+#include "ActiveThreads.h"
 #include "Options.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -374,6 +383,32 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
   return std::nullopt;
 }
 
+/// 2 in a loop: the accesses' one block runs once per iteration of a
+/// grid-stride loop; the region is their span (no Guard).
+Verdict findLoopRegion(const StagingCandidate &C, StagingPlan &P,
+                       ActiveThreads &Threads) {
+  if (C.transposed() || C.Block != C.LastBlock)
+    return miss(MissedReason::StagingInLoop,
+                C.transposed()
+                    ? "the transposed store is in a loop: permuting per "
+                      "iteration is not implemented"
+                    : "the accesses in the loop lie in several blocks: "
+                      "staging per iteration takes one block of them");
+  RewritePlan Loop;
+  if (Verdict V = Threads.findLoop(C.Block, accessSpan(C).first, Loop))
+    return miss(MissedReason::StagingInLoop, V->Detail);
+  if (Loop.Kind != Guard::Loop || Loop.Bounds.front().LaneOnHi)
+    return miss(MissedReason::StagingInLoop,
+                "the accesses are in a loop every thread of the block runs "
+                "as often as the others (around the element, or a per-thread "
+                "chunk loop that is not unrolled): staging per iteration "
+                "would move the element on every pass, and staging around "
+                "the loop is not implemented");
+  P.GridLoop = StagingPlan::GridStride{Loop.Bounds.front(), *Loop.LoopStep,
+                                       Loop.LoopStart};
+  return std::nullopt;
+}
+
 /// The instructions between the phases, and where the run-time checks are
 /// computed (before the region).
 std::pair<SmallVector<Instruction *, 32>, Instruction *>
@@ -694,14 +729,12 @@ Verdict checkStoresBeforeLoads(const StagingCandidate &C,
 }
 
 Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
-               const CycleInfo &Cycles) {
+               const CycleInfo &Cycles, ActiveThreads &Threads) {
   StagingCandidate &C = O.Candidate;
   StagingPlan &P = O.Plan;
-  if (Cycles.getCycle(C.Block))
-    return miss(MissedReason::StagingInLoop,
-                "the accesses are in a loop (around the element, or a "
-                "per-thread chunk loop that is not unrolled): staging per "
-                "iteration or per chunk is not implemented");
+  bool InLoop = Cycles.getCycle(C.Block);
+  if (InLoop && C.transposed())
+    return findLoopRegion(C, P, Threads);
   if (C.transposed()) {
     // Any width gains: a transposed store fills whole sectors once permuted.
     if (!C.Arrays.front().Accesses.front()->isSimple())
@@ -720,7 +753,8 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
   } else {
     placeCandidate(C, DT); // the arrays left out may have held the ends
   }
-  if (Verdict V = findRegion(C, P, PDT, DT, Cycles))
+  if (Verdict V = InLoop ? findLoopRegion(C, P, Threads)
+                         : findRegion(C, P, PDT, DT, Cycles))
     return V;
   auto [Insts, CheckPoint] = regionInstructions(C, P);
   DenseSet<const Instruction *> Staged;
@@ -755,10 +789,12 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
 
 void decideStagings(std::vector<StagingOutcome> &Stagings,
                     const CoalescingInfo &Info, PostDominatorTree &PDT,
-                    DominatorTree &DT, const CycleInfo &Cycles) {
+                    DominatorTree &DT, LoopInfo &LI, const CycleInfo &Cycles) {
+  ActiveThreads Threads(Info, PDT, DT, LI, Cycles);
   bool Taken = false;
   for (StagingOutcome &O : Stagings) {
-    O.Skip = decide(O, PDT, DT, Cycles);
+    O.Plan.Atoms = &Info.atoms();
+    O.Skip = decide(O, PDT, DT, Cycles, Threads);
     if (O.legal() && Taken)
       O.Skip = miss(MissedReason::StagingOnePerKernel,
                     "another block of this kernel is staged already (one "

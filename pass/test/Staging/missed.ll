@@ -12,8 +12,10 @@
 ; One-byte members: the cost rule (staging measured 0.89-1.00x).
 ; REMARK: remark: {{.*}}elements of p not staged through shared memory: p has 1-byte members: staging them through shared memory measured 0.89-1.00x
 
-; Accesses inside a loop: a tile per iteration is not implemented.
-; REMARK: remark: {{.*}}elements of out not staged through shared memory: the accesses are in a loop (around the element
+; Accesses inside a loop that every thread runs as often as the others (not
+; a grid-stride loop): staging per iteration would move the element on every
+; pass, and staging around the loop is not implemented.
+; REMARK: remark: {{.*}}elements of out not staged through shared memory: the accesses are in a loop every thread of the block runs as often as the others (around the element
 
 ; An atomic between the member stores.
 ; REMARK: remark: {{.*}}elements of out not staged through shared memory: an atomic access or fence between the accesses
