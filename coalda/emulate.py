@@ -19,6 +19,10 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
   runs at a time). CUDA's math library (libdevice's NVVM intrinsics and its
   inline PTX snippets, `__ldg`) runs as host definitions (coalda/nvvm.py);
   other NVVM intrinsics and inline PTX are refused with a clear message;
+- a `contract` fadd or fsub of a `contract` fmul of the same basic block
+  becomes one fma, as llc fuses them for the GPU (one rounding; across
+  blocks two): a rewrite that split them would change the GPU's bits, and
+  the emulator's too (_contract);
 - a NaN that float arithmetic (`fadd` ... `fneg`, fma, fmuladd, sqrt,
   minnum/maxnum) produces becomes one canonical NaN: the GPU returns
   0x7fffffff from every f32 operation (measured on an H200:
@@ -87,6 +91,13 @@ _FP_INTRINSIC = re.compile(
     r" @llvm\.(?:fma|fmuladd|sqrt|minnum|maxnum|minimum|maximum"
     r"|vector\.reduce\.f(?:add|mul|min|max|minimum|maximum))\.[\w.]+\("
 )
+# Contraction (see _contract): `%r = fmul|fadd|fsub FLAGS TYPE A, B`, scalar.
+_VALUE = r"(?:%[-\w.$]+|%\d+|%\"[^\"\n]*\"|[-+\w.]+)"
+_FP_BINARY = re.compile(
+    rf"^(\s+)(%[-\w.$]+|%\d+|%\"[^\"\n]*\") = (fmul|fadd|fsub)({_FP_FLAGS}) (float|double) ({_VALUE}), ({_VALUE})"
+    rf"((?:, ![^\n]*)?)$"
+)
+_BLOCK_START = re.compile(r"^(?:define |\}|[-\w.$\"]+:)")
 # Flags and attributes that let the host compiler assume a value is no NaN
 # (it would then fold the canonicalization's test, or anything, away).
 _NO_NANS = re.compile(r" nofpclass\([^)]*\)| nnan(?= )")
@@ -369,6 +380,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     text = re.sub(r"^target triple = .*$", f'target triple = "{llvm.get_process_triple()}"', text, flags=re.M)
     text = _TARGET_ATTRS.sub("", text)
     text, spaces = _check_alignment(text)
+    text = _contract(text)
     text = _canonical_nans(text)
     parts = [
         text,
@@ -380,6 +392,61 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         *(fibers.entry_ir(i, k.name, [ty for _, ty in k.params]) for i, k in enumerate(kernels) if k.name in threaded),
     ]
     return HostModule("\n".join(parts), tuple(sites), threaded, dynamic)
+
+
+def _contract(text: str) -> str:
+    """Float multiplies fused into the adds that use them, as the GPU's code
+    generator does: llc-19 for NVPTX turns `fadd`/`fsub` of an `fmul` into
+    one fma (one rounding instead of two) when both carry `contract` (clang's
+    -ffp-contract=fast for CUDA: every -O level) and both lie in one basic
+    block (its DAG combiner works on a block at a time; NVPTX fuses an fmul
+    of several users into each). The host JIT would never fuse, so a rewrite
+    that split a block between a multiply and its add would compute other
+    bits on the GPU than the original, and the emulator could not see it.
+    Where both operands are such products, the one with fewer users fuses
+    (the combiner's choice)."""
+    lines = text.split("\n")
+    uses: dict[str, int] = {}
+    for name in re.findall(r"%[-\w.$]+|%\"[^\"\n]*\"", text):
+        uses[name] = uses.get(name, 0) + 1
+    products: dict[str, tuple[str, str]] = {}
+    count = 0
+    for k, line in enumerate(lines):
+        if _BLOCK_START.match(line):
+            products.clear()
+            continue
+        m = _FP_BINARY.match(line)
+        if not m:
+            continue
+        indent, result, op, flags, ty, a, b, rest = m.groups()
+        contract = " contract" in flags or " fast" in flags
+        if op == "fmul":
+            if contract:
+                products[result] = (a, b)
+            continue
+        candidates = [x for x in (a, b) if contract and x in products and not (op == "fsub" and x == a == b)]
+        if not candidates:
+            continue
+        if len(candidates) == 2 and uses.get(a, 0) > uses.get(b, 0):
+            candidates.reverse()
+        product = candidates[0]
+        x, y = products[product]
+        other = b if product == a else a
+        count += 1
+        pre = ""
+        if op == "fsub":  # a*b - c = fma(a, b, -c); c - a*b = fma(-a, b, c)
+            neg = f"%coalda.fneg.{count}"
+            if product == a:
+                pre, other = f"{indent}{neg} = fneg {ty} {other}\n", neg
+            else:
+                pre, x = f"{indent}{neg} = fneg {ty} {x}\n", neg
+        suffix = "f32" if ty == "float" else "f64"
+        lines[k] = f"{pre}{indent}{result} = call{flags} {ty} @llvm.fma.{suffix}({ty} {x}, {ty} {y}, {ty} {other}){rest}"
+    out = "\n".join(lines)
+    for suffix, ty in (("f32", "float"), ("f64", "double")):
+        if f"@llvm.fma.{suffix}(" in out and not re.search(rf"^declare [^\n]*@llvm\.fma\.{suffix}\(", out, re.M):
+            out += f"\ndeclare {ty} @llvm.fma.{suffix}({ty}, {ty}, {ty})\n"
+    return out
 
 
 def _canonical_nans(text: str) -> str:

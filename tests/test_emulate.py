@@ -360,3 +360,34 @@ def test_shifts_by_the_width_or_more_clamp_as_in_ptx() -> None:
         buf[0] = -1
         module.launch("k", (1, 1, 1), (1, 1, 1), [buf, amount])
         assert [*buf[1:4].tolist(), int(buf[4:6].view(np.int64)[0])] == want, amount
+
+
+def test_contract_multiplies_fuse_into_their_adds_within_a_block() -> None:
+    """As llc does for the GPU: a `contract` fadd or fsub of a `contract` fmul
+    of the same block is one fma (one rounding); across blocks, or without
+    the flags, two roundings. x = 1 + 2^-12: x*x = 1 + 2^-11 + 2^-24 exactly,
+    which a float rounds to 1 + 2^-11, so x*x - (1 + 2^-11) is 2^-24 fused
+    and 0 rounded first. A rewrite that split a block between the two would
+    compute other bits on the GPU, and now on the emulator too."""
+    ir = kernel_ir(
+        "ptr %in, ptr %out",
+        "  %x = load float, ptr %in\n"
+        "  %pc = getelementptr float, ptr %in, i64 1\n  %c = load float, ptr %pc\n"
+        "  %m = fmul contract float %x, %x\n"
+        "  %neg = fneg float %c\n"
+        "  %fused = fadd contract float %m, %neg\n  store float %fused, ptr %out\n"
+        "  %sub = fsub contract float %c, %m\n"
+        "  %o1 = getelementptr float, ptr %out, i64 1\n  store float %sub, ptr %o1\n"
+        "  %plain = fmul float %x, %x\n  %unflagged = fadd contract float %plain, %neg\n"
+        "  %o2 = getelementptr float, ptr %out, i64 2\n  store float %unflagged, ptr %o2\n"
+        "  br label %next\n"
+        "next:\n"
+        "  %apart = fadd contract float %m, %neg\n"
+        "  %o3 = getelementptr float, ptr %out, i64 3\n  store float %apart, ptr %o3\n"
+        "  ret void\n",
+    )
+    module = emulate.load(ir)
+    inputs = np.array([1 + 2.0**-12, 1 + 2.0**-11], dtype=np.float32)
+    out = np.zeros(4, dtype=np.float32)
+    module.launch("k", (1, 1, 1), (1, 1, 1), [inputs.view(np.uint8), out.view(np.uint8)])
+    assert out.tolist() == [2.0**-24, -(2.0**-24), 0.0, 0.0]

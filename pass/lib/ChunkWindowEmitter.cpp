@@ -263,7 +263,7 @@ void WindowEmitter::emitSite(unsigned AI, const WindowSite &S) {
   const StagedArray &A = C.Arrays[AI];
   ArrayState &St = States[AI];
   BasicBlock *Check = Ld->getParent();
-  BasicBlock *Join = Check->splitBasicBlock(Ld, "coalda.window.join");
+  BasicBlock *Join = splitKeepingContraction(Check, Ld, "coalda.window.join");
   BasicBlock *Fill = block("refill", Join), *Read = block("read", Join);
   Check->getTerminator()->eraseFromParent();
 
@@ -333,7 +333,7 @@ void WindowEmitter::emitWriteThrough(Instruction *St) {
   const DataLayout &DL = F->getParent()->getDataLayout();
   BasicBlock *Mirror = St->getParent();
   BasicBlock *Cont =
-      Mirror->splitBasicBlock(St->getNextNode(), "coalda.window.stored");
+      splitKeepingContraction(Mirror, St->getNextNode(), "coalda.window.stored");
   Mirror->getTerminator()->eraseFromParent();
   LocatedBuilder B(Mirror, St->getDebugLoc());
   // The bytes written, as one integer, and where.

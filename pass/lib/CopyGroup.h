@@ -262,6 +262,16 @@ bool provablyDisjoint(const llvm::Value *A, const llvm::Value *B);
 llvm::ConstantInt *integerLimit(llvm::Type *Wide, unsigned Bits, bool Signed,
                                 bool Greatest);
 
+/// BB split before At (BasicBlock::splitBasicBlock), with the floating-point
+/// arithmetic before At whose users all come after it moved after it too.
+/// The backend fuses a `contract` multiply into its add (an fma: one
+/// rounding, not two) only within one block, so a split between them would
+/// change the result's bits on the GPU; clang compiles CUDA with
+/// -ffp-contract=fast. Every rewrite splits the user's blocks through this.
+llvm::BasicBlock *splitKeepingContraction(llvm::BasicBlock *BB,
+                                          llvm::Instruction *At,
+                                          const llvm::Twine &Name);
+
 /// Clones Order (in order) with the operands that refer to earlier clones
 /// remapped; Place puts each clone where it belongs. Returns original ->
 /// clone.

@@ -333,6 +333,27 @@ ConstantInt *integerLimit(Type *Wide, unsigned Bits, bool Signed,
                                                      : Limit.zext(WideBits));
 }
 
+BasicBlock *splitKeepingContraction(BasicBlock *BB, Instruction *At,
+                                    const Twine &Name) {
+  BasicBlock *After = BB->splitBasicBlock(At, Name);
+  // Backwards, so that an operand whose users have just moved moves too
+  // (fneg -> fmul -> fadd), each to the front of what moved before it.
+  Instruction *Front = &After->front();
+  for (Instruction &I : make_early_inc_range(reverse(*BB))) {
+    if (I.isTerminator() || isa<PHINode>(I) || isa<CallBase>(I) ||
+        !I.getType()->isFPOrFPVectorTy() || I.mayReadOrWriteMemory() ||
+        I.user_empty())
+      continue;
+    if (all_of(I.users(), [&](const User *U) {
+          return cast<Instruction>(U)->getParent() == After;
+        })) {
+      I.moveBefore(Front);
+      Front = &I;
+    }
+  }
+  return After;
+}
+
 DenseMap<Value *, Value *>
 cloneInOrder(ArrayRef<Instruction *> Order,
              function_ref<void(Instruction *Clone, Instruction *Of)> Place) {

@@ -118,7 +118,7 @@ BasicBlock *RegionCopyEmitter::splitAndCheckPreconditions() {
   llvm::sort(Order,
              [](Instruction *L, Instruction *R) { return L->comesBefore(R); });
   BasicBlock *Before = Last->getParent();
-  Join = Before->splitBasicBlock(Last, "coalda.join");
+  Join = splitKeepingContraction(Before, Last, "coalda.join");
   Before->getTerminator()->eraseFromParent();
 
   // Optional cost rule (off by default; measured in docs/benchmarks.md):

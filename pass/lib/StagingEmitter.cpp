@@ -293,16 +293,17 @@ private:
 void StagingEmitter::split() {
   if (P.Guard) {
     Pre = P.Guard->getParent();
-    Entry = Pre->splitBasicBlock(P.Guard, "coalda.stage.region");
+    Entry = splitKeepingContraction(Pre, P.Guard, "coalda.stage.region");
     Merge = P.Merge;
   } else {
     // From the first staged access to the last, which may lie in a later
     // block of the same control class.
     auto [First, Last] = accessSpan(C);
     Pre = C.Block;
-    Entry = Pre->splitBasicBlock(First, "coalda.stage.region");
+    Entry = splitKeepingContraction(Pre, First, "coalda.stage.region");
     BasicBlock *Ends = C.LastBlock == C.Block ? Entry : C.LastBlock;
-    Merge = Ends->splitBasicBlock(Last->getNextNode(), "coalda.stage.merge");
+    Merge = splitKeepingContraction(Ends, Last->getNextNode(),
+                                    "coalda.stage.merge");
   }
   SmallVector<BasicBlock *, 8> Work{Entry};
   InRegion.insert(Entry);
