@@ -50,6 +50,8 @@ STAGED_BOTH = {
     # the store after the loop joins the ones before it (one control class
     # across the loop): the element is written whole
     "loop_after",
+    # staged on each full iteration of its grid-stride loop
+    "grid_stride",
 }
 MUST_STAGE = {
     # -O3: the guards fold into one branch, the chunk loops unroll, the
@@ -61,9 +63,9 @@ MUST_STAGE = {
     0: STAGED_BOTH | {"loaded_offset_alias", "atomic_after"},
 }
 # Never staged: padding, volatile, an atomic / a barrier / a memcpy between
-# the accesses, a loop around them, a switch, a copy the copy rewrite takes,
-# packed (align-1) members.
-LEFT_ALONE_BOTH = {"padded", "volatile_elems", "atomic_inside", "grid_stride", "loop_alias",
+# the accesses, a loop around them (not a grid-stride loop), a switch, a copy
+# the copy rewrite takes, packed (align-1) members.
+LEFT_ALONE_BOTH = {"padded", "volatile_elems", "atomic_inside", "loop_alias",
                    "sync_inside", "copy_and_update", "switch_guard", "local_struct", "packed_misaligned",
                    "packed_aligned", "transpose_rmw_store_before", "transpose_rmw_loaded_offset",
                    "transpose_chain_reads"}

@@ -21,7 +21,7 @@ from coalda.emulate import EmulationFault, EmulatorExecutor
 from coalda.errors import CoaldaError
 from coalda.pipeline import Artifacts, build
 from coalda.oracle import (
-    LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args, poison_of,
+    GUARD, LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args, poison_of,
 )
 from coalda.schedule import FORWARD, REVERSE, SHUFFLED
 from coalda.spec import KernelSpec, Param, load_spec
@@ -455,7 +455,7 @@ def test_layouts_misalign_and_guard_every_buffer() -> None:
         starts[layout.name] = [(b.storage.ctypes.data + b.offset) % 16 for b in buffers]
     assert starts == {"aligned": [0, 0, 0], "offset": [1, 1, 1], "offset-max": [15, 15, 15], "mixed": [0, 4, 0]}
     four = KernelSpec("k", (Param("d", "out", "n"), Param("s", "in", "n")), align=4)
-    assert [(make_args(four, 8, rng, layout)[1].offset - 256) for layout in LAYOUTS] == [0, 4, 12, 12]  # type: ignore[union-attr]
+    assert [(make_args(four, 8, rng, layout)[1].offset - GUARD) for layout in LAYOUTS] == [0, 4, 12, 12]  # type: ignore[union-attr]
 
 
 def test_overlap_layouts_share_one_allocation(modules: dict[str, str]) -> None:

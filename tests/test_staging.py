@@ -23,14 +23,11 @@ from conftest import TESTCASES, run_cli
 from stage_kernels import random_kernels
 
 WINDOWED = {"invert_mapping", "chunk_prefix"}
-# staged on each full iteration of their grid-stride loop
-GRID_STRIDE = {"soa_to_aos_grid_stride", "d4_fill_grid_stride", "d4_update_grid_stride", "axpy3_grid_stride"}
-STAGED_O3 = {"soa_to_aos", "d4_update", "axpy3", "chunk8", "chunk8_guarded"} | WINDOWED | GRID_STRIDE
+STAGED_O3 = {"soa_to_aos", "d4_update", "axpy3", "chunk8", "chunk8_guarded"} | WINDOWED
 # At -O0 the chunk loops are not unrolled: their loads are windowed (where
 # ScalarEvolution cannot see through an int index's sign extension, the
-# automaton's reading of the address gives how far the loop reads); the
-# grid-stride loops test their index in the header.
-STAGED_O0 = STAGED_O3
+# automaton's reading of the address gives how far the loop reads).
+STAGED_O0 = {"soa_to_aos", "d4_update", "axpy3", "chunk8", "chunk8_guarded", "invert_mapping", "chunk_prefix"}
 LEFT_ALONE = {"rgb_to_gray": "1-byte members", "rgb_brighten": "1-byte members",
               "aos_to_soa": "read-only array-of-structs", "chunk_sum": "only reads its chunks"}
 FUZZ = int(os.environ.get("COALDA_STAGE_FUZZ", "64"))
@@ -65,20 +62,10 @@ def test_the_staging_testcase_is_staged_as_measured(staging_o3: Path) -> None:
     # block votes; the others' guards are bounds on the lane index and their
     # checks compare addresses with the same thread terms, so every thread
     # computes go alike without a barrier
-    # In a grid-stride loop the iteration's row being full is decided first,
-    # alike in every thread in it, then what may differ by a vote: the same
-    # as their one-element forms (d4's two have no check at all: "shape").
     assert {name: s["go"] for name, s in got.items()} == {
         "soa_to_aos": "vote", "d4_update": "uniform", "axpy3": "uniform", "chunk8": "uniform",
-        "chunk8_guarded": "uniform", "invert_mapping": "vote", "chunk_prefix": "vote",
-        "soa_to_aos_grid_stride": "vote", "d4_fill_grid_stride": "shape", "d4_update_grid_stride": "shape",
-        "axpy3_grid_stride": "uniform"}
+        "chunk8_guarded": "uniform", "invert_mapping": "vote", "chunk_prefix": "vote"}
     assert all(s["vote"] == (s["go"] == "vote") for s in got.values())
-    # a barrier ends each staged iteration unless the next one's vote or
-    # loads wait behind one: the vote (soa), the loads (d4_update, axpy3),
-    # stores only without a vote (d4_fill)
-    assert {name: got[name]["barriers"] for name in GRID_STRIDE} == {
-        "soa_to_aos_grid_stride": 3, "d4_fill_grid_stride": 2, "d4_update_grid_stride": 3, "axpy3_grid_stride": 3}
     # read-only arrays are read where they are (staging them measured
     # slower): one 32-byte tile, for 1024 threads
     assert got["chunk8"]["threads"] == 1024 and got["chunk8"]["tile_bytes"] == 32 * 1024
@@ -96,7 +83,7 @@ def test_the_staging_testcase_is_staged_as_measured(staging_o3: Path) -> None:
     for name, why in LEFT_ALONE.items():
         assert why in reasons[name], reasons[name]
     text = (staging_o3 / "staging.after.ll").read_text()
-    assert text.count("call i32 @llvm.nvvm.barrier0.and") == 2 + len(WINDOWED)
+    assert text.count("call i32 @llvm.nvvm.barrier0.and") == 1 + len(WINDOWED)
     # the run-time chunks: one window per thread of 32 bytes + a padding
     # element, for 512 threads; every load of the unrolled loop and of its
     # remainder loop reads it; invert_mapping's stores may write `input`
@@ -133,11 +120,10 @@ def test_every_staged_kernel_computes_the_same_bytes(level: int, tmp_path: Path)
     assert set(staged(report)) == (STAGED_O3 if level == 3 else STAGED_O0)
     run = run_cli("run", TESTCASES / "staging.cu", "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
-    # 16 kernels x 2 sizes x 4 layouts x 4 schedules, + 2 overlap layouts x 2
-    # sizes for the 11 with two pointers (none is __restrict__), + soa_to_aos
-    # against its hand-staged reference and three grid-stride loops against
-    # their one-element forms under 4 layouts x 2 sizes
-    assert "All 588 comparisons match byte for byte." in run.stdout
+    # 12 kernels x 2 sizes x 4 layouts x 4 schedules, + 2 overlap layouts x 2
+    # sizes for the 9 with two pointers (none is __restrict__), + soa_to_aos
+    # against its hand-staged reference under 4 layouts x 2 sizes
+    assert "All 428 comparisons match byte for byte." in run.stdout
 
 
 def planted(out: Path, tmp_path: Path, edit: str) -> Path:
@@ -218,3 +204,72 @@ def test_random_staging_kernels(batch: int, tmp_path: Path) -> None:
                     assert got[k.name]["go"] == "uniform", (k.name, k.source(), got[k.name])
         run = run_cli("run", source, "--emulate", "-O", str(level), "--from", out)
         assert run.returncode == 0, source.read_text() + run.stdout[-3000:] + run.stderr
+
+
+LOOPS = TESTCASES / "staging_loops.cu"
+# staged on each full iteration of their grid-stride loop, at -O3 (rotated
+# loops) and -O0 (tested in the header); beside them their one-element forms
+GRID_STRIDE = {"soa_to_aos_grid_stride", "d4_fill_grid_stride", "d4_update_grid_stride", "axpy3_grid_stride"}
+ONE_ELEMENT = {"soa_to_aos", "d4_update", "axpy3"}
+
+
+@pytest.fixture(scope="module")
+def loops_o3(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("loops") / "out"
+    optimize(LOOPS, out)
+    return out
+
+
+@pytest.mark.parametrize("level", [3, 0])
+def test_grid_stride_loops_are_staged_per_iteration(level: int, tmp_path: Path) -> None:
+    """testcases/staging_loops.cu: every grid-stride kernel is staged, and
+    computes the same bytes (layouts, schedules, overlapping buffers, rows
+    of partial last iterations)."""
+    out = tmp_path / "out"
+    report = optimize(LOOPS, out, level)
+    got = staged(report)
+    assert set(got) == GRID_STRIDE | ONE_ELEMENT
+    for name in GRID_STRIDE:
+        assert "on each full iteration of the grid-stride loop" in got[name]["reason"], got[name]
+    if level == 3:
+        # the iteration's row being full is decided first, alike in every
+        # thread in it; then what may differ by thread, by a vote (soa: a[i]
+        # against out's 12-byte element), else alike; d4's have nothing else
+        assert {name: got[name]["go"] for name in GRID_STRIDE} == {
+            "soa_to_aos_grid_stride": "vote", "d4_fill_grid_stride": "shape",
+            "d4_update_grid_stride": "shape", "axpy3_grid_stride": "uniform"}
+        # per staged iteration: [vote], [after the loads], the stores' and a
+        # barrier at the end, unless the next iteration's vote waits for it
+        # (soa keeps one: a[i], read outside the region, may alias out)
+        assert {name: got[name]["barriers"] for name in GRID_STRIDE} == {
+            "soa_to_aos_grid_stride": 3, "d4_fill_grid_stride": 2, "d4_update_grid_stride": 3,
+            "axpy3_grid_stride": 3}
+    run = run_cli("run", LOOPS, "--emulate", "-O", str(level), "--from", out)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr
+    # 7 kernels x 2 sizes x 4 layouts x 4 schedules, + 2 overlap layouts x 2
+    # sizes for the 4 with two pointers
+    assert "All 240 comparisons match byte for byte." in run.stdout
+
+
+@pytest.mark.parametrize("edit", ["no-iteration-test", "no-end-barrier"])
+def test_a_planted_loop_staging_bug_is_caught(loops_o3: Path, tmp_path: Path, edit: str) -> None:
+    """A partial iteration staged as if full (its row past n moved, threads
+    that left the loop missing at the barriers), or the next iteration's
+    tile writes let in before the others are done with the tile: the oracle
+    says so, on the loop kernels only."""
+    bad = tmp_path / "planted"
+    shutil.copytree(loops_o3, bad)
+    after = bad / "staging_loops.after.ll"
+    text = after.read_text()
+    if edit == "no-iteration-test":
+        new = re.sub(r"%coalda\.iteration\.full = and i1 [^,\n]+, [^,\n]+", "%coalda.iteration.full = and i1 true, true",
+                     text)
+    else:
+        new = re.sub(r"  call void @llvm\.nvvm\.barrier0\(\)(?:, !dbg ![0-9]+)?\n(  br label %coalda\.stage\.merge)",
+                     r"\1", text)
+    assert new != text, edit
+    after.write_text(new)
+    run = run_cli("run", LOOPS, "--emulate", "--sizes", "1000", "--from", bad)
+    assert run.returncode == 1, run.stdout[-2000:]
+    bad_rows = [line for line in run.stdout.splitlines() if "MISMATCH" in line or "RACE" in line or "FAULT" in line]
+    assert bad_rows and all(any(name in line for name in GRID_STRIDE) for line in bad_rows), bad_rows
