@@ -406,12 +406,15 @@ def _contract(text: str) -> str:
     Where both operands are such products, the one with fewer users fuses
     (the combiner's choice)."""
     lines = text.split("\n")
-    uses: dict[str, int] = {}
-    for name in re.findall(r"%[-\w.$]+|%\"[^\"\n]*\"", text):
-        uses[name] = uses.get(name, 0) + 1
+    uses: dict[str, int] = {}  # of the function's values
     products: dict[str, tuple[str, str]] = {}
     count = 0
     for k, line in enumerate(lines):
+        if line.startswith("define "):
+            end = lines.index("}", k)
+            uses = {}
+            for name in re.findall(r"%[-\w.$]+|%\"[^\"\n]*\"", "\n".join(lines[k:end])):
+                uses[name] = uses.get(name, 0) + 1
         if _BLOCK_START.match(line):
             products.clear()
             continue

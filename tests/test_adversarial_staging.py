@@ -51,7 +51,7 @@ STAGED_BOTH = {
     # across the loop): the element is written whole
     "loop_after",
     # staged on each full iteration of its grid-stride loop
-    "grid_stride",
+    "grid_stride", "contract_both_sides",
 }
 MUST_STAGE = {
     # -O3: the guards fold into one branch, the chunk loops unroll, the

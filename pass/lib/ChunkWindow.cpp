@@ -113,8 +113,9 @@ bool isChunkLoad(const AccessExpr &A, const LoopInfo &LI,
   // loop's element) walks no chunk: the element staging takes it per
   // iteration.
   auto OwnIteration = [&](unsigned Id) {
-    return Atoms[Id].Kind == Atom::Iteration &&
-           cast<Instruction>(Atoms[Id].V)->getParent() == L->getHeader();
+    const auto *Phi = dyn_cast_or_null<Instruction>(Atoms[Id].V);
+    return Atoms[Id].Kind == Atom::Iteration && Phi &&
+           Phi->getParent() == L->getHeader();
   };
   auto GridRegister = [&](unsigned Id) {
     return Atoms[Id].Kind <= Atom::GridDim && !Atoms[Id].isLane();

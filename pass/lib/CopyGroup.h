@@ -263,7 +263,9 @@ llvm::ConstantInt *integerLimit(llvm::Type *Wide, unsigned Bits, bool Signed,
                                 bool Greatest);
 
 /// BB split before At (BasicBlock::splitBasicBlock), with the floating-point
-/// arithmetic before At whose users all come after it moved after it too.
+/// arithmetic before At whose users all come after it moved after it too
+/// (a multiply with users before At too stays, and its adds after At become
+/// explicit fmas).
 /// The backend fuses a `contract` multiply into its add (an fma: one
 /// rounding, not two) only within one block, so a split between them would
 /// change the result's bits on the GPU; clang compiles CUDA with

@@ -238,8 +238,10 @@ __global__ void own_shared(F3 *y, const float *v, int n) {
   int t = threadIdx.x, i = G;
   s[t] = i < n ? v[i] : 0.f;
   __syncthreads();
+  // (t + w < blockDim.x: the overlap layouts' one-thread launch must not
+  // read slots it never wrote; the GPU's leftovers differ between kernels)
   for (int w = 64; w > 0; w >>= 1) {
-    if (t < w)
+    if (t < w && t + w < blockDim.x)
       s[t] += s[t + w];
     __syncthreads();
   }
@@ -397,6 +399,21 @@ __global__ void grid_stride(F3 *y, int n) {
     y[i].x += 1.f;
     y[i].y += 1.f;
     y[i].z += 1.f;
+  }
+}
+
+// A product used on both sides of the region's start (the region begins at
+// y.x's load): its add into w before the region, its add into y.x inside.
+// The add inside becomes the fma llc fuses it into in the original (split
+// off, it would round twice on the GPU; a copy of the multiply would be
+// merged back by llc's GVN). Staged.
+__global__ void contract_both_sides(F3 *y, const F3 *x, float *w, float a, int n) {
+  for (int i = G; i < n; i += blockDim.x * gridDim.x) {
+    float t = a * x[i].x;
+    w[i] = t + 1.0f;
+    y[i].x = t + y[i].x;
+    y[i].y = a * x[i].y + y[i].y;
+    y[i].z = a * x[i].z + y[i].z;
   }
 }
 
