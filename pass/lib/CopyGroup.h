@@ -274,6 +274,13 @@ llvm::BasicBlock *splitKeepingContraction(llvm::BasicBlock *BB,
                                           llvm::Instruction *At,
                                           const llvm::Twine &Name);
 
+/// A grid-stride loop's index, below Bound's Hi in the threads still in the
+/// loop, does not wrap on the way to the next iteration: Hi (+1 when
+/// inclusive) + Step (i64, not negative) fits the index's type, computed
+/// exactly. Then a thread that left the loop cannot pass its test again.
+llvm::Value *loopIndexCannotWrap(llvm::IRBuilder<> &B, const PrefixBound &Bound,
+                                 llvm::Value *Step);
+
 /// Clones Order (in order) with the operands that refer to earlier clones
 /// remapped; Place puts each clone where it belongs. Returns original ->
 /// clone.

@@ -333,6 +333,18 @@ ConstantInt *integerLimit(Type *Wide, unsigned Bits, bool Signed,
                                                      : Limit.zext(WideBits));
 }
 
+Value *loopIndexCannotWrap(IRBuilder<> &B, const PrefixBound &Bound,
+                           Value *Step) {
+  unsigned Bits = Bound.Hi->getType()->getIntegerBitWidth();
+  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
+  Value *End = Bound.Signed ? B.CreateSExt(Bound.Hi, Wide)
+                            : B.CreateZExt(Bound.Hi, Wide);
+  Value *Next = B.CreateAdd(B.CreateAdd(End, B.CreateZExt(Step, Wide)),
+                            ConstantInt::get(Wide, Bound.Inclusive ? 1 : 0));
+  return B.CreateICmpSLE(Next, integerLimit(Wide, Bits, Bound.Signed, true),
+                         "coalda.loop.nowrap");
+}
+
 /// The add or subtract using Mul through U, when llc would fuse the two (both
 /// `contract`), replaced by the fma: a*b + c, a*b - c = fma(a, b, -c),
 /// c - a*b = fma(-a, b, c).

@@ -94,7 +94,6 @@ private:
   Value *activeLeft(IRBuilder<> &B, Value *&NoWrap);
   Value *rowStartInRange(IRBuilder<> &B, const PrefixBound &Bound,
                          Value *First);
-  Value *loopDoesNotWrap(IRBuilder<> &B, const PrefixBound &Bound);
   void regionStarts(IRBuilder<> &B);
   BasicBlock *emitFastPath(BasicBlock *Head, Value *NoWrap);
   void emitSlowPath(BasicBlock *Slow, Value *NoWrap);
@@ -190,7 +189,9 @@ Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B, Value *&NoWrap) {
                                             : B.CreateZExt(Entry.Lo, I64),
                                Tid);
     NoWrap = B.CreateAnd(NoWrap, rowStartInRange(B, Entry, First));
-    NoWrap = B.CreateAnd(NoWrap, loopDoesNotWrap(B, P.Bounds.front()));
+    NoWrap = B.CreateAnd(NoWrap,
+                         loopIndexCannotWrap(B, P.Bounds.front(),
+                                             materialize(B, *P.LoopStep)));
   }
   return Left;
 }
@@ -226,21 +227,6 @@ Value *RegionCopyEmitter::rowStartInRange(IRBuilder<> &B,
   return B.CreateAnd(LowOk, HighOk, "coalda.nowrap");
 }
 
-/// A loop's index, below the bound in the threads still in the loop, does
-/// not wrap on the way to the next iteration: bound (+1 when inclusive) +
-/// step fits the index's type, computed exactly.
-Value *RegionCopyEmitter::loopDoesNotWrap(IRBuilder<> &B,
-                                          const PrefixBound &Bound) {
-  unsigned Bits = Bound.Hi->getType()->getIntegerBitWidth();
-  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
-  Value *End = Bound.Signed ? B.CreateSExt(Bound.Hi, Wide)
-                            : B.CreateZExt(Bound.Hi, Wide);
-  Value *Step = B.CreateZExt(materialize(B, *P.LoopStep), Wide);
-  Value *Next = B.CreateAdd(B.CreateAdd(End, Step),
-                            ConstantInt::get(Wide, Bound.Inclusive ? 1 : 0));
-  return B.CreateICmpSLE(Next, integerLimit(Wide, Bits, Bound.Signed, true),
-                         "coalda.loop.nowrap");
-}
 
 /// The region's start on both sides: member 0's address stepped back by
 /// stride*tid.x, a widening 32-bit multiply (a 64-bit multiply is several

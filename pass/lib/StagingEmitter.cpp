@@ -490,7 +490,6 @@ Value *StagingEmitter::iterationFull(IRBuilder<> &B) {
   const StagingPlan::GridStride &L = *P.GridLoop;
   const PrefixBound &Bound = L.Bound;
   Type *Ty = Bound.Lo->getType();
-  unsigned Bits = Ty->getIntegerBitWidth();
   Value *Lane =
       B.CreateZExtOrTrunc(sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), Ty);
   Value *Span = B.CreateZExtOrTrunc(
@@ -513,15 +512,8 @@ Value *StagingEmitter::iterationFull(IRBuilder<> &B) {
       Bound.Inclusive ? (Bound.Signed ? CmpInst::ICMP_SLE : CmpInst::ICMP_ULE)
                       : (Bound.Signed ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT);
   Value *Full = B.CreateAnd(B.CreateICmp(Less, Last, Bound.Hi), RowNoWrap);
-  // bound (+1 when inclusive) + step fits the index's type, computed exactly.
-  Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
-  Value *End = Bound.Signed ? B.CreateSExt(Bound.Hi, Wide)
-                            : B.CreateZExt(Bound.Hi, Wide);
-  Value *Step = B.CreateZExtOrTrunc(materializePoly(B, L.Step, *P.Atoms), Wide);
-  Value *Next = B.CreateAdd(B.CreateAdd(End, Step),
-                            ConstantInt::get(Wide, Bound.Inclusive ? 1 : 0));
-  Value *LoopNoWrap = B.CreateICmpSLE(
-      Next, integerLimit(Wide, Bits, Bound.Signed, /*Greatest=*/true));
+  Value *LoopNoWrap =
+      loopIndexCannotWrap(B, Bound, materializePoly(B, L.Step, *P.Atoms));
   return B.CreateAnd(Full, B.CreateAnd(EntryNoWrap, LoopNoWrap),
                      "coalda.iteration.full");
 }
