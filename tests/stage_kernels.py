@@ -300,5 +300,10 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
             kernel.branch_form = str(branch_rng.choice(BRANCHES[kernel.branch]))
         if loop_rng.random() < 0.3:
             kernel.loop = str(loop_rng.choice(list(LOOPS)))
+            # half the loops' read-modify-writes read a second array too: a
+            # product of it before the first staged access, its add after
+            # (the split that cost llc its fma: docs/benchmarks.md)
+            if kernel.op == "rmw" and loop_rng.random() < 0.5:
+                kernel.op = "axpy"
         kernels.append(kernel)
     return kernels
