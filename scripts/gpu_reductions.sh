@@ -17,11 +17,7 @@
 # under the sanitizers)
 # then run it there with OUT set, carrying .whl .device.
 # (scripts/gpu_staging.sh windows runs the same among the staging runs.)
-set -u
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
-export PYTHONPATH=/tmp/coalda-site:$PWD PYTHONUNBUFFERED=1 COLUMNS=200
-log=$OUT/log.txt
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$log"
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step
 timeout 180 python3 -m coalda.cli bench testcases/reductions.cu --from .device/reductions \
   --variant runtime=.device/reductions-runtime/reductions.after.ptx \
   --variant no-elements=.device/reductions-off/reductions.after.ptx \

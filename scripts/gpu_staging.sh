@@ -19,15 +19,7 @@
 #   docs/probe/transpose_merge.cu, built with nvcc there; prepare with
 #   COALDA_GPU_TESTCASES="transpose gaussian" scripts/gpu_runs.sh prepare)
 # Writes at most 8 files into OUT (the device tool's limit).
-set -u
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
-export PYTHONPATH=/tmp/coalda-site:$PWD PYTHONUNBUFFERED=1 COLUMNS=200
-log=$OUT/log.txt
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$log"
-step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs rc and time
-  local name=$1 limit=$2 s; shift 2; s=$(date +%s)
-  timeout "$limit" "$@"; echo "$name rc=$? $(( $(date +%s) - s ))s" >> "$log"
-}
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step
 # sanitize LIMIT TESTCASE FROM [RUN ARGS...]: testcases/TESTCASE.cu run with
 # the IR/PTX in FROM plainly and under memcheck, racecheck and synccheck
 # (LIMIT seconds each), outputs in /tmp/san/TESTCASE-{plain,TOOL}.txt ('/' as '-')

@@ -387,13 +387,10 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
 /// grid-stride loop; the region is their span (no Guard).
 Verdict findLoopRegion(const StagingCandidate &C, StagingPlan &P,
                        ActiveThreads &Threads) {
-  if (C.transposed() || C.Block != C.LastBlock)
+  if (C.Block != C.LastBlock)
     return miss(MissedReason::StagingInLoop,
-                C.transposed()
-                    ? "the transposed store is in a loop: permuting per "
-                      "iteration is not implemented"
-                    : "the accesses in the loop lie in several blocks: "
-                      "staging per iteration takes one block of them");
+                "the accesses in the loop lie in several blocks: staging per "
+                "iteration takes one block of them");
   RewritePlan Loop;
   if (Verdict V = Threads.findLoop(C.Block, accessSpan(C).first, Loop))
     return miss(MissedReason::StagingInLoop, V->Detail);
@@ -734,7 +731,9 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
   StagingPlan &P = O.Plan;
   bool InLoop = Cycles.getCycle(C.Block);
   if (InLoop && C.transposed())
-    return findLoopRegion(C, P, Threads);
+    return miss(MissedReason::StagingInLoop,
+                "the transposed store is in a loop: permuting per iteration "
+                "is not implemented");
   if (C.transposed()) {
     // Any width gains: a transposed store fills whole sectors once permuted.
     if (!C.Arrays.front().Accesses.front()->isSimple())

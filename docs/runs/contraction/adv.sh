@@ -3,12 +3,7 @@
 # compute-sanitizer: contract_both_sides checks on the hardware that the
 # copied multiply fuses as in the original (prepare: coalda optimize -O N
 # testcases/adversarial/staging.cu -o .device/advN --pass-arg=-coalda-stage-small-always)
-set -u
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
-export PYTHONPATH=/tmp/coalda-site:$PWD PYTHONUNBUFFERED=1 COLUMNS=200
-log=$OUT/log.txt
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$log"
-step() { local name=$1 limit=$2 s; shift 2; s=$(date +%s); timeout "$limit" "$@"; echo "$name rc=$? $(( $(date +%s) - s ))s" >> "$log"; }
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step
 for O in 3 0; do
   step "plain O$O" 120 python3 -m coalda.cli run -O $O testcases/adversarial/staging.cu --from .device/adv$O > $OUT/adv-O$O-plain.txt 2>&1
   for tool in memcheck racecheck synccheck; do

@@ -6,12 +6,7 @@
 #   .venv/bin/coalda optimize testcases/staging_loops.cu -o .device/staging_loops
 #   .venv/bin/coalda optimize testcases/reductions.cu -o .device/reductions
 # then, on the GPU machine with OUT set (carry .whl .device): bash gs.sh
-set -u
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
-export PYTHONPATH=/tmp/coalda-site:$PWD PYTHONUNBUFFERED=1 COLUMNS=200
-log=$OUT/log.txt
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$log"
-step() { local name=$1 limit=$2 s; shift 2; s=$(date +%s); timeout "$limit" "$@"; echo "$name rc=$? $(( $(date +%s) - s ))s" >> "$log"; }
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step
 step bench 200 python3 -m coalda.cli bench testcases/staging_loops.cu --from .device/staging_loops \
   --blocks 128,256,512,1024 --no-nvcc --json "$OUT/gs-bench.json" --plot "$OUT/gs-bench.png" > "$OUT/gs-bench.txt" 2>&1
 step bench-red 100 python3 -m coalda.cli bench testcases/reductions.cu --from .device/reductions \
