@@ -13,7 +13,8 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
   as a difference, also where a staged row writes it into a guard zone, and the bytes past the launch's dynamic size must
   still be POISON after it (else: a write past the end);
 - the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
-  `__syncwarp`) and the warp collectives (shuffles, votes, `__reduce_*_sync`)
+  `__syncwarp`) and the warp collectives (shuffles, votes, `__reduce_*_sync`,
+  `__activemask()`)
   become calls that park the running thread's fiber (coalda/fibers.py)
   for `threads.BlockRun`; `__threadfence*` are no-ops (one thread
   runs at a time). CUDA's math library (libdevice's NVVM intrinsics and its
@@ -73,7 +74,7 @@ _DECLARE_SREG = re.compile(r"^declare [^@\n]*@__coalda_sreg_(\w+)_([xyz])\(\)[^\
 _BARRIER = re.compile(
     r"@llvm\.nvvm\.(barrier0\.popc|barrier0\.and|barrier0\.or|barrier0|barrier\.sync|bar\.sync|bar\.warp\.sync"
     r"|shfl\.sync\.(?:idx|up|down|bfly)\.(?:i32|f32)|vote\.(?:all|any|uni|ballot)\.sync"
-    r"|redux\.sync\.(?:add|min|max|umin|umax|and|or|xor))\((\))?"
+    r"|redux\.sync\.(?:add|min|max|umin|umax|and|or|xor)|activemask)\((\))?"
 )
 _MEMBAR = re.compile(r"@llvm\.nvvm\.membar\.(?:cta|gl|sys)\(")
 _OTHER_NVVM = re.compile(r"@(llvm\.nvvm\.[\w.]+)")
@@ -251,7 +252,11 @@ def _barrier_wrappers() -> str:
     ]
     for intrinsic, kind in KIND_OF.items():
         name = "__coalda_" + intrinsic.replace(".", "_")
-        if intrinsic == "barrier0":
+        if intrinsic == "activemask":
+            out.append(f"define internal i32 @{name}(i32 %site) {{\n"
+                       f"  %r = call i32 @__coalda_collective(i32 {kind}, i32 %site, i32 -1, i32 0, i32 0, i32 0)\n"
+                       f"  ret i32 %r\n}}")
+        elif intrinsic == "barrier0":
             out.append(f"define internal void @{name}(i32 %site) {{\n"
                        f"  %r = call i32 @__coalda_barrier(i32 {kind}, i32 %site, i32 0)\n  ret void\n}}")
         elif intrinsic.startswith("barrier0."):

@@ -45,7 +45,8 @@ def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
         if staging["reason"].startswith("transposed"):
             return (f"transposed through a shared tile (rows padded by one element, "
                     f"{staging['tile_bytes']} B)"), "green"
-        return f"staged through shared memory (block tile, {staging['tile_bytes']} B)", "green"
+        tile = staging.get("tile", "block")
+        return f"staged through shared memory ({tile} tile{'s' if tile == 'warp' else ''}, {staging['tile_bytes']} B)", "green"
     return "not staged: " + staging["reason"], "yellow"
 
 

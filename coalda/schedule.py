@@ -16,6 +16,10 @@ races that any single order hides:
   32 apart run back to back, as warps interleave on an SM), and the odd
   blocks before the even ones.
 
+Under shuffled the lanes of a warp that reach an `__activemask()` together
+are also, half the time, split in two at random (warp_groups), as a GPU's independent thread
+scheduling may run them apart.
+
 Blocks always run one after another (shared memory is per block; one copy of
 it serves every block in turn).
 """
@@ -72,6 +76,20 @@ class Schedule:
         if self.name == "strided":
             return order[np.lexsort((order // WARP, order % WARP))]
         return order
+
+    def warp_groups(self, block: int, warp: int, site: int, k: int, lanes: list[int]) -> list[list[int]]:
+        """The groups in which LANES (threads of one warp waiting at one
+        `__activemask()`, the K-th opened in the block) run: together, or
+        under shuffled, half the time, split at random in two, as a GPU may run
+        them apart."""
+        if self.name != "shuffled" or len(lanes) < 2:
+            return [lanes]
+        rng = self._rng(3, block, warp, site, k)
+        if rng.integers(0, 2) == 0:  # half the time together, so both paths run
+            return [lanes]
+        side = rng.integers(0, 2, len(lanes))
+        groups = [[t for t, s in zip(lanes, side) if s == g] for g in (0, 1)]
+        return [g for g in groups if g]
 
     def grid_order(self, blocks: int, threads: int) -> np.ndarray:
         """Linear global thread indices (block * threads + thread) of a whole

@@ -30,6 +30,13 @@ Semantics, kept consistent:
   each gets its result as PTX defines it (a shuffle's source lane from its
   mode, offset and width) over the lanes present; a shuffle from a lane
   that is not present (undefined in CUDA) reads the reader's own value;
+- `__activemask()` opens once every thread has run to its next stop: the
+  lanes of the warp that wait at the same `__activemask()` call are the ones
+  that run together, and each gets their mask (lanes waiting elsewhere or
+  exited are not in it). A GPU may also run them apart (independent thread
+  scheduling): under the shuffled schedule they are split at random into
+  two groups, each reading its own mask (Schedule.warp_groups), so code that
+  takes a warp-wide path only on a full mask runs both ways;
 - when no thread can run and no barrier can open, the block is deadlocked:
   an error naming where each thread waits.
 
@@ -54,17 +61,19 @@ SYNC, POPC, AND, OR, WARP_SYNC = range(5)
 # The warp collectives: shuffles, votes and reductions among a mask's lanes.
 SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT = range(5, 13)
 REDUX_ADD, REDUX_MIN, REDUX_MAX, REDUX_UMIN, REDUX_UMAX, REDUX_AND, REDUX_OR, REDUX_XOR = range(13, 21)
+ACTIVEMASK = 21  # __activemask(): which lanes of the warp run with the caller
 SHUFFLES = {"idx": SHFL_IDX, "up": SHFL_UP, "down": SHFL_DOWN, "bfly": SHFL_BFLY}
 VOTES = {"all": VOTE_ALL, "any": VOTE_ANY, "uni": VOTE_UNI, "ballot": VOTE_BALLOT}
 REDUCTIONS = {"add": REDUX_ADD, "min": REDUX_MIN, "max": REDUX_MAX, "umin": REDUX_UMIN, "umax": REDUX_UMAX,
               "and": REDUX_AND, "or": REDUX_OR, "xor": REDUX_XOR}
-WARP_KINDS = frozenset({WARP_SYNC, *range(5, 21)})
+WARP_KINDS = frozenset({WARP_SYNC, *range(5, 22)})
 KIND_OF = {
     "barrier0": SYNC, "barrier.sync": SYNC, "bar.sync": SYNC,
     "barrier0.popc": POPC, "barrier0.and": AND, "barrier0.or": OR, "bar.warp.sync": WARP_SYNC,
     **{f"shfl.sync.{m}.{t}": k for m, k in SHUFFLES.items() for t in ("i32", "f32")},
     **{f"vote.{m}.sync": k for m, k in VOTES.items()},
     **{f"redux.sync.{m}": k for m, k in REDUCTIONS.items()},
+    "activemask": ACTIVEMASK,
 }
 _SOURCE_NAME = {
     "barrier0": "__syncthreads", "barrier.sync": "barrier.sync", "bar.sync": "bar.sync",
@@ -74,6 +83,7 @@ _SOURCE_NAME = {
        for m in SHUFFLES for t in ("i32", "f32")},
     **{f"vote.{m}.sync": f"__{m}_sync" for m in VOTES},
     **{f"redux.sync.{m}": f"__reduce_{m}_sync" for m in REDUCTIONS},
+    "activemask": "__activemask",
 }
 
 
@@ -93,7 +103,9 @@ class Site:
 
     def describe(self, arg: int) -> str:
         name = _SOURCE_NAME[self.intrinsic]
-        if KIND_OF[self.intrinsic] in WARP_KINDS:
+        if KIND_OF[self.intrinsic] == ACTIVEMASK:
+            name += "()"
+        elif KIND_OF[self.intrinsic] in WARP_KINDS:
             name += f"(0x{arg & 0xFFFFFFFF:08x})"
         elif self.intrinsic in ("barrier.sync", "bar.sync"):
             name += f" {arg}"
@@ -134,6 +146,7 @@ class BlockRun:
         self.wait: list[tuple[int, int, int]] = []  # (kind, site, arg: a mask for warp kinds)
         self.operands: list[tuple[int, int, int]] = []  # a collective's a, b, c
         self.result: list[int] = []
+        self._activemasks = 0  # __activemask() groups opened, for the schedule's splits
 
     def run(self) -> None:
         """Run every thread of the block; raises EmulationFault on an error."""
@@ -187,9 +200,10 @@ class BlockRun:
         wait (or have exited) at one of the same kind with the same mask, at
         any call site (sm_70 and later pair them across sites)."""
         count = self.count
+        self._open_activemasks(waiting)
         for t in waiting:
             kind, site, mask = self.wait[t]
-            if kind not in WARP_KINDS or self.state[t] != WAITING:
+            if kind not in WARP_KINDS or kind == ACTIVEMASK or self.state[t] != WAITING:
                 continue
             mask &= 0xFFFFFFFF
             base = t - t % WARP
@@ -209,6 +223,22 @@ class BlockRun:
                     self.state[u] = READY
                     self.result[u] = results.get(u % WARP, 0)
         return None
+
+    def _open_activemasks(self, waiting: list[int]) -> None:
+        """Each `__activemask()`: the lanes of a warp waiting at the same
+        call read the mask of their group (all of them together, or the
+        schedule's split of them)."""
+        groups: dict[tuple[int, int], list[int]] = {}
+        for t in waiting:
+            if self.wait[t][0] == ACTIVEMASK and self.state[t] == WAITING:
+                groups.setdefault((t // WARP, self.wait[t][1]), []).append(t)
+        for (warp, site), lanes in groups.items():
+            self._activemasks += 1
+            for group in self.schedule.warp_groups(self.block, warp, site, self._activemasks, lanes):
+                mask = _signed(sum(1 << (u % WARP) for u in group))
+                for u in group:
+                    self.state[u] = READY
+                    self.result[u] = mask
 
     def _release(self, waiting: list[int]) -> None:
         kind = self.wait[waiting[0]][0]

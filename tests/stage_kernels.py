@@ -23,7 +23,9 @@ coalda/nvvm.py), under a random guard (none, `if (i < n)`, an early return, a no
 `i % 3 != 1`, a row-uniform flag; the bound's other forms, whose blocks
 decide go without a vote: `i <= n - 1`, `n > i`, `n - i > 0`, unsigned,
 two bounds `i < n && i < n - 37`, a flag that is 0 at run time, an early
-return `i >= n || !flag`), with or without `__restrict__` (without
+return `i >= n || !flag`; an early return on data, `(live[i] & 31) == 3`
+after `i >= n`, where no block barrier may go: staged in warp tiles, about
+a third of the warps full), with or without `__restrict__` (without
 it the oracle also runs the buffers overlapping) and `__launch_bounds__`,
 with an index of `i`, `i + k` (shifted) or `2*i` (gaps between elements:
 must be left alone), in C's layout or packed (`#pragma pack(1)`: members at
@@ -158,7 +160,7 @@ class StageKernel:
         beside out[i], share out's index (a store's inputs are 4 bytes a
         lane against out's element: per-thread checks unless __restrict__;
         the epilogue's sink[i] may join the region at -O3)."""
-        if self.loop:  # go is the iteration's row being full, then the checks
+        if self.loop or self.guard == "data_exit":  # the iteration's row; a warp's ballot
             return False
         guarded = self.guard not in ("none", "non_prefix")
         inputs = self.op in ("rmw", "axpy") or (self.op == "store" and self.restrict)
@@ -180,6 +182,8 @@ class StageKernel:
             params.append(f"const {self.struct} *{r}x")
         if self.epilogue:
             params.append(f"float *{r}sink")
+        if self.guard == "data_exit":
+            params.append(f"const unsigned char *{r}live")
         params += ["int n", "int flag"]
         lines.append(f"__global__ void {bounds}{self.name}({', '.join(params)}) {{")
         if not self.loop:
@@ -209,7 +213,7 @@ class StageKernel:
             "none": None, "bounds": "i < n", "early_return": None, "non_prefix": "i < n && i % 3 != 1",
             "flag": "i < n && flag", "inclusive": "i <= n - 1", "lane_right": "n > i", "difference": "n - i > 0",
             "unsigned": "(unsigned)i < (unsigned)n", "two_bounds": "i < n && i < n - 37", "flag_off": "i < n && flag",
-            "early_or": None,
+            "early_or": None, "data_exit": None,
         }[self.guard]
         if self.loop:
             head = LOOPS[self.loop].replace("GID", "blockIdx.x * blockDim.x + threadIdx.x")
@@ -225,6 +229,9 @@ class StageKernel:
             lines.append("  if (i >= n) return;")
         if self.guard == "early_or":
             lines.append("  if (i >= n || !flag) return;")
+        if self.guard == "data_exit":
+            lines.append("  if (i >= n) return;")
+            lines.append("  if ((live[i] & 31) == 3) return;")
         if guard:
             lines.append(f"  if ({guard}) {{")
             lines += [f"    {b}" for b in body]
@@ -251,6 +258,8 @@ class StageKernel:
             params.append(f'{{ name = "x", in = "{self.size}*{span}"{own} }}')
         if self.epilogue:
             params.append('{ name = "sink", out = "4*n" }')
+        if self.guard == "data_exit":
+            params.append('{ name = "live", in = "n" }')
         flag = 0 if self.guard == "flag_off" else 1
         params += ['{ name = "n", value = "n" }', f'{{ name = "flag", value = "{flag}" }}']
         grid = '"n // block"' if self.guard == "none" else '"cdiv(n, block)"'
@@ -283,6 +292,7 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
     math_rng = np.random.default_rng([seed, 1])  # its own stream: the other draws stay as they were
     branch_rng = np.random.default_rng([seed, 2])
     loop_rng = np.random.default_rng([seed, 3])
+    warp_rng = np.random.default_rng([seed, 4])
     kernels = []
     for k in range(count):
         op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
@@ -305,5 +315,7 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
             # (the split that cost llc its fma: docs/benchmarks.md)
             if kernel.op == "rmw" and loop_rng.random() < 0.5:
                 kernel.op = "axpy"
+        elif warp_rng.random() < 0.2:
+            kernel.guard = "data_exit"
         kernels.append(kernel)
     return kernels

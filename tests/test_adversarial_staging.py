@@ -62,23 +62,24 @@ MUST_STAGE = {
     # the atomic after the region is in another block.
     0: STAGED_BOTH | {"loaded_offset_alias", "atomic_after"},
 }
+# Staged in warp tiles: no block barrier may go before the accesses (a
+# switch; at -O0 threads that return through a block of their own, a second
+# branch inside the guard's), so each full warp is staged on its own.
+WARP_TILES = {3: {"switch_guard"}, 0: {"switch_guard", "nested_guard", "exit_before"}}
 # Never staged: padding, volatile, an atomic / a barrier / a memcpy between
-# the accesses, a loop around them (not a grid-stride loop), a switch, a copy
-# the copy rewrite takes, packed (align-1) members.
+# the accesses, a loop around them (not a grid-stride loop), a copy the copy
+# rewrite takes, packed (align-1) members.
 LEFT_ALONE_BOTH = {"padded", "volatile_elems", "atomic_inside", "loop_alias",
-                   "sync_inside", "copy_and_update", "switch_guard", "local_struct", "packed_misaligned",
+                   "sync_inside", "copy_and_update", "local_struct", "packed_misaligned",
                    "packed_aligned", "transpose_rmw_store_before", "transpose_rmw_loaded_offset",
                    "transpose_chain_reads"}
 LEFT_ALONE = {
     # -O3: the atomic joins the region; loaded_offset_alias is a member copy
     # (a swizzle the copy rewrite refuses), no staging candidate.
     3: LEFT_ALONE_BOTH | {"atomic_after", "loaded_offset_alias"},
-    # -O0: the flag's branch is a second branch inside the guard's, threads
-    # return (through a block of their own) before the guard's branch, the
-    # chunk loop is a loop, the vector members are stored through a local
-    # (a memcpy).
-    0: LEFT_ALONE_BOTH | {"nested_guard", "big_elements", "big_elements_fit", "exit_before",
-                          "vec_members", "transpose_rmw_readback"},
+    # -O0: the chunk loop is a loop, the vector members are stored through a
+    # local (a memcpy).
+    0: LEFT_ALONE_BOTH | {"big_elements", "big_elements_fit", "vec_members", "transpose_rmw_readback"},
 }
 
 
@@ -147,8 +148,12 @@ def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) ->
 def test_staging_decisions_are_pinned(level: int, optimized: dict) -> None:
     got = staged(optimized[level][1])
     names = {k["name"] for k in optimized[level][1]["kernels"]}
-    assert MUST_STAGE[level] | LEFT_ALONE[level] == names, "a kernel without a pinned decision"
-    assert not MUST_STAGE[level] - got, f"no longer staged: {sorted(MUST_STAGE[level] - got)}"
+    must = MUST_STAGE[level] | WARP_TILES[level]
+    assert must | LEFT_ALONE[level] == names, "a kernel without a pinned decision"
+    assert not must - got, f"no longer staged: {sorted(must - got)}"
+    tiles = {k["name"]: s["tile"] for k in optimized[level][1]["kernels"]
+             for s in k.get("stagings", []) if s["transformed"] and s["kind"] == "element"}
+    assert {k for k, t in tiles.items() if t == "warp"} == WARP_TILES[level]
     assert not LEFT_ALONE[level] & got, f"now staged: {sorted(LEFT_ALONE[level] & got)}"
     assert len(got) >= 38
     threads = {k["name"]: s["threads"] for k in optimized[level][1]["kernels"]

@@ -75,12 +75,15 @@ VOTE = {
     0: VOTE_BOTH | {"other_ssa_index", "loaded_zero_index", "float_view", "select_offset_lane"},
 }
 SHAPE = {3: {"shape_only"}, 0: {"shape_only"}}
+# No block barrier may go before the accesses: staged in warp tiles, each
+# full warp deciding by its ballot. -O3: a select between bounds (not one
+# branch's conditions); -O0: early returns and `||` are branches of their
+# own (the transpose's stay refused: a transpose needs the block).
+WARP = {3: {"select_guard"}, 0: {"select_guard", "or_guard", "or_return", "two_returns", "checks_and_flag"}}
 NOT_STAGED = {
-    # -O3: a select between bounds (not one branch's conditions); y[i + z]
-    # with z loaded in the region
-    3: {"select_guard", "loaded_zero_index"},
-    # -O0: early returns and `||` are branches of their own
-    0: {"select_guard", "or_guard", "or_return", "two_returns", "checks_and_flag", "tr_returns"},
+    # -O3: y[i + z] with z loaded in the region
+    3: {"loaded_zero_index"},
+    0: {"tr_returns"},
 }
 # Barriers of the staged path where a prologue writes the thread's own
 # element before the region: the staging's leading barrier (the vote's, when
@@ -119,12 +122,12 @@ def transformed(report: dict) -> dict[str, dict]:
 
 def test_pins_are_disjoint_and_complete() -> None:
     for level in LEVELS:
-        sets = [UNIFORM[level], VOTE[level], SHAPE[level], NOT_STAGED[level]]
+        sets = [UNIFORM[level], VOTE[level], SHAPE[level], WARP[level], NOT_STAGED[level]]
         assert sum(map(len, sets)) == len(set().union(*sets)), f"-O{level}: a kernel pinned twice"
     names = {line.split("(")[0].split()[-1] for line in SOURCE.read_text().splitlines()
              if line.startswith("__global__ void")}
     for level in LEVELS:
-        pinned = UNIFORM[level] | VOTE[level] | SHAPE[level] | NOT_STAGED[level]
+        pinned = UNIFORM[level] | VOTE[level] | SHAPE[level] | WARP[level] | NOT_STAGED[level]
         assert pinned == names, f"-O{level}: unpinned {sorted(names - pinned)}, stale {sorted(pinned - names)}"
 
 
@@ -132,7 +135,7 @@ def test_pins_are_disjoint_and_complete() -> None:
 def test_staged_or_not(level: int, reports: dict) -> None:
     got = transformed(reports[level])
     names = {k["name"] for k in reports[level]["kernels"]}
-    must = UNIFORM[level] | VOTE[level] | SHAPE[level]
+    must = UNIFORM[level] | VOTE[level] | SHAPE[level] | WARP[level]
     assert must | NOT_STAGED[level] == names, "a kernel without a pinned decision"
     assert not must - set(got), f"-O{level}: no longer staged: {sorted(must - set(got))}"
     assert not NOT_STAGED[level] & set(got), f"-O{level}: now staged: {sorted(NOT_STAGED[level] & set(got))}"
@@ -145,7 +148,8 @@ def test_go_decisions(level: int, reports: dict) -> None:
     assert not missing, f"-O{level}: stagings without \"go\": {missing}"
     go = {k: s["go"] for k, s in got.items()}
     wrong = {}
-    for want, names in (("uniform", UNIFORM[level]), ("vote", VOTE[level]), ("shape", SHAPE[level])):
+    for want, names in (("uniform", UNIFORM[level]), ("vote", VOTE[level]), ("shape", SHAPE[level]),
+                        ("warp", WARP[level])):
         wrong.update({k: f"{go.get(k)} (want {want})" for k in names if go.get(k) != want})
     assert not wrong, f"-O{level}: " + ", ".join(f"{k}: {v}" for k, v in sorted(wrong.items()))
     # "vote" is true exactly when a barrier votes

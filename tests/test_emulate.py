@@ -130,14 +130,13 @@ def test_overlapping_buffers_take_the_original_path(rgb_build: Artifacts) -> Non
 
 
 @pytest.mark.parametrize("intrinsic", [
-    "i32 @llvm.nvvm.activemask()", "i32 @llvm.nvvm.match.any.sync.i32(i32 -1, i32 %v)",
+    "i32 @llvm.nvvm.match.any.sync.i32(i32 -1, i32 %v)", "i32 @llvm.nvvm.read.ptx.sreg.clock()",
 ])
 def test_emulator_refuses_what_it_cannot_model(intrinsic: str) -> None:
-    """Barriers, shared memory, warp shuffles, votes and reductions run
-    (tests/test_schedules.py, tests/test_emulate_warp.py); `__activemask`
-    (which lanes run together is the GPU's choice, the emulator runs one
-    at a time) and intrinsics the emulator has no model for are refused by
-    name."""
+    """Barriers, shared memory, warp shuffles, votes, reductions and
+    `__activemask` (the lanes that run together, or the shuffled schedule's
+    split of them) run (tests/test_schedules.py, tests/test_emulate_warp.py);
+    intrinsics the emulator has no model for are refused by name."""
     name = intrinsic.split("@")[1].split("(")[0]
     ir = kernel_ir(
         "ptr %p, i32 %v",

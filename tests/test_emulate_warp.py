@@ -22,6 +22,7 @@ import pytest
 
 from coalda import emulate
 from coalda.compile import CompileOptions, compile_to_ir
+from coalda.schedule import SCHEDULES, Schedule
 from coalda.threads import EmulationFault
 from test_emulate_math import MACROS
 
@@ -60,6 +61,14 @@ extern "C" __global__ void warp_sum(int *o, const int *a) {
 extern "C" __global__ void own_lane_missing(int *o, const int *a) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   o[i] = __shfl_sync(0xfffffffeu, a[i], 1);
+}
+// __activemask() after a data-dependent early return: the lanes that run
+// together (CUDA promises only that the caller's own lane is in it)
+extern "C" __global__ void active_after_exit(unsigned *o, const int *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a[i] & 1)
+    return;
+  o[i] = __activemask();
 }
 // clang 19's header passes __reduce_add_sync's mask as the value and the
 // value as the mask (__nvvm_redux_sync_add(src, mask))
@@ -186,3 +195,41 @@ def test_clang_19_reduce_add_sync_swaps_its_operands(module: emulate.EmulatedMod
     a[:] = a & ~1  # lane 0's mask without lane 0
     with pytest.raises(EmulationFault, match=r"__reduce_add_sync\(0x[0-9a-f]{8}\).*without its own lane 0"):
         module.launch("reduce_header", (1, 1, 1), (64, 1, 1), [np.zeros(64, dtype=np.int32), a])
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=str)
+@pytest.mark.parametrize("block", [256, 48])
+def test_activemask_names_the_lanes_that_run_together(module: emulate.EmulatedModule, schedule: Schedule,
+                                                      block: int) -> None:
+    """`__activemask()` after an early return: each lane's mask holds its own
+    lane and only lanes that did not return, and the lanes named in a mask
+    read that same mask (they ran it together). Under every schedule but
+    shuffled all remaining lanes run together; under shuffled some warps
+    split in two (a GPU may run them apart), others do not, so code that
+    waits for a full mask runs both ways."""
+    blocks = 8
+    n = blocks * block
+    a = ints(7)[:n].copy()
+    a[: n // 2] &= ~1  # the first half: no lane returns (full warps)
+    got = np.full(n, 0xDEADBEEF, dtype=np.uint32)
+    module.launch("active_after_exit", (blocks, 1, 1), (block, 1, 1), [got, a], schedule=schedule)
+    split = whole = 0
+    for b in range(blocks):
+        for w in range(0, block, WARP):
+            first, lanes = b * block + w, min(WARP, block - w)
+            live = {k for k in range(lanes) if not a[first + k] & 1}
+            alive_mask = sum(1 << k for k in live)
+            for k in range(lanes):
+                if k not in live:
+                    assert got[first + k] == 0xDEADBEEF  # returned: wrote nothing
+                    continue
+                mask = int(got[first + k])
+                assert mask >> k & 1 and mask & ~alive_mask == 0, (b, w, k, hex(mask))
+                assert all(int(got[first + j]) == mask for j in range(lanes) if mask >> j & 1)
+            masks = {int(got[first + k]) for k in live}
+            split += len(masks) > 1
+            whole += masks == {alive_mask}
+    if schedule.name == "shuffled":
+        assert split and whole
+    else:
+        assert split == 0

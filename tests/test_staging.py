@@ -202,6 +202,9 @@ def test_random_staging_kernels(batch: int, tmp_path: Path) -> None:
             for k in kernels:
                 if k.name in got and k.expects_uniform_go():
                     assert got[k.name]["go"] == "uniform", (k.name, k.source(), got[k.name])
+                # where no block barrier may go: warp tiles, each full warp's ballot
+                if k.name in got and k.guard == "data_exit":
+                    assert (got[k.name]["tile"], got[k.name]["go"]) == ("warp", "warp"), (k.name, got[k.name])
         run = run_cli("run", source, "--emulate", "-O", str(level), "--from", out)
         assert run.returncode == 0, source.read_text() + run.stdout[-3000:] + run.stderr
 

@@ -73,6 +73,19 @@ cl::opt<bool> StageAlwaysVote(
     cl::desc("Stagings decide go by a barrier vote even where every thread "
              "can compute it alike (the general form; for testing and "
              "measurement)"));
+cl::opt<WarpTiles> StageWarpTiles(
+    "coalda-stage-warp-tiles", cl::init(WarpTiles::Fallback),
+    cl::desc("Element stagings in warp tiles, each full warp deciding for "
+             "itself and meeting at __syncwarp (docs/benchmarks.md, \"Warp "
+             "tiles\")"),
+    cl::values(
+        clEnumValN(WarpTiles::Never, "never",
+                   "block tiles only: refuse where no block barrier may go"),
+        clEnumValN(WarpTiles::Fallback, "fallback",
+                   "where no block barrier may go (an early return that "
+                   "depends on data before the accesses; default)"),
+        clEnumValN(WarpTiles::Always, "always",
+                   "every element staging outside loops (for measurement)")));
 cl::opt<unsigned> WindowMinRow(
     "coalda-window-min-row", cl::init(80),
     cl::desc("Chunk windows: blocks whose chunks (rows) are shorter than this "

@@ -281,7 +281,11 @@ json::Value stagingJSON(const StagingOutcome &O) {
     J["tile_bytes"] = (int64_t)O.tileBytes();
     J["threads"] = (int64_t)O.Plan.Capacity;
     J["vote"] = O.Plan.barrierVote();
-    J["go"] = !O.Plan.votes() ? "shape" : O.Plan.UniformGo ? "uniform" : "vote";
+    J["tile"] = O.Plan.WarpTile ? "warp" : "block";
+    J["go"] = O.Plan.WarpTile    ? "warp"
+              : !O.Plan.votes()  ? "shape"
+              : O.Plan.UniformGo ? "uniform"
+                                 : "vote";
     if (O.Candidate.windowed()) {
       int64_t Sites = 0;
       for (const StagedArray &A : O.Candidate.Arrays)
@@ -291,7 +295,8 @@ json::Value stagingJSON(const StagingOutcome &O) {
       J["overlap_checks"] = (int64_t)0;
     } else {
       // Per staged pass (per full iteration in a grid-stride loop): the
-      // vote, before the loads, after them, before the stores, after them.
+      // vote, before the loads, after them, before the stores, after them
+      // (in a warp tile each is a __syncwarp, and the ballot is none).
       const StagingPlan &P = O.Plan;
       bool Written = O.Candidate.transposed() ||
                      any_of(O.Candidate.Arrays,

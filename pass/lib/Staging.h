@@ -33,6 +33,14 @@
 // so which threads are active needs no analysis: the vote decides it, or
 // the guard's bounds on the lane index where they are all it tests.
 //
+// Warp tiles (StagingPlan::WarpTile), where no block barrier may go: the
+// same with the warp for the block, the region the span from the first
+// staged access to the last. go = ballot(activemask, checks) == all 32
+// lanes, so only a warp whose threads all reach the region together (none
+// returned early) and pass the checks is staged; its row is its 32
+// elements (Start_j + S_j*(t & ~31) on), its slice of tile_j the same bytes
+// as in a block tile, and __syncwarp replaces each barrier.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef COALDA_LIB_STAGING_H
@@ -234,13 +242,21 @@ struct StagingPlan {
   };
   std::optional<GridStride> GridLoop;
 
+  /// Staged in warp tiles: a warp whose 32 threads reach the region (the
+  /// span of the accesses; Guard is null) together (activemask is full)
+  /// and all pass its checks (a ballot) moves its own 32 elements through
+  /// its slice of the tiles and meets at __syncwarp; other threads run the
+  /// original code. No block barrier: for accesses behind an early return
+  /// that depends on data, where not every thread of the block reaches.
+  bool WarpTile = false;
+
   /// Whether go can differ between threads, so that the block decides it:
   /// by a vote, or by the uniform form.
   bool votes() const {
     return Guard || !Checks.empty() || !ArrayChecks.empty() || VoteBlock;
   }
   /// The block votes with a barrier (barrier0.and).
-  bool barrierVote() const { return votes() && !UniformGo; }
+  bool barrierVote() const { return votes() && !UniformGo && !WarpTile; }
   /// A barrier ends each staged iteration of a grid-stride loop: the next
   /// one writes the tiles again (its row copies may split them into units
   /// differently: the row's alignment can change), and neither a vote nor

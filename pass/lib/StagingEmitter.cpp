@@ -25,6 +25,20 @@
 // (go), and every byte of each written element is stored by it (the
 // cost rule). Loaded bytes lie in elements the thread writes or reads whole.
 //
+// Warp tiles (the plan's WarpTile) are the same scheme for one warp:
+//
+//   Pre:      go = ballot(activemask(), checks) == 0xffffffff (without
+//             checks: activemask() == 0xffffffff), right
+//             before the first staged access (a warp whose 32 threads
+//             reach it together, all going on; threads that arrive apart,
+//             or after others returned early, see a partial mask and go to
+//             the original code, as do those of partial warps)
+//   Load:     the warp's row: its 32*S_j bytes, from the element of lane
+//             t & ~31 on, into the same bytes of tile_j a block tile uses;
+//             units by lane t & 31, 32 apart; __syncwarp for each barrier
+//
+// so a warp needs no other warp: no thread of the block has to reach Pre.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Staging.h"
@@ -37,6 +51,7 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -47,6 +62,7 @@
 #define DEBUG_TYPE "coalda"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 STATISTIC(NumStaged, "Blocks staged through shared memory");
 
@@ -238,6 +254,10 @@ private:
   std::vector<Value *> Elements; ///< each array's element start, at Pre
   std::vector<GlobalVariable *> Tiles;
   Value *Tid = nullptr, *Ntid = nullptr; ///< i64 in the Load block
+  /// The row a thread helps move: the block's (RowLane = tid.x, RowThreads
+  /// = ntid.x) or, in a warp tile, its warp's (tid.x & 31, 32), whose slice
+  /// of each tile starts at byte S_j*(tid.x & ~31) (WarpFirst).
+  Value *RowLane = nullptr, *RowThreads = nullptr, *WarpFirst = nullptr;
   /// Pre's branch on the block's shape, in front of the vote (when any).
   BranchInst *FitsBranch = nullptr;
 
@@ -280,9 +300,15 @@ private:
                    int64_t Stride, uint64_t MemberWidth, bool ToTile);
   void emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile, unsigned U,
                     Value *FromByte, Value *ToByte, bool ToTile);
+  /// The block's barrier, or the warp's in a warp tile (memory ordering
+  /// among its 32 threads, all of which take the staged path together).
   void barrier(IRBuilder<> &B) {
-    B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+    if (P.WarpTile)
+      B.CreateIntrinsic(Intrinsic::nvvm_bar_warp_sync, {}, {B.getInt32(-1)});
+    else
+      B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
   }
+  Value *warpGo(IRBuilder<> &B, Value *Go);
   Value *sreg(IRBuilder<> &B, Intrinsic::ID ID) {
     return B.CreateIntrinsic(ID, {}, {});
   }
@@ -337,12 +363,14 @@ Value *StagingEmitter::computeGo() {
   // first, alike in every thread in the iteration.
   if (P.GridLoop)
     Fits = B.CreateAnd(Fits, iterationFull(B), "coalda.fits");
-  if (!P.votes())
+  if (!P.votes() && !P.WarpTile)
     return Fits;
   // A block the tiles do not fit goes to the original code at once, without
   // paying for the vote's barrier (the shape is the same in every thread).
   BasicBlock *Vote = Pre->splitBasicBlock(
-      Pre->getTerminator(), P.UniformGo ? "coalda.go" : "coalda.vote");
+      Pre->getTerminator(), P.UniformGo  ? "coalda.go"
+                            : P.WarpTile ? "coalda.warp.vote"
+                                         : "coalda.vote");
   Pre->getTerminator()->eraseFromParent();
   IRBuilder<>(Pre).CreateCondBr(Fits, Vote, Entry,
                                 MDBuilder(Ctx).createLikelyBranchWeights());
@@ -370,10 +398,29 @@ Value *StagingEmitter::computeGo() {
   if (Value *Checks = checksHold(B, DT, Clones))
     Go = B.CreateAnd(Go, Checks);
   // An inactive thread's early addresses may be poison: freeze them out.
+  if (P.WarpTile)
+    return warpGo(B, Go);
   Go = B.CreateFreeze(Go);
   Value *All = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
                                  {B.CreateZExt(Go, B.getInt32Ty())});
   return B.CreateICmpNE(All, B.getInt32(0), "coalda.stage.go");
+}
+
+/// A warp tile's go: the warp's 32 threads are here together (activemask:
+/// threads that arrive apart, or whose warp is partial, see a mask with
+/// lanes missing) and every one of them goes on. The ballot names exactly
+/// the threads that read the mask together, so all of them execute it;
+/// they all get the same answer.
+Value *StagingEmitter::warpGo(IRBuilder<> &B, Value *Go) {
+  Value *Together = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}, {},
+                                      nullptr, "coalda.together");
+  if (match(Go, m_One())) // no checks: the mask alone
+    return B.CreateICmpEQ(Together, B.getInt32(-1), "coalda.stage.go");
+  // An address past the end may be poison: freeze it out.
+  Go = B.CreateFreeze(Go);
+  Value *Ballot = B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
+                                    {Together, Go}, nullptr, "coalda.ballot");
+  return B.CreateICmpEQ(Ballot, B.getInt32(-1), "coalda.stage.go");
 }
 
 /// go computed alike by every thread, without a barrier (the plan's uniform
@@ -666,6 +713,13 @@ void StagingEmitter::emitLoadPhase() {
                      "coalda.tid");
   Ntid = B.CreateZExt(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x), I64,
                       "coalda.ntid");
+  RowLane = Tid;
+  RowThreads = Ntid;
+  if (P.WarpTile) {
+    RowLane = B.CreateAnd(Tid, B.getInt64(31), "coalda.lane");
+    RowThreads = B.getInt64(32);
+    WarpFirst = B.CreateAnd(Tid, B.getInt64(~int64_t(31)), "coalda.warp");
+  }
   BranchInst *ToEntry = B.CreateBr(Entry);
   B.SetInsertPoint(ToEntry);
   if (P.LeadingBarrier && !P.barrierVote())
@@ -862,10 +916,15 @@ void StagingEmitter::emitStorePhase() {
 void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
                                  GlobalVariable *Tile, int64_t Stride,
                                  uint64_t MemberWidth, bool ToTile) {
-  Value *Back = B.CreateMul(Tid, B.getInt64(Stride));
+  Value *Back = B.CreateMul(RowLane, B.getInt64(Stride));
   Value *Row = B.CreateGEP(I8, Element, B.CreateNeg(Back), "coalda.row");
   Value *Global = B.CreateAddrSpaceCast(Row, PointerType::get(Ctx, 1));
-  Value *Bytes = B.CreateMul(Ntid, B.getInt64(Stride), "coalda.rowbytes");
+  Value *Bytes = B.CreateMul(RowThreads, B.getInt64(Stride), "coalda.rowbytes");
+  // A warp's slice: a multiple of 32 bytes into the tile, so as aligned.
+  Value *Slice =
+      WarpFirst ? B.CreateGEP(I8, Tile, B.CreateMul(WarpFirst, B.getInt64(Stride)),
+                              "coalda.slice")
+                : Tile;
   Value *RowInt = B.CreatePtrToInt(Row, I64);
   SmallVector<unsigned, 3> Units;
   for (unsigned U : {16u, 8u})
@@ -893,16 +952,17 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
     B.SetInsertPoint(Version);
     Value *WideEnd = B.CreateMul(B.CreateUDiv(Bytes, B.getInt64(U)),
                                  B.getInt64(U));
-    emitUnitLoop(B, Global, Tile, U, B.getInt64(0), WideEnd, ToTile);
+    emitUnitLoop(B, Global, Slice, U, B.getInt64(0), WideEnd, ToTile);
     if (U != MemberWidth)
-      emitUnitLoop(B, Global, Tile, MemberWidth, WideEnd, Bytes, ToTile);
+      emitUnitLoop(B, Global, Slice, MemberWidth, WideEnd, Bytes, ToTile);
     B.CreateBr(Done);
     Test = Next;
   }
   B.SetInsertPoint(Done, Done->getFirstInsertionPt());
 }
 
-/// for (k = From/U + tid.x; k < To/U; k += ntid.x) copy unit k (U bytes).
+/// for (k = From/U + lane; k < To/U; k += row threads) copy unit k (U
+/// bytes); lane and row threads are tid.x and ntid.x, or a warp's.
 void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
                                   unsigned U, Value *FromByte, Value *ToByte,
                                   bool ToTile) {
@@ -916,7 +976,7 @@ void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
   Head->moveAfter(Before);
   Body->moveAfter(Head);
   After->moveAfter(Body);
-  Value *First = B.CreateAdd(B.CreateUDiv(FromByte, B.getInt64(U)), Tid);
+  Value *First = B.CreateAdd(B.CreateUDiv(FromByte, B.getInt64(U)), RowLane);
   Value *End = B.CreateUDiv(ToByte, B.getInt64(U));
   B.CreateBr(Head);
   B.SetInsertPoint(Head);
@@ -929,7 +989,7 @@ void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
   Value *From = ToTile ? G : T, *To = ToTile ? T : G;
   B.CreateAlignedStore(B.CreateAlignedLoad(Unit, From, Align(U)), To,
                        Align(U));
-  K->addIncoming(B.CreateAdd(K, Ntid), Body);
+  K->addIncoming(B.CreateAdd(K, RowThreads), Body);
   B.CreateBr(Head);
   B.SetInsertPoint(After);
 }
@@ -960,11 +1020,14 @@ std::string StagingEmitter::emit() {
            " its columns in turn; " +
            std::to_string(C.bytesPerThread() * 2 * P.Capacity) +
            " bytes for " + std::to_string(P.Capacity) + " threads)";
-  return "staged " + Names + " through shared memory (block tile, " +
+  return "staged " + Names + " through shared memory (" +
+         (P.WarpTile ? "warp tiles, " : "block tile, ") +
          std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
          std::to_string(P.Capacity) + " threads" +
-         (P.GridLoop ? ", on each full iteration of the grid-stride loop)"
-                     : ")");
+         (P.GridLoop   ? ", on each full iteration of the grid-stride loop)"
+          : P.WarpTile ? ", each full warp on its own: no barrier may go "
+                         "where not every thread reaches)"
+                       : ")");
 }
 
 } // namespace

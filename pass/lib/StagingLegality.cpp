@@ -33,6 +33,12 @@
 //     emitter's iterationFull: then every thread of the block is in it), and
 //     a barrier separates each such iteration from the next one's tile
 //     writes (the next vote's, or one at its end).
+//     Where no block barrier may go (D is not reached by every thread: an
+//     early return before it reads memory; or no such D or M), warp
+//     tiles: the region is the span from the first staged access to the
+//     last, and a warp whose 32 threads reach the first together
+//     (activemask) and pass the checks (a ballot) is staged on its own, with
+//     __syncwarp for the barriers (findWarpRegion).
 //  3. Between the phases the staged elements must not be reached through
 //     another pointer by the same thread (another thread's touching them is
 //     a race in the original): calls that may touch memory, volatile and
@@ -320,12 +326,41 @@ Verdict smallElementRule(const StagingCandidate &C,
   return std::nullopt;
 }
 
+/// 2, warp tiles: the span from the first staged access to the last, as
+/// when every thread runs them, but decided per warp: the threads that reach
+/// the first access (in no cycle: at most once each) all run the others
+/// (one control class), and a warp whose 32 threads reach it together goes
+/// on (the emitter's ballot over activemask). No point of the block, and no
+/// guard, has to be found.
+Verdict findWarpRegion(const StagingCandidate &C, StagingPlan &P,
+                       const CycleInfo &Cycles) {
+  if (Cycles.getCycle(C.Block))
+    return miss(MissedReason::StagingInLoop,
+                "the accesses are in a loop: warp tiles are staged only "
+                "outside loops");
+  LLVM_DEBUG(dbgs() << "coalda: staging in warp tiles\n");
+  P.InnerGuards.clear();
+  P.Guard = nullptr;
+  P.Merge = nullptr;
+  P.WarpTile = true;
+  return std::nullopt;
+}
+
 /// 2. Where the barriers go.
 Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
                    PostDominatorTree &PDT, DominatorTree &DT,
                    const CycleInfo &Cycles) {
   BasicBlock *AB = C.Block;
   BasicBlock *Entry = &AB->getParent()->getEntryBlock();
+  // Transposed stores permute across the block's rows: block tiles only.
+  if (opts::StageWarpTiles == opts::WarpTiles::Always && !C.transposed())
+    return findWarpRegion(C, P, Cycles);
+  // Where no block barrier may go, warp tiles (unless turned off).
+  auto WarpsOr = [&](Verdict Why) -> Verdict {
+    if (opts::StageWarpTiles == opts::WarpTiles::Never || C.transposed())
+      return Why;
+    return findWarpRegion(C, P, Cycles);
+  };
   if (PDT.dominates(AB, Entry))
     return std::nullopt; // every thread of the block runs AB
   // The accesses' blocks are run by the threads that enter Head.
@@ -333,9 +368,9 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
   BasicBlock *D = Head->getSinglePredecessor();
   auto *Br = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
   if (!Br || !Br->isConditional())
-    return miss(MissedReason::StagingGuard,
-                "the accesses are not behind one branch: only `if (cond) "
-                "{...}` and early returns are staged");
+    return WarpsOr(miss(MissedReason::StagingGuard,
+                        "the accesses are not behind one branch: only `if "
+                        "(cond) {...}` and early returns are staged"));
   // Where the threads that entered Head meet the others: its first
   // post-dominator outside what it dominates.
   BasicBlock *M = Head;
@@ -364,19 +399,21 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
     Br = UpBr;
   }
   if (Cycles.getCycle(D) || !PDT.dominates(D, Entry))
-    return miss(MissedReason::StagingGuard,
-                "the branch before the accesses is not reached once by every "
-                "thread of the block, so no barrier may go there");
+    return WarpsOr(miss(
+        MissedReason::StagingGuard,
+        "the branch before the accesses is not reached once by every "
+        "thread of the block, so no barrier may go there"));
   if (!M || !PDT.dominates(M, D) || !DT.dominates(D, M) || Cycles.getCycle(M))
-    return miss(MissedReason::StagingGuard,
-                "the threads of the block do not all meet after the accesses, "
-                "so no barrier may go there");
+    return WarpsOr(miss(MissedReason::StagingGuard,
+                        "the threads of the block do not all meet after the "
+                        "accesses, so no barrier may go there"));
   for (const StagingPlan::InnerGuard &G : P.InnerGuards)
     if (!canMaterializeAt(G.Branch->getCondition(), Br, DT))
-      return miss(MissedReason::StagingGuard,
-                  "a later early return's condition reads memory or a value "
-                  "computed after the first, so the block cannot vote on it "
-                  "there");
+      return WarpsOr(
+          miss(MissedReason::StagingGuard,
+               "a later early return's condition reads memory or a value "
+               "computed after the first, so the block cannot vote on it "
+               "there"));
   P.Guard = Br;
   P.ActiveOnTrue = Br->getSuccessor(0) == On;
   P.Merge = M;
@@ -801,7 +838,8 @@ void decideStagings(std::vector<StagingOutcome> &Stagings,
     if (O.legal()) {
       Taken = true;
       ++NumStagingsLegal;
-      findUniformGo(O.Candidate, O.Plan, Info);
+      if (!O.Plan.WarpTile)
+        findUniformGo(O.Candidate, O.Plan, Info);
     }
   }
 }
