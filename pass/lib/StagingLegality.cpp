@@ -46,7 +46,9 @@
 //     disjoint from a staged array is checked at run time, per thread,
 //     against the thread's own elements (its address must be computable
 //     before the region); so are pairs of staged arrays one of which is
-//     written.
+//     written. A warp collective between the accesses would order another
+//     lane's such access after the thread's store (no race then), so the
+//     two together refuse.
 //  4. Tiles: sized for __launch_bounds__ (maxntid.x) when given, else for
 //     1024, 512 or 256 threads, whichever fits 48 KB (32 KB for a block that
 //     only reads) with the kernel's own static shared memory; a larger
@@ -600,6 +602,25 @@ void markBarriersOutside(const StagingCandidate &C, StagingPlan &P,
   }
 }
 
+/// 3c. A warp collective between the accesses (a shuffle, vote, reduction)
+/// runs its lanes in step: where another access may reach the staged
+/// elements (checked at run time only against the thread's own), a lane
+/// could read after it what another lane stored before it, through memory,
+/// and the tile would hold that store back. Refused there.
+Verdict checkCollectives(ArrayRef<Instruction *> Region,
+                         const StagingPlan &P) {
+  if (P.Checks.empty() && P.ArrayChecks.empty())
+    return std::nullopt;
+  for (Instruction *I : Region)
+    if (const auto *Call = dyn_cast<CallBase>(I); Call && Call->isConvergent())
+      return miss(MissedReason::StagingAccessBetween,
+                  "a warp collective between the accesses (" + describe(I) +
+                      ") may order another lane's access to a staged "
+                      "element after this thread's store, which the tile "
+                      "would hold back");
+  return std::nullopt;
+}
+
 /// F and the functions it calls, directly or not: their __shared__
 /// variables are all in F's blocks.
 SmallPtrSet<const Function *, 8> callTree(const Function &F) {
@@ -818,6 +839,8 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
       if ((C.Arrays[J].Written || C.Arrays[K].Written) &&
           !provablyDisjoint(C.Arrays[J].Base, C.Arrays[K].Base))
         P.ArrayChecks.push_back({J, K});
+  if (Verdict V = checkCollectives(Insts, P))
+    return V;
   return sizeTiles(C, P, *C.Block->getParent());
 }
 
