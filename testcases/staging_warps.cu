@@ -57,3 +57,19 @@ __global__ void advance_alive(Particle *p, const unsigned char *alive, float dt,
   p[i].py += p[i].vy * dt;
   p[i].pz += p[i].vz * dt;
 }
+
+// The same step with no particle skipped: every thread of the block reaches
+// the accesses, so it is staged in a block tile; the benchmark's `warp`
+// variant (-coalda-stage-warp-tiles=always) times its warp tiles in the
+// same run (docs/benchmarks.md, "Warp tiles").
+__global__ void advance(Particle *p, float dt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  p[i].vx *= 0.99f;
+  p[i].vy -= 9.81f * dt;
+  p[i].vz *= 0.99f;
+  p[i].px += p[i].vx * dt;
+  p[i].py += p[i].vy * dt;
+  p[i].pz += p[i].vz * dt;
+}

@@ -160,11 +160,18 @@ class StageKernel:
         beside out[i], share out's index (a store's inputs are 4 bytes a
         lane against out's element: per-thread checks unless __restrict__;
         the epilogue's sink[i] may join the region at -O3)."""
-        if self.loop or self.guard == "data_exit":  # the iteration's row; a warp's ballot
+        if self.loop or self.expects_warp_tiles():  # the iteration's row; a warp's ballot
             return False
         guarded = self.guard not in ("none", "non_prefix")
         inputs = self.op in ("rmw", "axpy") or (self.op == "store" and self.restrict)
         return guarded and inputs and not self.epilogue and self.branch != "cond_read"
+
+    def expects_warp_tiles(self) -> bool:
+        """Staged, each full warp on its own: no block barrier may go before
+        the accesses (an early return on data), or the element is of 24
+        bytes or more (the cost rule: warp tiles measured faster); not in
+        grid-stride loops (block tiles per iteration)."""
+        return not self.loop and (self.guard == "data_exit" or self.size >= 24)
 
     def source(self) -> str:
         r = "__restrict__ " if self.restrict else ""

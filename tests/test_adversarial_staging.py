@@ -114,8 +114,12 @@ def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path,
     def one(level: int) -> tuple[Path, dict]:
         out = root / f"O{level}"
         # small elements staged even where the cost rule would not: the
-        # corpus attacks the staged code
-        proc = _cli("optimize", SOURCE, "-O", str(level), "-o", out, "--pass-arg=-coalda-stage-small-always")
+        # corpus attacks the staged code; block tiles wherever a block
+        # barrier may go (the corpus attacks them; warp tiles have their own,
+        # adversarial/warp_tiles.cu, and tests/test_adversarial.py runs this
+        # one with the default options, large elements in warp tiles)
+        proc = _cli("optimize", SOURCE, "-O", str(level), "-o", out, "--pass-arg=-coalda-stage-small-always",
+                    "--pass-arg=-coalda-stage-warp-tiles=fallback")
         assert proc.returncode == 0, proc.stderr
         return out, json.loads((out / f"{SOURCE.stem}.report.json").read_text())
 

@@ -101,7 +101,10 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict]:
         out = root / f"O{level}"
         # the prologue kernels' float3 read-modify-writes are small elements
         # the cost rule leaves alone: staged anyway, to attack the staged go
-        proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, "--pass-arg=-coalda-stage-small-always")
+        # block tiles wherever a block barrier may go: the corpus attacks the
+        # block's go (two_written's 24-byte elements would take warp tiles)
+        proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, "--pass-arg=-coalda-stage-small-always",
+                       "--pass-arg=-coalda-stage-warp-tiles=fallback")
         assert proc.returncode == 0, proc.stderr
         return json.loads((out / f"{SOURCE.stem}.report.json").read_text())
 

@@ -21,7 +21,7 @@ from conftest import TESTCASES, run_cli
 from test_staging import optimize, staged
 
 WARPS = TESTCASES / "staging_warps.cu"
-KERNELS = {"d4_alive", "soa_to_aos_alive", "advance_alive"}
+KERNELS = {"d4_alive", "soa_to_aos_alive", "advance_alive"}  # no block barrier may go
 
 
 @pytest.fixture(scope="module")
@@ -35,20 +35,24 @@ def warps_o3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_early_returns_on_data_are_staged_in_warp_tiles(level: int, tmp_path: Path) -> None:
     out = tmp_path / "out"
     got = staged(optimize(WARPS, out, level))
-    assert set(got) == KERNELS
-    for name in KERNELS:
+    assert set(got) == KERNELS | {"advance"}
+    for name in KERNELS | {"advance"}:
         assert (got[name]["tile"], got[name]["go"], got[name]["vote"]) == ("warp", "warp", False), got[name]
-        assert "warp tiles" in got[name]["reason"]
+    for name in KERNELS:
+        assert "no barrier may go where not every thread reaches" in got[name]["reason"], got[name]
+    # the same step with no early return: a block tile could go, but the
+    # cost rule takes warp tiles for its 24-byte elements
+    assert "faster than a block tile for elements of 24 bytes or more" in got["advance"]["reason"]
     # __syncwarp after the loads (the read-modify-writes), before the stores
     # and after them (the alive load outside the region may alias the
     # array, so its thread's later accesses wait for the warp's stores);
-    # soa's out is written only
-    assert {name: got[name]["barriers"] for name in KERNELS} == {
-        "d4_alive": 3, "soa_to_aos_alive": 2, "advance_alive": 3}
+    # soa's out is written only; advance's kernel touches nothing else
+    assert {name: got[name]["barriers"] for name in KERNELS | {"advance"}} == {
+        "d4_alive": 3, "soa_to_aos_alive": 2, "advance_alive": 3, "advance": 2}
     run = run_cli("run", WARPS, "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
-    # 3 kernels x 2 sizes x 4 layouts x 4 schedules + 2 overlap layouts x 2 sizes x 3
-    assert "All 108 comparisons match byte for byte." in run.stdout
+    # 4 kernels x 2 sizes x 4 layouts x 4 schedules + 2 overlap layouts x 2 sizes x 3
+    assert "All 140 comparisons match byte for byte." in run.stdout
 
 
 @pytest.mark.parametrize("block", [80, 48])
@@ -60,7 +64,7 @@ def test_partial_warps_run_the_original_code(warps_o3: Path, tmp_path: Path, blo
     (tmp_path / "staging_warps.toml").write_text(spec)
     run = run_cli("run", WARPS, "--emulate", "--spec", tmp_path / "staging_warps.toml", "--from", warps_o3)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
-    assert "All 108 comparisons match byte for byte." in run.stdout
+    assert "All 140 comparisons match byte for byte." in run.stdout
 
 
 def planted(good: Path, tmp_path: Path, edit: str) -> Path:
@@ -88,7 +92,8 @@ def planted(good: Path, tmp_path: Path, edit: str) -> Path:
 def test_a_planted_warp_tile_bug_is_caught(warps_o3: Path, tmp_path: Path, edit: str) -> None:
     run = run_cli("run", WARPS, "--emulate", "--sizes", "1000", "--from", planted(warps_o3, tmp_path, edit))
     assert run.returncode == 1, run.stdout[-2000:]
-    assert re.search(r"MISMATCH|RACE|FAULT", run.stdout), run.stdout[-2000:]
+    bad = [line for line in run.stdout.splitlines() if re.search(r"MISMATCH|RACE|FAULT", line)]
+    assert bad and all(re.search(r"\b(d4_alive|soa_to_aos_alive|advance_alive|advance)\b", line) for line in bad), bad
 
 
 def test_always_stages_block_legal_kernels_in_warp_tiles(tmp_path: Path) -> None:
@@ -114,7 +119,9 @@ def test_never_gives_the_block_reason(tmp_path: Path) -> None:
     """Without warp tiles: the block's reason (soa's stores, copies of ix,
     iy, iz, then say why as a copy, which the report does not repeat)."""
     report = optimize(WARPS, tmp_path / "out", 3, "-coalda-stage-warp-tiles=never")
-    assert not staged(report)
+    assert set(staged(report)) == {"advance"}
+    assert staged(report)["advance"]["tile"] == "block"
     reasons = {k["name"]: k["stagings"][0]["reason"] for k in report["kernels"] if k.get("stagings")}
-    assert set(reasons) == {"d4_alive", "advance_alive"}
+    assert set(reasons) == {"d4_alive", "advance_alive", "advance"}
+    reasons.pop("advance")  # block-legal: staged, in a block tile
     assert all("no barrier may go there" in r for r in reasons.values()), reasons

@@ -33,7 +33,7 @@ extern llvm::cl::opt<bool> StageSmallAlways;
 extern llvm::cl::opt<bool> TransposeAddressTile;
 extern llvm::cl::opt<bool> StageAlwaysVote;
 /// Where element stagings use warp tiles (Options.cpp).
-enum class WarpTiles { Never, Fallback, Always };
+enum class WarpTiles { Never, Fallback, Measured, Always };
 extern llvm::cl::opt<WarpTiles> StageWarpTiles;
 extern llvm::cl::opt<unsigned> WindowMinRow;
 /// Which loops that only read their chunks take a window (Options.cpp).

@@ -249,6 +249,9 @@ struct StagingPlan {
   /// original code. No block barrier: for accesses behind an early return
   /// that depends on data, where not every thread of the block reaches.
   bool WarpTile = false;
+  /// Why warp tiles (typed, for the remark).
+  enum class WarpReason { NoBlockBarrier, LargeElements, Forced };
+  WarpReason WarpWhy = WarpReason::NoBlockBarrier;
 
   /// Whether go can differ between threads, so that the block decides it:
   /// by a vote, or by the uniform form.

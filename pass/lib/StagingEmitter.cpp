@@ -309,6 +309,19 @@ private:
       B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
   }
   Value *warpGo(IRBuilder<> &B, Value *Go);
+  std::string warpReason() const {
+    switch (P.WarpWhy) {
+    case StagingPlan::WarpReason::NoBlockBarrier:
+      return ", each full warp on its own: no barrier may go where not "
+             "every thread reaches)";
+    case StagingPlan::WarpReason::LargeElements:
+      return ", each full warp on its own: faster than a block tile for "
+             "elements of 24 bytes or more)";
+    case StagingPlan::WarpReason::Forced:
+      return ", each full warp on its own: -coalda-stage-warp-tiles=always)";
+    }
+    llvm_unreachable("every reason is named");
+  }
   Value *sreg(IRBuilder<> &B, Intrinsic::ID ID) {
     return B.CreateIntrinsic(ID, {}, {});
   }
@@ -1024,10 +1037,9 @@ std::string StagingEmitter::emit() {
          (P.WarpTile ? "warp tiles, " : "block tile, ") +
          std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
          std::to_string(P.Capacity) + " threads" +
-         (P.GridLoop   ? ", on each full iteration of the grid-stride loop)"
-          : P.WarpTile ? ", each full warp on its own: no barrier may go "
-                         "where not every thread reaches)"
-                       : ")");
+         (P.GridLoop ? ", on each full iteration of the grid-stride loop)"
+                     : P.WarpTile ? warpReason()
+                                  : ")");
 }
 
 } // namespace

@@ -38,7 +38,10 @@
 //     tiles: the region is the span from the first staged access to the
 //     last, and a warp whose 32 threads reach the first together
 //     (activemask) and pass the checks (a ballot) is staged on its own, with
-//     __syncwarp for the barriers (findWarpRegion).
+//     __syncwarp for the barriers (findWarpRegion). Cost rule: a block
+//     that writes elements of at least 24 bytes takes warp tiles even where
+//     a block tile could go (measured faster at every block size; smaller
+//     elements measured slower in warp tiles: warpTilesMeasuredFaster).
 //  3. Between the phases the staged elements must not be reached through
 //     another pointer by the same thread (another thread's touching them is
 //     a race in the original): calls that may touch memory, volatile and
@@ -80,6 +83,7 @@
 using namespace llvm;
 
 STATISTIC(NumStagingsLegal, "Staging candidates found legal");
+STATISTIC(NumWarpTiles, "Legal stagings in warp tiles");
 STATISTIC(NumSmallLeftAlone,
           "Stagings of small elements the cost rule left alone");
 
@@ -89,6 +93,8 @@ namespace {
 
 constexpr uint64_t SharedLimit = 48 * 1024;
 constexpr uint64_t ReadOnlyTileLimit = 32 * 1024;
+/// Written elements of at least this many bytes go in warp tiles.
+constexpr int64_t WarpTileMinElement = 24;
 
 Missed miss(MissedReason R, std::string Detail) {
   LLVM_DEBUG(dbgs() << "coalda: staging rejected: " << Detail << "\n");
@@ -335,7 +341,8 @@ Verdict smallElementRule(const StagingCandidate &C,
 /// on (the emitter's ballot over activemask). No point of the block, and no
 /// guard, has to be found.
 Verdict findWarpRegion(const StagingCandidate &C, StagingPlan &P,
-                       const CycleInfo &Cycles) {
+                       const CycleInfo &Cycles,
+                       StagingPlan::WarpReason Why) {
   if (Cycles.getCycle(C.Block))
     return miss(MissedReason::StagingInLoop,
                 "the accesses are in a loop: warp tiles are staged only "
@@ -345,24 +352,29 @@ Verdict findWarpRegion(const StagingCandidate &C, StagingPlan &P,
   P.Guard = nullptr;
   P.Merge = nullptr;
   P.WarpTile = true;
+  P.WarpWhy = Why;
   return std::nullopt;
 }
 
-/// 2. Where the barriers go.
-Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
-                   PostDominatorTree &PDT, DominatorTree &DT,
-                   const CycleInfo &Cycles) {
+/// Cost rule: a block that writes elements of at least 24 bytes (every
+/// staged array's) is staged in warp tiles where a block tile could go too:
+/// measured faster at every block size on an H200 (24- to 64-byte records,
+/// with and without math: 1.1-1.4x over the block tile's speed-up,
+/// docs/benchmarks.md "Warp tiles"); 12-byte elements lost 2-20% in warp
+/// tiles at 128 and 256 threads, so they keep the block's.
+bool warpTilesMeasuredFaster(const StagingCandidate &C) {
+  return any_of(C.Arrays, [](const StagedArray &A) { return A.Written; }) &&
+         all_of(C.Arrays, [](const StagedArray &A) {
+           return A.Stride >= WarpTileMinElement;
+         });
+}
+
+/// 2. Where the block's barriers go, or why none may.
+Verdict findBlockRegion(const StagingCandidate &C, StagingPlan &P,
+                        PostDominatorTree &PDT, DominatorTree &DT,
+                        const CycleInfo &Cycles) {
   BasicBlock *AB = C.Block;
   BasicBlock *Entry = &AB->getParent()->getEntryBlock();
-  // Transposed stores permute across the block's rows: block tiles only.
-  if (opts::StageWarpTiles == opts::WarpTiles::Always && !C.transposed())
-    return findWarpRegion(C, P, Cycles);
-  // Where no block barrier may go, warp tiles (unless turned off).
-  auto WarpsOr = [&](Verdict Why) -> Verdict {
-    if (opts::StageWarpTiles == opts::WarpTiles::Never || C.transposed())
-      return Why;
-    return findWarpRegion(C, P, Cycles);
-  };
   if (PDT.dominates(AB, Entry))
     return std::nullopt; // every thread of the block runs AB
   // The accesses' blocks are run by the threads that enter Head.
@@ -370,9 +382,9 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
   BasicBlock *D = Head->getSinglePredecessor();
   auto *Br = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
   if (!Br || !Br->isConditional())
-    return WarpsOr(miss(MissedReason::StagingGuard,
-                        "the accesses are not behind one branch: only `if "
-                        "(cond) {...}` and early returns are staged"));
+    return miss(MissedReason::StagingGuard,
+                "the accesses are not behind one branch: only `if (cond) "
+                "{...}` and early returns are staged");
   // Where the threads that entered Head meet the others: its first
   // post-dominator outside what it dominates.
   BasicBlock *M = Head;
@@ -401,24 +413,42 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
     Br = UpBr;
   }
   if (Cycles.getCycle(D) || !PDT.dominates(D, Entry))
-    return WarpsOr(miss(
-        MissedReason::StagingGuard,
-        "the branch before the accesses is not reached once by every "
-        "thread of the block, so no barrier may go there"));
+    return miss(MissedReason::StagingGuard,
+                "the branch before the accesses is not reached once by every "
+                "thread of the block, so no barrier may go there");
   if (!M || !PDT.dominates(M, D) || !DT.dominates(D, M) || Cycles.getCycle(M))
-    return WarpsOr(miss(MissedReason::StagingGuard,
-                        "the threads of the block do not all meet after the "
-                        "accesses, so no barrier may go there"));
+    return miss(MissedReason::StagingGuard,
+                "the threads of the block do not all meet after the accesses, "
+                "so no barrier may go there");
   for (const StagingPlan::InnerGuard &G : P.InnerGuards)
     if (!canMaterializeAt(G.Branch->getCondition(), Br, DT))
-      return WarpsOr(
-          miss(MissedReason::StagingGuard,
-               "a later early return's condition reads memory or a value "
-               "computed after the first, so the block cannot vote on it "
-               "there"));
+      return miss(MissedReason::StagingGuard,
+                  "a later early return's condition reads memory or a value "
+                  "computed after the first, so the block cannot vote on it "
+                  "there");
   P.Guard = Br;
   P.ActiveOnTrue = Br->getSuccessor(0) == On;
   P.Merge = M;
+  return std::nullopt;
+}
+
+/// 2. Block or warp tiles: warp tiles where no block barrier may go, and
+/// where the cost rule measured them faster (transposed stores permute
+/// across the block's rows: block tiles only).
+Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
+                   PostDominatorTree &PDT, DominatorTree &DT,
+                   const CycleInfo &Cycles) {
+  using Reason = StagingPlan::WarpReason;
+  opts::WarpTiles Mode = opts::StageWarpTiles;
+  if (!C.transposed() && Mode == opts::WarpTiles::Always)
+    return findWarpRegion(C, P, Cycles, Reason::Forced);
+  Verdict Block = findBlockRegion(C, P, PDT, DT, Cycles);
+  if (C.transposed() || Mode == opts::WarpTiles::Never)
+    return Block;
+  if (Block)
+    return findWarpRegion(C, P, Cycles, Reason::NoBlockBarrier);
+  if (Mode == opts::WarpTiles::Measured && warpTilesMeasuredFaster(C))
+    return findWarpRegion(C, P, Cycles, Reason::LargeElements);
   return std::nullopt;
 }
 
@@ -861,6 +891,7 @@ void decideStagings(std::vector<StagingOutcome> &Stagings,
     if (O.legal()) {
       Taken = true;
       ++NumStagingsLegal;
+      NumWarpTiles += O.Plan.WarpTile;
       if (!O.Plan.WarpTile)
         findUniformGo(O.Candidate, O.Plan, Info);
     }
