@@ -358,10 +358,11 @@ Verdict findWarpRegion(const StagingCandidate &C, StagingPlan &P,
 
 /// Cost rule: a block that writes elements of at least 24 bytes (every
 /// staged array's) is staged in warp tiles where a block tile could go too:
-/// measured faster at every block size on an H200 (24- to 64-byte records,
-/// with and without math: 1.1-1.4x over the block tile's speed-up,
-/// docs/benchmarks.md "Warp tiles"); 12-byte elements lost 2-20% in warp
-/// tiles at 128 and 256 threads, so they keep the block's.
+/// measured faster on an H200 (24- to 64-byte records, with and without
+/// math: 1.03-1.48 times the block tile's speed-up, all but a 24-byte axpy
+/// at 1024 threads, 0.98; docs/benchmarks.md "Warp tiles"); 12-byte
+/// elements lost 2-20% in warp tiles at 128 and 256 threads, so they keep
+/// the block's.
 bool warpTilesMeasuredFaster(const StagingCandidate &C) {
   return any_of(C.Arrays, [](const StagedArray &A) { return A.Written; }) &&
          all_of(C.Arrays, [](const StagedArray &A) {

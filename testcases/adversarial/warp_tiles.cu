@@ -216,6 +216,10 @@ __global__ void helper_noinline(F3 *a, const unsigned char *alive, int n) {
 }
 
 // the kernel's own __shared__ array, __syncthreads before the early return
+// (the neighbour's slot only where the block has that thread: the oracle's
+// one-thread overlap launch would read a slot nothing wrote, whatever the
+// GPU left there: the two versions differed on an H200, while the emulator,
+// which fills shared memory with the same byte for both, matched)
 __global__ void own_shared(F3 *a, const float *v, const unsigned char *alive, int n) {
   __shared__ float s[1024];
   int i = G;
@@ -223,7 +227,8 @@ __global__ void own_shared(F3 *a, const float *v, const unsigned char *alive, in
   __syncthreads();
   if (i >= n) return;
   if (DEAD(i)) return;
-  a[i].x += s[threadIdx.x ^ 1]; a[i].y *= 2.0f; a[i].z -= a[i].y;
+  unsigned j = threadIdx.x ^ 1;
+  a[i].x += j < blockDim.x ? s[j] : 0.0f; a[i].y *= 2.0f; a[i].z -= a[i].y;
 }
 
 // shuffles inside the region (full mask with exited lanes)

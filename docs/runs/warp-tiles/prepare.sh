@@ -4,7 +4,8 @@
 # staging_loops.cu's one-element kernels in block tiles (the default) and in
 # warp tiles (-coalda-stage-warp-tiles=always), timed in one run; the
 # adversarial staging corpora at -O3 and -O0 (their warp-tiled kernels
-# among them); 128 random stagings behind a data-dependent early return
+# among them, the warp-tile corpus too); staging.cu as committed and with
+# block tiles wherever they may go (final); 128 random stagings behind a data-dependent early return
 # (tests/stage_kernels.py, seeds 300-307, every kernel's guard set to
 # data_exit) at -O3 and -O0; and, for the block-or-warp comparison, the
 # staging testcases and explorations in warp tiles
@@ -17,11 +18,16 @@ $C optimize testcases/staging_warps.cu -o .device/staging_warps > /dev/null
 $C optimize testcases/staging_loops.cu -o .device/staging_loops > /dev/null
 $C optimize testcases/staging_loops.cu -o .device/warp-always/out --pass-arg=-coalda-stage-warp-tiles=always > /dev/null
 cp .device/warp-always/out/staging_loops.after.ptx .device/warp-always/staging_loops.ptx
-for t in staging uniform_go; do
+for t in staging uniform_go warp_tiles; do
   for o in 3 0; do
     $C optimize testcases/adversarial/$t.cu -O $o -o .device/adv-$t-O$o --pass-arg=-coalda-stage-small-always > /dev/null
   done
 done
+# final: the committed pass (warp tiles where measured faster) against the
+# same pass with block tiles wherever a block barrier may go (variant block)
+$C optimize testcases/staging.cu -o .device/final/staging > /dev/null
+$C optimize testcases/staging.cu -o .device/final/block --pass-arg=-coalda-stage-warp-tiles=fallback > /dev/null
+cp .device/final/block/staging.after.ptx .device/final/staging-block.ptx && rm -rf .device/final/block
 mkdir -p .device/warp-fuzz
 .venv/bin/python - <<'PY'
 import sys

@@ -2,7 +2,9 @@
 # Warp tiles on the GPU (docs/benchmarks.md, "Warp tiles"). Prepare here with
 # docs/runs/warp-tiles/prepare.sh, then on the GPU machine with OUT set
 # (carry .whl .device): bash docs/runs/warp-tiles/wt.sh main, then ... compare,
-# then ... adversarial (one device call each)
+# ... final, ... adversarial (one device call each; main and compare ran
+# with the pass before the cost rule: warp tiles only where no block
+# barrier may go)
 #  - one bench of testcases/staging_warps.cu (2^26 - 77 elements, random
 #    alive flags: about one lane in 256 returns early);
 #  - one bench of staging_loops.cu's one-element kernels, block tiles (the
@@ -53,8 +55,23 @@ cmp testcases/staging_math.cu --kernels bodies --blocks 128,256,512,1024 --repea
 cmp docs/runs/staging-math/explore.cu --kernels one_sin_24,one_sin_32,one_sin_64,fast_32,heavy_32 \
   --blocks 128,256,512 --repeat 10
 cmp docs/runs/staging-rule/explore.cu --kernels d3_axpy,f3_triple --blocks 128,256,512,1024 --repeat 10
+elif [ "$part" = final ]; then
+# the committed pass: staging.cu (issue 12's table) against the same pass with
+# block tiles wherever they may go (variant block), and staging_warps.cu
+step bench-staging 240 python3 -m coalda.cli bench testcases/staging.cu --from .device/final/staging \
+  --variant block=.device/final/staging-block.ptx --blocks 128,256,512,1024 --no-nvcc \
+  --json "$OUT/final-bench-staging.json" > "$OUT/final-bench-staging.txt" 2>&1
+step bench-warps 120 python3 -m coalda.cli bench testcases/staging_warps.cu --from .device/staging_warps \
+  --blocks 128,256,512,1024 --no-nvcc > "$OUT/final-bench-warps.txt" 2>&1
+san staging testcases/staging.cu --from .device/final/staging --sizes 1000,4099
+san staging_warps testcases/staging_warps.cu --from .device/staging_warps --sizes 1000,4099
+for o in 3 0; do
+  san adv-warp_tiles-O$o testcases/adversarial/warp_tiles.cu -O $o --from .device/adv-warp_tiles-O$o --sizes 300
+done
 else
-for t in staging uniform_go; do
+# the adversarial staging corpora with the default options (large elements
+# in warp tiles), and the warp-tile corpus again after final's own_shared fix
+for t in staging uniform_go warp_tiles; do
   for o in 3 0; do
     san adv-$t-O$o testcases/adversarial/$t.cu -O $o --from .device/adv-$t-O$o --sizes 300
   done
