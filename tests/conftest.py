@@ -1,9 +1,13 @@
-"""Shared fixtures: the repo paths and a CLI runner."""
+"""Shared fixtures: the repo paths, a CLI runner, and the adversarial
+corpora's optimize-and-emulate at both -O levels side by side."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -18,6 +22,31 @@ def run_cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | No
         [sys.executable, "-m", "coalda.cli", *map(str, args)],
         capture_output=True, text=True, cwd=cwd, env=env,
     )
+
+
+def optimize_levels(source: Path, root: Path, levels: Sequence[int],
+                    *args: str) -> dict[int, tuple[Path, dict]]:
+    """`coalda optimize SOURCE -O level ARGS...` for each level, side by side
+    (one process each): level -> (its output directory, its report)."""
+    def one(level: int) -> tuple[Path, dict]:
+        out = root / f"O{level}"
+        proc = run_cli("optimize", source, "-O", str(level), "-o", out, *args)
+        assert proc.returncode == 0, proc.stderr
+        return out, json.loads((out / f"{source.stem}.report.json").read_text())
+
+    with ThreadPoolExecutor(len(levels)) as pool:
+        return dict(zip(levels, pool.map(one, levels)))
+
+
+def emulate_levels(source: Path, optimized: dict[int, tuple[Path, dict]],
+                   *args: str) -> dict[int, subprocess.CompletedProcess[str]]:
+    """`coalda run SOURCE --emulate -q -O level ARGS... --from OUT` for each
+    level of OPTIMIZED, side by side."""
+    def one(level: int) -> subprocess.CompletedProcess[str]:
+        return run_cli("run", source, "--emulate", "-q", "-O", str(level), *args, "--from", optimized[level][0])
+
+    with ThreadPoolExecutor(len(optimized)) as pool:
+        return dict(zip(optimized, pool.map(one, optimized)))
 
 
 @pytest.fixture

@@ -22,16 +22,13 @@ spec's both sizes.
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES
+from conftest import TESTCASES, emulate_levels, optimize_levels, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "staging.cu"
 LEVELS = (3, 0)
@@ -103,38 +100,20 @@ THREADS_O3 = {"big_elements": 256, "big_elements_fit": 256}
 MISCOMPILES: dict[tuple[str, int], tuple[str, str]] = {}
 
 
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "coalda.cli", *map(str, args)], capture_output=True, text=True)
-
-
 @pytest.fixture(scope="module")
 def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
-    root = tmp_path_factory.mktemp("adv-staging")
-
-    def one(level: int) -> tuple[Path, dict]:
-        out = root / f"O{level}"
-        # small elements staged even where the cost rule would not: the
-        # corpus attacks the staged code; block tiles wherever a block
-        # barrier may go (the corpus attacks them; warp tiles have their own,
-        # adversarial/warp_tiles.cu, and tests/test_adversarial.py runs this
-        # one with the default options, large elements in warp tiles)
-        proc = _cli("optimize", SOURCE, "-O", str(level), "-o", out, "--pass-arg=-coalda-stage-small-always",
-                    "--pass-arg=-coalda-stage-warp-tiles=fallback")
-        assert proc.returncode == 0, proc.stderr
-        return out, json.loads((out / f"{SOURCE.stem}.report.json").read_text())
-
-    with ThreadPoolExecutor(len(LEVELS)) as pool:
-        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+    # small elements staged even where the cost rule would not: the
+    # corpus attacks the staged code; block tiles wherever a block
+    # barrier may go (the corpus attacks them; warp tiles have their own,
+    # adversarial/warp_tiles.cu, and tests/test_adversarial.py runs this
+    # one with the default options, large elements in warp tiles)
+    return optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-staging"), LEVELS,
+                           "--pass-arg=-coalda-stage-small-always", "--pass-arg=-coalda-stage-warp-tiles=fallback")
 
 
 @pytest.fixture(scope="module")
 def emulated(optimized: dict[int, tuple[Path, dict]]) -> dict[int, subprocess.CompletedProcess[str]]:
-    def one(level: int) -> subprocess.CompletedProcess[str]:
-        return _cli("run", SOURCE, "--emulate", "-q", "-O", str(level), "--sizes", "300", "--from",
-                    optimized[level][0])
-
-    with ThreadPoolExecutor(len(LEVELS)) as pool:
-        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+    return emulate_levels(SOURCE, optimized, "--sizes", "300")
 
 
 def staged(report: dict) -> set[str]:
@@ -192,7 +171,7 @@ def test_known_miscompile(kernel: str, level: int, optimized: dict, tmp_path: Pa
     assert kernel in staged(optimized[level][1]), "no longer staged: the xfail would prove nothing"
     spec = tmp_path / "trigger.toml"
     spec.write_text("sizes = [256]\n\n" + table)
-    run = _cli("run", SOURCE, "--emulate", "-q", "-O", str(level), "--spec", spec, "--from", optimized[level][0])
+    run = run_cli("run", SOURCE, "--emulate", "-q", "-O", str(level), "--spec", spec, "--from", optimized[level][0])
     if run.returncode < 0 or "a misaligned access" in run.stdout:
         raise Miscompiled(f"rc {run.returncode}: {run.stdout[-1500:]}")
     assert run.returncode == 0, f"rc {run.returncode}: " + run.stdout[-1500:] + run.stderr[-500:]

@@ -18,14 +18,12 @@ attack the uniform form stay staged with it.
 
 from __future__ import annotations
 
-import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, run_cli
+from conftest import TESTCASES, optimize_levels, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "uniform_go.cu"
 LEVELS = (3, 0)
@@ -95,21 +93,13 @@ BARRIERS = {"prologue_guarded": 4, "prologue_float_view": 4, "prologue_same_bloc
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict]:
-    root = tmp_path_factory.mktemp("adv-uniform-go")
-
-    def one(level: int) -> dict:
-        out = root / f"O{level}"
-        # the prologue kernels' float3 read-modify-writes are small elements
-        # the cost rule leaves alone: staged anyway, to attack the staged go
-        # block tiles wherever a block barrier may go: the corpus attacks the
-        # block's go (two_written's 24-byte elements would take warp tiles)
-        proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, "--pass-arg=-coalda-stage-small-always",
-                       "--pass-arg=-coalda-stage-warp-tiles=fallback")
-        assert proc.returncode == 0, proc.stderr
-        return json.loads((out / f"{SOURCE.stem}.report.json").read_text())
-
-    with ThreadPoolExecutor(len(LEVELS)) as pool:
-        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+    # the prologue kernels' float3 read-modify-writes are small elements
+    # the cost rule leaves alone: staged anyway, to attack the staged go;
+    # block tiles wherever a block barrier may go: the corpus attacks the
+    # block's go (two_written's 24-byte elements would take warp tiles)
+    built = optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-uniform-go"), LEVELS,
+                            "--pass-arg=-coalda-stage-small-always", "--pass-arg=-coalda-stage-warp-tiles=fallback")
+    return {level: report for level, (_, report) in built.items()}
 
 
 def transformed(report: dict) -> dict[str, dict]:

@@ -33,13 +33,11 @@ import json
 import re
 import shutil
 import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES
+from conftest import TESTCASES, emulate_levels, optimize_levels, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "warp_tiles.cu"
 SPEC = TESTCASES / "adversarial" / "warp_tiles.toml"
@@ -95,36 +93,18 @@ BARRIERS = {"basic": 3, "prologue_view": 4, "write_before_exit": 4, "epilogue_vi
             "stores_only": 2, "same_buffer": 2}
 
 
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "coalda.cli", *map(str, args)], capture_output=True, text=True)
-
-
 def _report(out: Path) -> dict:
     return json.loads((out / f"{SOURCE.stem}.report.json").read_text())
 
 
 @pytest.fixture(scope="module")
 def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
-    root = tmp_path_factory.mktemp("adv-warp-tiles")
-
-    def one(level: int) -> tuple[Path, dict]:
-        out = root / f"O{level}"
-        proc = _cli("optimize", SOURCE, "-O", str(level), "-o", out, SMALL)
-        assert proc.returncode == 0, proc.stderr
-        return out, _report(out)
-
-    with ThreadPoolExecutor(len(LEVELS)) as pool:
-        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+    return optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-warp-tiles"), LEVELS, SMALL)
 
 
 @pytest.fixture(scope="module")
 def emulated(optimized: dict[int, tuple[Path, dict]]) -> dict[int, subprocess.CompletedProcess[str]]:
-    def one(level: int) -> subprocess.CompletedProcess[str]:
-        return _cli("run", SOURCE, "--emulate", "-q", "-O", str(level), "--sizes", "300", "--from",
-                    optimized[level][0])
-
-    with ThreadPoolExecutor(len(LEVELS)) as pool:
-        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+    return emulate_levels(SOURCE, optimized, "--sizes", "300")
 
 
 def tiles(report: dict) -> dict[str, str]:
@@ -173,7 +153,7 @@ def test_partial_warps_run_the_original_code(block: int, optimized: dict, tmp_pa
     text = SPEC.read_text().replace("block = 128", f"block = {block}")
     spec = tmp_path / "warp_tiles.toml"
     spec.write_text(text)
-    _match(_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))
+    _match(run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))
 
 
 def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) -> None:
@@ -188,7 +168,7 @@ def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) ->
     new = text.replace("%coalda.lane = and i64 %coalda.tid, 31", "%coalda.lane = and i64 %coalda.tid, 15")
     assert new != text
     after.write_text(new)
-    run = _cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
+    run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     caught = {m[1] for m in re.finditer(r"│ (\w+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}
     assert caught == WARP[3], (sorted(WARP[3] - caught), sorted(caught - WARP[3]))
@@ -196,7 +176,7 @@ def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) ->
 
 def test_never_stages_none_in_warp_tiles(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    proc = _cli("optimize", SOURCE, "-o", out, SMALL, "--pass-arg=-coalda-stage-warp-tiles=never")
+    proc = run_cli("optimize", SOURCE, "-o", out, SMALL, "--pass-arg=-coalda-stage-warp-tiles=never")
     assert proc.returncode == 0, proc.stderr
     report = _report(out)
     got = tiles(report)

@@ -30,13 +30,11 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES
+from conftest import TESTCASES, emulate_levels, optimize_levels, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "windows.cu"
 LEVELS = (3, 0)
@@ -112,22 +110,9 @@ REASONS = {
 }
 
 
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "coalda.cli", *map(str, args)], capture_output=True, text=True)
-
-
 @pytest.fixture(scope="module")
 def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
-    root = tmp_path_factory.mktemp("adv-windows")
-
-    def one(level: int) -> tuple[Path, dict]:
-        out = root / f"O{level}"
-        proc = _cli("optimize", SOURCE, "-O", str(level), "-o", out, PASS_ARG)
-        assert proc.returncode == 0, proc.stderr
-        return out, json.loads((out / f"{SOURCE.stem}.report.json").read_text())
-
-    with ThreadPoolExecutor(len(LEVELS)) as pool:
-        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+    return optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-windows"), LEVELS, PASS_ARG)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -135,7 +120,7 @@ def test_read_only_default(level: int, optimized: dict, tmp_path: Path) -> None:
     """Without the switch, the reductions whose row length is an argument
     are refused with the cost rule's reason (their tile would take L1 from
     the original loop at every length) and nothing else changes."""
-    proc = _cli("optimize", SOURCE, "-O", str(level), "-o", tmp_path)
+    proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", tmp_path)
     assert proc.returncode == 0, proc.stderr
     report = json.loads((tmp_path / f"{SOURCE.stem}.report.json").read_text())
     assert windowed(report) == windowed(optimized[level][1]) - RUNTIME_READ_ONLY
@@ -147,12 +132,7 @@ def test_read_only_default(level: int, optimized: dict, tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def emulated(optimized: dict[int, tuple[Path, dict]]) -> dict[int, subprocess.CompletedProcess[str]]:
-    def one(level: int) -> subprocess.CompletedProcess[str]:
-        return _cli("run", SOURCE, "--emulate", "-q", "-O", str(level), "--sizes", "300", "--from",
-                    optimized[level][0])
-
-    with ThreadPoolExecutor(len(LEVELS)) as pool:
-        return dict(zip(LEVELS, pool.map(one, LEVELS)))
+    return emulate_levels(SOURCE, optimized, "--sizes", "300")
 
 
 def windowed(report: dict) -> set[str]:

@@ -410,9 +410,9 @@ Value *StagingEmitter::computeGo() {
   }
   if (Value *Checks = checksHold(B, DT, Clones))
     Go = B.CreateAnd(Go, Checks);
-  // An inactive thread's early addresses may be poison: freeze them out.
   if (P.WarpTile)
     return warpGo(B, Go);
+  // An inactive thread's early addresses may be poison: freeze them out.
   Go = B.CreateFreeze(Go);
   Value *All = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_and, {},
                                  {B.CreateZExt(Go, B.getInt32Ty())});
@@ -932,12 +932,13 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
   Value *Back = B.CreateMul(RowLane, B.getInt64(Stride));
   Value *Row = B.CreateGEP(I8, Element, B.CreateNeg(Back), "coalda.row");
   Value *Global = B.CreateAddrSpaceCast(Row, PointerType::get(Ctx, 1));
-  Value *Bytes = B.CreateMul(RowThreads, B.getInt64(Stride), "coalda.rowbytes");
+  Value *Bytes =
+      B.CreateMul(RowThreads, B.getInt64(Stride), "coalda.rowbytes");
   // A warp's slice: a multiple of 32 bytes into the tile, so as aligned.
-  Value *Slice =
-      WarpFirst ? B.CreateGEP(I8, Tile, B.CreateMul(WarpFirst, B.getInt64(Stride)),
-                              "coalda.slice")
-                : Tile;
+  Value *Slice = Tile;
+  if (WarpFirst)
+    Slice = B.CreateGEP(I8, Tile, B.CreateMul(WarpFirst, B.getInt64(Stride)),
+                        "coalda.slice");
   Value *RowInt = B.CreatePtrToInt(Row, I64);
   SmallVector<unsigned, 3> Units;
   for (unsigned U : {16u, 8u})
