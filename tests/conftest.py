@@ -4,9 +4,10 @@ corpora's optimize-and-emulate at both -O levels side by side."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -47,6 +48,20 @@ def emulate_levels(source: Path, optimized: dict[int, tuple[Path, dict]],
 
     with ThreadPoolExecutor(len(optimized)) as pool:
         return dict(zip(optimized, pool.map(one, optimized)))
+
+
+def plant(out: Path, tmp_path: Path, edit: Callable[[str], str], what: str = "") -> Path:
+    """A copy of the `coalda optimize` OUTDIR OUT whose after.ll is EDIT of
+    it (a bug planted by hand), in TMP_PATH/planted; the edit must change
+    the text (WHAT names it when it does not)."""
+    bad = tmp_path / "planted"
+    shutil.copytree(out, bad)
+    (after,) = bad.glob("*.after.ll")
+    text = after.read_text()
+    new = edit(text)
+    assert new != text, what or "the planted edit matched nothing"
+    after.write_text(new)
+    return bad
 
 
 @pytest.fixture

@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, emulate_levels, optimize_levels, run_cli
+from conftest import TESTCASES, emulate_levels, optimize_levels, plant, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "warp_tiles.cu"
 SPEC = TESTCASES / "adversarial" / "warp_tiles.toml"
@@ -161,13 +160,8 @@ def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) ->
     16-31 move lanes 0-15's units again, the others' stay unmoved) changes
     the bytes of every warp-staged kernel: the inputs give each of them full
     warps that go."""
-    bad = tmp_path / "planted"
-    shutil.copytree(optimized[3][0], bad)
-    after = bad / f"{SOURCE.stem}.after.ll"
-    text = after.read_text()
-    new = text.replace("%coalda.lane = and i64 %coalda.tid, 31", "%coalda.lane = and i64 %coalda.tid, 15")
-    assert new != text
-    after.write_text(new)
+    lane15 = "%coalda.lane = and i64 %coalda.tid, 15"
+    bad = plant(optimized[3][0], tmp_path, lambda text: text.replace("%coalda.lane = and i64 %coalda.tid, 31", lane15))
     run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     caught = {m[1] for m in re.finditer(r"│ (\w+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}

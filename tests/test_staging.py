@@ -14,12 +14,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, run_cli
+from conftest import TESTCASES, plant, run_cli
 from stage_kernels import random_kernels
 
 WINDOWED = {"invert_mapping", "chunk_prefix"}
@@ -135,10 +134,10 @@ def test_every_staged_kernel_computes_the_same_bytes(level: int, tmp_path: Path)
 
 def planted(out: Path, tmp_path: Path, edit: str) -> Path:
     """A copy of OUTDIR whose after.ll has one bug planted."""
-    bad = tmp_path / "planted"
-    shutil.copytree(out, bad)
-    after = bad / "staging.after.ll"
-    text = after.read_text()
+    return plant(out, tmp_path, lambda text: _plant_staging(text, edit), edit)
+
+
+def _plant_staging(text: str, edit: str) -> str:
     if edit == "no-store-barrier":
         new = re.sub(r"(coalda\.stage\.store:[^\n]*\n)  call void @llvm\.nvvm\.barrier0\(\)(, !dbg ![0-9]+)?\n", r"\1", text)
     elif edit == "no-refill-barrier":  # a window's rows read before all are moved
@@ -154,9 +153,7 @@ def planted(out: Path, tmp_path: Path, edit: str) -> Path:
     else:  # neighbour-slot: thread t uses slot t+1
         new = re.sub(r"(%coalda\.mine\.(\w+) = getelementptr i8, ptr addrspace\(3\) )@coalda\.tile\.(\w+), i64 (%\w+)",
                      r"\1getelementptr (i8, ptr addrspace(3) @coalda.tile.\3, i64 4), i64 \4", text)
-    assert new != text, edit
-    after.write_text(new)
-    return bad
+    return new
 
 
 @pytest.mark.parametrize(("edit", "verdict"), [
@@ -269,18 +266,14 @@ def test_a_planted_loop_staging_bug_is_caught(loops_o3: Path, tmp_path: Path, ed
     that left the loop missing at the barriers), or the next iteration's
     tile writes let in before the others are done with the tile: the oracle
     says so, on the loop kernels only."""
-    bad = tmp_path / "planted"
-    shutil.copytree(loops_o3, bad)
-    after = bad / "staging_loops.after.ll"
-    text = after.read_text()
-    if edit == "no-iteration-test":
-        new = re.sub(r"%coalda\.iteration\.full = and i1 [^,\n]+, [^,\n]+", "%coalda.iteration.full = and i1 true, true",
-                     text)
-    else:
-        new = re.sub(r"  call void @llvm\.nvvm\.barrier0\(\)(?:, !dbg ![0-9]+)?\n(  br label %coalda\.stage\.merge)",
-                     r"\1", text)
-    assert new != text, edit
-    after.write_text(new)
+    def planted_loop(text: str) -> str:
+        if edit == "no-iteration-test":
+            return re.sub(r"%coalda\.iteration\.full = and i1 [^,\n]+, [^,\n]+",
+                          "%coalda.iteration.full = and i1 true, true", text)
+        return re.sub(r"  call void @llvm\.nvvm\.barrier0\(\)(?:, !dbg ![0-9]+)?\n(  br label %coalda\.stage\.merge)",
+                      r"\1", text)
+
+    bad = plant(loops_o3, tmp_path, planted_loop, edit)
     run = run_cli("run", LOOPS, "--emulate", "--sizes", "1000", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     bad_rows = [line for line in run.stdout.splitlines() if "MISMATCH" in line or "RACE" in line or "FAULT" in line]

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, run_cli
+from conftest import TESTCASES, plant, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -54,15 +53,10 @@ def test_a_value_read_from_the_wrong_slot_is_caught(transpose_out: Path, tmp_pat
     barrier cannot be shown here: a thread would store through an address it
     read from unwritten shared memory, which the emulator cannot survive; the
     GPU's racecheck and memcheck cover that.)"""
-    bad = tmp_path / "planted"
-    shutil.copytree(transpose_out, bad)
-    after = bad / "transpose.after.ll"
-    text = after.read_text()
-    planted = re.sub(r"getelementptr i8, ptr addrspace\(3\) @coalda\.tile\.out, i64 (%\w+)(, !dbg ![0-9]+)?(\n\s+%coalda\.value = )",
-                     r"getelementptr i8, ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @coalda.tile.out, i64 4), i64 \1\3",
-                     text, count=1)
-    assert planted != text
-    after.write_text(planted)
+    bad = plant(transpose_out, tmp_path, lambda text: re.sub(
+        r"getelementptr i8, ptr addrspace\(3\) @coalda\.tile\.out, i64 (%\w+)(, !dbg ![0-9]+)?(\n\s+%coalda\.value = )",
+        r"getelementptr i8, ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @coalda.tile.out, i64 4), i64 \1\3",
+        text, count=1))
     run = run_cli("run", TESTCASES / "transpose.cu", "--emulate", "--sizes", "100", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     assert "mismatch" in run.stderr, run.stderr
@@ -83,14 +77,8 @@ def test_an_owner_index_swapped_is_caught(transpose_out: Path, tmp_path: Path) -
     """The storing thread recomputes the slot owner's address: with the
     owner's x and y swapped in that computation, it stores the right value
     to another thread's address, and the oracle sees it."""
-    bad = tmp_path / "planted"
-    shutil.copytree(transpose_out, bad)
-    after = bad / "transpose.after.ll"
-    text = after.read_text()
-    planted = text.replace("%add.owner = add i32 %mul.owner, %coalda.owner.x",
-                           "%add.owner = add i32 %mul.owner, %coalda.owner.y", 1)
-    assert planted != text
-    after.write_text(planted)
+    bad = plant(transpose_out, tmp_path, lambda text: text.replace(
+        "%add.owner = add i32 %mul.owner, %coalda.owner.x", "%add.owner = add i32 %mul.owner, %coalda.owner.y", 1))
     spec = tmp_path / "one.toml"
     spec.write_text('sizes = [40]\n[kernels.transpose_naive]\nblock = [32, 8, 1]\n'
                     'grid = ["cdiv(n, block)", "cdiv(n, block_y)", 1]\nalign = 4\n'

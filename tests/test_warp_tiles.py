@@ -12,12 +12,11 @@ block-legal kernels in warp tiles too (the benchmark's variant), and
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, run_cli
+from conftest import TESTCASES, plant, run_cli
 from test_staging import optimize, staged
 
 WARPS = TESTCASES / "staging_warps.cu"
@@ -68,10 +67,10 @@ def test_partial_warps_run_the_original_code(warps_o3: Path, tmp_path: Path, blo
 
 
 def planted(good: Path, tmp_path: Path, edit: str) -> Path:
-    bad = tmp_path / "planted"
-    shutil.copytree(good, bad)
-    after = bad / "staging_warps.after.ll"
-    text = after.read_text()
+    return plant(good, tmp_path, lambda text: _plant_warp_tile(text, edit), edit)
+
+
+def _plant_warp_tile(text: str, edit: str) -> str:
     if edit == "no-load-syncwarp":  # the region reads slots other lanes are still filling
         new = re.sub(r"(\ncoalda\.copied\d*:[^\n]*)\n  call void @llvm\.nvvm\.bar\.warp\.sync\(i32 -1\)[^\n]*",
                      r"\1", text)
@@ -83,9 +82,7 @@ def planted(good: Path, tmp_path: Path, edit: str) -> Path:
     else:  # half-warp: each warp moves only 16 elements' units
         new = re.sub(r"(%coalda\.k\d* = phi i64 .*\n  %\d+ = icmp ult i64 %coalda\.k\d*, )(\d+)",
                      lambda m: m[1] + str(int(m[2]) // 2), text)
-    assert new != text, edit
-    after.write_text(new)
-    return bad
+    return new
 
 
 @pytest.mark.parametrize("edit", ["no-load-syncwarp", "any-lane", "block-row", "half-warp"])
