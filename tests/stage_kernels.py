@@ -37,7 +37,15 @@ size_t index, `i < n` or `i <= n - 1`, a grid of a third of the blocks: the
 rows of full iterations are staged, the partial last one runs the original
 code), and sometimes a write of the thread's element before
 (the rows must be loaded after it) or a read of it after (the rows must be
-stored before it: another thread stores them). The emulator runs each before and after under every
+stored before it: another thread stores them), and sometimes, without a
+guard (every lane of every warp arrives), a warp collective after the first
+member's store (`collective`: a shuffle, a vote or a reduction over the full
+warp, into `coll[i]`), half of those followed by a read of a neighbour
+lane's first member through `out` (`neighbour`: `i ^ 1`, `i ^ 16`, the next
+lane): the collective runs the warp's lanes in step, so the original reads
+the neighbour's new member; a tile would hold that store back, so such a
+kernel must be left alone (the miscompile adversarial/warp_tiles.cu's
+`shfl_orders` found, which no generator made). The emulator runs each before and after under every
 layout and schedule; the test checks the bytes and which kernels were staged.
 """
 
@@ -77,6 +85,17 @@ LOOPS = {
     "size_t": "for (size_t i = (size_t)GID; i < (size_t)n; i += (size_t)STRIDE) {",
     "inclusive": "for (int i = GID; i <= n - 1; i += STRIDE) {",
 }
+# warp collectives over all 32 lanes of the value {v} (a float)
+COLLECTIVES = (
+    "__shfl_xor_sync(0xffffffffu, {v}, 1)", "__shfl_down_sync(0xffffffffu, {v}, 3)",
+    "__shfl_sync(0xffffffffu, {v}, 0)", "(float)__popc(__ballot_sync(0xffffffffu, {v} > 0.0f))",
+    "(float)__any_sync(0xffffffffu, {v} > 1.0f)",
+    # the builtin, value first: clang 19's __reduce_add_sync passes the mask
+    # as the value (llvm-project#131415; the emulator says so)
+    "(float)__nvvm_redux_sync_add((int)(__float_as_uint({v}) & 255u), -1)",
+)
+# another lane of the same warp, as a function of i
+NEIGHBOURS = ("i ^ 1", "i ^ 16", "(i & ~31) | ((i + 1) & 31)")
 WOBBLE = (
     "__device__ __forceinline__ float wobble(float t) {\n"
     "  for (int r = (int)fminf(fabsf(t), 7.0f); r > 0; --r)\n"
@@ -103,6 +122,8 @@ class StageKernel:
     branch: str = ""  # a BRANCHES kind applied to the computed values, or none
     branch_form: str = ""
     loop: str = ""  # a LOOPS head around the body instead of the guard, or none
+    collective: str = ""  # a COLLECTIVES form after the first member's store, or none
+    neighbour: str = ""  # a NEIGHBOURS lane whose first member is read after it, or none
 
     @property
     def struct(self) -> str:
@@ -136,8 +157,11 @@ class StageKernel:
         padding, gaps between elements); None: either is right (the cost
         rule decides on the widths -O3 leaves, which may merge 2-byte
         members, or the guard's shape)."""
-        if self.op == "partial" or self.index == "gapped" or self.padded:
+        if self.op == "partial" or self.index == "gapped" or self.padded or self.neighbour:
             return False
+        # a collective between the accesses beside run-time checks: refused
+        if self.collective:
+            return None
         # in a loop, branches between the accesses spread them over several
         # blocks (staged per iteration only in one): either is right
         if self.loop and self.branch:
@@ -191,6 +215,8 @@ class StageKernel:
             params.append(f"float *{r}sink")
         if self.guard == "data_exit":
             params.append(f"const unsigned char *{r}live")
+        if self.collective:
+            params.append(f"float *{r}coll")
         params += ["int n", "int flag"]
         lines.append(f"__global__ void {bounds}{self.name}({', '.join(params)}) {{")
         if not self.loop:
@@ -216,6 +242,10 @@ class StageKernel:
                 value = self.branch_form.format(v=f"(float)({value})", own=own)
             value = f"({t})({value})"
             body.append(f"out[{idx}].{m} = {value};")
+            if k == 0 and self.collective:
+                body.append(f"float c = {self.collective.format(v=f'(float)out[{idx}].{m}')};")
+                seen = f" + (float)out[{idx.replace('i', f'({self.neighbour})')}].{m}" if self.neighbour else ""
+                body.append(f"coll[i] = c{seen};")
         guard = {
             "none": None, "bounds": "i < n", "early_return": None, "non_prefix": "i < n && i % 3 != 1",
             "flag": "i < n && flag", "inclusive": "i <= n - 1", "lane_right": "n > i", "difference": "n - i > 0",
@@ -267,6 +297,8 @@ class StageKernel:
             params.append('{ name = "sink", out = "4*n" }')
         if self.guard == "data_exit":
             params.append('{ name = "live", in = "n" }')
+        if self.collective:
+            params.append('{ name = "coll", out = "4*n" }')
         flag = 0 if self.guard == "flag_off" else 1
         params += ['{ name = "n", value = "n" }', f'{{ name = "flag", value = "{flag}" }}']
         grid = '"n // block"' if self.guard == "none" else '"cdiv(n, block)"'
@@ -300,6 +332,7 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
     branch_rng = np.random.default_rng([seed, 2])
     loop_rng = np.random.default_rng([seed, 3])
     warp_rng = np.random.default_rng([seed, 4])
+    collective_rng = np.random.default_rng([seed, 5])
     kernels = []
     for k in range(count):
         op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
@@ -324,5 +357,12 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
                 kernel.op = "axpy"
         elif warp_rng.random() < 0.2:
             kernel.guard = "data_exit"
+        elif collective_rng.random() < 0.15:
+            # every lane of every warp reaches the collective: no guard, the
+            # grid covers n exactly (a multiple of the block)
+            kernel.guard = "none"
+            kernel.collective = str(collective_rng.choice(COLLECTIVES))
+            if collective_rng.random() < 0.5:
+                kernel.neighbour = str(collective_rng.choice(NEIGHBOURS))
         kernels.append(kernel)
     return kernels
