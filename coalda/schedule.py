@@ -18,7 +18,10 @@ races that any single order hides:
 
 Under shuffled the lanes of a warp that reach an `__activemask()` together
 are also, half the time, split in two at random (warp_groups), as a GPU's independent thread
-scheduling may run them apart.
+scheduling may run them apart; half of those times the second group waits
+there while the first runs on (holds), so lanes that come back to the same
+call (the next iteration of a loop) run together with lanes an iteration
+behind, as a GPU may group any of a warp's lanes that reach one instruction.
 
 Blocks always run one after another (shared memory is per block; one copy of
 it serves every block in turn).
@@ -90,6 +93,12 @@ class Schedule:
         side = rng.integers(0, 2, len(lanes))
         groups = [[t for t, s in zip(lanes, side) if s == g] for g in (0, 1)]
         return [g for g in groups if g]
+
+    def holds(self, block: int, warp: int, site: int, k: int) -> bool:
+        """Whether the second group of a split (warp_groups, same arguments)
+        keeps waiting at the `__activemask()` while the first runs on: under
+        shuffled, half the time."""
+        return self.name == "shuffled" and bool(self._rng(4, block, warp, site, k).integers(0, 2))
 
     def grid_order(self, blocks: int, threads: int) -> np.ndarray:
         """Linear global thread indices (block * threads + thread) of a whole

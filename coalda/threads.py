@@ -36,7 +36,11 @@ Semantics, kept consistent:
   exited are not in it). A GPU may also run them apart (independent thread
   scheduling): under the shuffled schedule they are split at random into
   two groups, each reading its own mask (Schedule.warp_groups), so code that
-  takes a warp-wide path only on a full mask runs both ways;
+  takes a warp-wide path only on a full mask runs both ways; and the second
+  group may be held there (Schedule.holds) while the first runs on, until
+  lanes of its warp come back to the call (the next iteration of a loop:
+  they read one mask with the lanes still in the iteration before) or no
+  other thread can run;
 - when no thread can run and no barrier can open, the block is deadlocked:
   an error naming where each thread waits.
 
@@ -147,6 +151,7 @@ class BlockRun:
         self.operands: list[tuple[int, int, int]] = []  # a collective's a, b, c
         self.result: list[int] = []
         self._activemasks = 0  # __activemask() groups opened, for the schedule's splits
+        self._held: set[int] = set()  # lanes kept waiting at an __activemask() once
 
     def run(self) -> None:
         """Run every thread of the block; raises EmulationFault on an error."""
@@ -182,6 +187,10 @@ class BlockRun:
             return problem
         if any(self.state[t] == READY for t in waiting):
             return ""
+        if self._held:  # nothing else can run: the held lanes go on
+            self._open_activemasks(waiting, release=True)
+            if any(self.state[t] == READY for t in waiting):
+                return ""
         block_wide = [t for t in waiting if self.wait[t][0] not in WARP_KINDS]
         if len(block_wide) == len(waiting):
             keys = {self._key(t) for t in waiting}
@@ -224,17 +233,27 @@ class BlockRun:
                     self.result[u] = results.get(u % WARP, 0)
         return None
 
-    def _open_activemasks(self, waiting: list[int]) -> None:
+    def _open_activemasks(self, waiting: list[int], release: bool = False) -> None:
         """Each `__activemask()`: the lanes of a warp waiting at the same
         call read the mask of their group (all of them together, or the
-        schedule's split of them)."""
+        schedule's split of them). A group the schedule holds waits until
+        other lanes of its warp reach the same call (the next iteration of a
+        loop: they read one mask together), or until RELEASE (no other
+        thread can run)."""
         groups: dict[tuple[int, int], list[int]] = {}
         for t in waiting:
             if self.wait[t][0] == ACTIVEMASK and self.state[t] == WAITING:
                 groups.setdefault((t // WARP, self.wait[t][1]), []).append(t)
         for (warp, site), lanes in groups.items():
+            held = any(u in self._held for u in lanes)
+            if held and all(u in self._held for u in lanes) and not release:
+                continue  # held until lanes of its warp join it here, or nothing else can run
+            self._held.difference_update(lanes)
             self._activemasks += 1
-            for group in self.schedule.warp_groups(self.block, warp, site, self._activemasks, lanes):
+            split = self.schedule.warp_groups(self.block, warp, site, self._activemasks, lanes)
+            if len(split) == 2 and not held and self.schedule.holds(self.block, warp, site, self._activemasks):
+                self._held.update(split.pop())
+            for group in split:
                 mask = _signed(sum(1 << (u % WARP) for u in group))
                 for u in group:
                     self.state[u] = READY

@@ -70,6 +70,17 @@ extern "C" __global__ void active_after_exit(unsigned *o, const int *a) {
     return;
   o[i] = __activemask();
 }
+// __activemask() in a loop: each lane's mask, and the iteration of the
+// mask's first lane (a GPU may run lanes of two iterations together)
+// (a run-time trip count: the loop stays a loop, one call site)
+extern "C" __global__ void active_in_loop(unsigned *o, int *lead_k, int trips) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < trips; ++k) {
+    unsigned m = __activemask();
+    lead_k[4 * i + k] = __shfl_sync(m, k, __ffs(m) - 1);
+    o[4 * i + k] = m;
+  }
+}
 // clang 19's header passes __reduce_add_sync's mask as the value and the
 // value as the mask (__nvvm_redux_sync_add(src, mask))
 extern "C" __global__ void reduce_header(int *o, const int *a) {
@@ -233,3 +244,27 @@ def test_activemask_names_the_lanes_that_run_together(module: emulate.EmulatedMo
         assert split and whole
     else:
         assert split == 0
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=str)
+def test_activemask_in_a_loop_may_name_lanes_of_two_iterations(module: emulate.EmulatedModule,
+                                                              schedule: Schedule) -> None:
+    """`__activemask()` in a loop: under shuffled, half of a split warp is
+    sometimes held at the call until the other half comes back to it in the
+    next iteration, so one mask names lanes of two iterations (a GPU may
+    group them: its scheduler groups lanes by program counter); every lane
+    still runs every iteration. Under the other schedules a warp's lanes
+    always read the full mask in the same iteration."""
+    blocks, block = 4, 128
+    n = blocks * block
+    masks = np.full(4 * n, 0xDEADBEEF, dtype=np.uint32)
+    lead_k = np.full(4 * n, -1, dtype=np.int32)
+    module.launch("active_in_loop", (blocks, 1, 1), (block, 1, 1), [masks, lead_k, np.int32(4)], schedule=schedule)
+    lane = np.repeat(np.arange(n) % WARP, 4)
+    assert np.all(masks >> lane.astype(np.uint32) & 1)  # every lane ran every iteration, in its own mask
+    k = np.tile(np.arange(4), n)
+    mixed = int(np.count_nonzero(lead_k != k))
+    if schedule.name == "shuffled":
+        assert mixed and np.count_nonzero(masks == 0xFFFFFFFF)
+    else:
+        assert mixed == 0 and np.all(masks == 0xFFFFFFFF)

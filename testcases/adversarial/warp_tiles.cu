@@ -305,12 +305,16 @@ __global__ void reaccess_after_exit(F3 *a, const unsigned char *alive, int n) {
 }
 
 // a neighbour's element written after the region, ordered by __syncwarp
+// (the whole warp's: __syncwarp(__activemask()) would order only the lanes
+// that happen to run together, and a lane still before its update may
+// then see the write first, on a GPU as in the emulator, which holds lanes
+// at the rewrite's activemask)
 __global__ void syncwarp_after(F3 *a, const unsigned char *alive, int n) {
   int i = G;
   bool live = i < n && !DEAD(i);
   if (!live) return;
   a[i].x += 1.0f; a[i].y *= 2.0f; a[i].z -= a[i].y;
-  __syncwarp(__activemask());
+  __syncwarp();
   if ((threadIdx.x & 1) && (i ^ 1) < n) ((float *)a)[3 * (i ^ 1) + 1] = 8.0f;
 }
 
