@@ -35,7 +35,8 @@ misaligned layouts then fault on a unit wider than the alignment), or
 inside a grid-stride loop instead of the guard (`loop`: an int, unsigned or
 size_t index, `i < n` or `i <= n - 1`, a grid of a third of the blocks: the
 rows of full iterations are staged, the partial last one runs the original
-code), and sometimes a write of the thread's element before
+code; elements of 24 bytes or more in warp tiles, each full warp of each
+iteration on its own), and sometimes a write of the thread's element before
 (the rows must be loaded after it) or a read of it after (the rows must be
 stored before it: another thread stores them), and sometimes, without a
 guard (every lane of every warp arrives), a warp collective after the first
@@ -193,9 +194,9 @@ class StageKernel:
     def expects_warp_tiles(self) -> bool:
         """Staged, each full warp on its own: no block barrier may go before
         the accesses (an early return on data), or the element is of 24
-        bytes or more (the cost rule: warp tiles measured faster); not in
-        grid-stride loops (block tiles per iteration)."""
-        return not self.loop and (self.guard == "data_exit" or self.size >= 24)
+        bytes or more (the cost rule: warp tiles measured faster, in
+        grid-stride loops too, on each iteration)."""
+        return (self.guard == "data_exit" and not self.loop) or self.size >= 24
 
     def source(self) -> str:
         r = "__restrict__ " if self.restrict else ""

@@ -88,7 +88,7 @@ cl::opt<WarpTiles> StageWarpTiles(
                    "there, and for written elements of 24 bytes or more, "
                    "where they measured faster than block tiles (default)"),
         clEnumValN(WarpTiles::Always, "always",
-                   "every element staging outside loops (for measurement)")));
+                   "every element staging but transposes (for measurement)")));
 cl::opt<unsigned> WindowMinRow(
     "coalda-window-min-row", cl::init(80),
     cl::desc("Chunk windows: blocks whose chunks (rows) are shorter than this "

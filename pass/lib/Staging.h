@@ -249,7 +249,9 @@ struct StagingPlan {
   /// its slice of the tiles and meets at __syncwarp; other threads run the
   /// original code. No block barrier: for accesses behind an early return
   /// that depends on data, where not every thread of the block reaches,
-  /// and for written elements of 24 bytes or more (measured faster).
+  /// and for written elements of 24 bytes or more (measured faster). With
+  /// GridLoop: on each iteration, for a warp whose lanes are in one
+  /// iteration (their elements one row), with no test of the block's row.
   bool WarpTile = false;
   /// Why warp tiles (typed, for the remark).
   enum class WarpReason { NoBlockBarrier, LargeElements, Forced };

@@ -38,6 +38,9 @@
 //             units by lane t & 31, 32 apart; __syncwarp for each barrier
 //
 // so a warp needs no other warp: no thread of the block has to reach Pre.
+// In a grid-stride loop the same, on each iteration, and go also asks that
+// every lane's row start (its element minus S_j*lane) be lane 0's (a
+// shuffle): lanes that run together may be in different iterations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -309,16 +312,15 @@ private:
       B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
   }
   Value *warpGo(IRBuilder<> &B, Value *Go);
+  Value *oneRow(IRBuilder<> &B, Value *Mask);
   std::string warpReason() const {
     switch (P.WarpWhy) {
     case StagingPlan::WarpReason::NoBlockBarrier:
-      return ", each full warp on its own: no barrier may go where not "
-             "every thread reaches)";
+      return "no barrier may go where not every thread reaches";
     case StagingPlan::WarpReason::LargeElements:
-      return ", each full warp on its own: faster than a block tile for "
-             "elements of 24 bytes or more)";
+      return "faster than a block tile for elements of 24 bytes or more";
     case StagingPlan::WarpReason::Forced:
-      return ", each full warp on its own: -coalda-stage-warp-tiles=always)";
+      return "-coalda-stage-warp-tiles=always";
     }
     llvm_unreachable("every reason is named");
   }
@@ -373,8 +375,9 @@ Value *StagingEmitter::computeGo() {
   Value *Fits = C.transposed() ? transposeFits(B) : rowsFit(B);
   // In a grid-stride loop the threads of a partial iteration (or the few
   // left in one) must not reach a barrier, the vote's included: decided
-  // first, alike in every thread in the iteration.
-  if (P.GridLoop)
+  // first, alike in every thread in the iteration. (A warp tile's go asks
+  // its own warp: the lanes that left the loop are missing from its mask.)
+  if (P.GridLoop && !P.WarpTile)
     Fits = B.CreateAnd(Fits, iterationFull(B), "coalda.fits");
   if (!P.votes() && !P.WarpTile)
     return Fits;
@@ -427,6 +430,10 @@ Value *StagingEmitter::computeGo() {
 Value *StagingEmitter::warpGo(IRBuilder<> &B, Value *Go) {
   Value *Together = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}, {},
                                       nullptr, "coalda.together");
+  if (P.GridLoop) {
+    Value *Row = oneRow(B, Together);
+    Go = match(Go, m_One()) ? Row : B.CreateAnd(Go, Row);
+  }
   if (match(Go, m_One())) // no checks: the mask alone
     return B.CreateICmpEQ(Together, B.getInt32(-1), "coalda.stage.go");
   // An address past the end may be poison: freeze it out.
@@ -434,6 +441,33 @@ Value *StagingEmitter::warpGo(IRBuilder<> &B, Value *Go) {
   Value *Ballot = B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
                                     {Together, Go}, nullptr, "coalda.ballot");
   return B.CreateICmpEQ(Ballot, B.getInt32(-1), "coalda.stage.go");
+}
+
+/// In a loop the lanes that run together need not be in one iteration (a
+/// GPU may run a lane that is an iteration ahead with the others): the
+/// warp's elements are one row when every lane's row start, its element
+/// minus S*lane, is lane 0's, in every array. Lane 0's comes by a shuffle
+/// among the lanes of MASK (lane 0 missing: the ballot fails anyway).
+Value *StagingEmitter::oneRow(IRBuilder<> &B, Value *Mask) {
+  Value *Lane = B.CreateZExt(
+      B.CreateAnd(sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), 31), I64);
+  Value *Same = nullptr;
+  auto FromLane0 = [&](Value *Word) {
+    return B.CreateIntrinsic(Intrinsic::nvvm_shfl_sync_idx_i32, {},
+                             {Mask, Word, B.getInt32(0), B.getInt32(31)});
+  };
+  for (auto [A, Element] : zip(C.Arrays, Elements)) {
+    Value *Start = B.CreateSub(B.CreatePtrToInt(Element, I64),
+                               B.CreateMul(Lane, B.getInt64(A.Stride)));
+    for (unsigned Shift : {0u, 32u}) {
+      Value *Word = B.CreateTrunc(Shift ? B.CreateLShr(Start, Shift) : Start,
+                                  B.getInt32Ty());
+      Value *Equal = B.CreateICmpEQ(Word, FromLane0(Word));
+      Same = Same ? B.CreateAnd(Same, Equal) : Equal;
+    }
+  }
+  Same->setName("coalda.one.row");
+  return Same;
 }
 
 /// go computed alike by every thread, without a barrier (the plan's uniform
@@ -1034,13 +1068,18 @@ std::string StagingEmitter::emit() {
            " its columns in turn; " +
            std::to_string(C.bytesPerThread() * 2 * P.Capacity) +
            " bytes for " + std::to_string(P.Capacity) + " threads)";
+  std::string Where =
+      P.WarpTile ? std::string(P.GridLoop ? ", each full warp on each "
+                                            "iteration of the grid-stride "
+                                            "loop: "
+                                          : ", each full warp on its own: ") +
+                       warpReason()
+      : P.GridLoop ? ", on each full iteration of the grid-stride loop"
+                   : "";
   return "staged " + Names + " through shared memory (" +
          (P.WarpTile ? "warp tiles, " : "block tile, ") +
          std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
-         std::to_string(P.Capacity) + " threads" +
-         (P.GridLoop ? ", on each full iteration of the grid-stride loop)"
-                     : P.WarpTile ? warpReason()
-                                  : ")");
+         std::to_string(P.Capacity) + " threads" + Where + ")";
 }
 
 } // namespace

@@ -32,7 +32,11 @@
 //     access to the last, staged in the iterations whose row is full (the
 //     emitter's iterationFull: then every thread of the block is in it), and
 //     a barrier separates each such iteration from the next one's tile
-//     writes (the next vote's, or one at its end).
+//     writes (the next vote's, or one at its end). With warp tiles (the
+//     cost rule's, or the option's) each iteration's full warps instead,
+//     a warp whose lanes run together in one iteration (the emitter checks
+//     that their elements are one row: a GPU may run a lane of the next
+//     iteration with them).
 //     Where no block barrier may go (D is not reached by every thread: an
 //     early return before it reads memory; or no such D or M), warp
 //     tiles: the region is the span from the first staged access to the
@@ -40,8 +44,9 @@
 //     (activemask) and pass the checks (a ballot) is staged on its own, with
 //     __syncwarp for the barriers (findWarpRegion). Cost rule: a block
 //     that writes elements of at least 24 bytes takes warp tiles even where
-//     a block tile could go (measured faster at every block size; smaller
-//     elements measured slower in warp tiles: warpTilesMeasuredFaster).
+//     a block tile could go (measured faster at every block size, in
+//     grid-stride loops too; smaller elements measured slower in warp
+//     tiles: warpTilesMeasuredFaster).
 //  3. Between the phases the staged elements must not be reached through
 //     another pointer by the same thread (another thread's touching them is
 //     a race in the original): calls that may touch memory, volatile and
@@ -334,6 +339,12 @@ Verdict smallElementRule(const StagingCandidate &C,
   return std::nullopt;
 }
 
+void markWarpTiles(StagingPlan &P, StagingPlan::WarpReason Why) {
+  LLVM_DEBUG(dbgs() << "coalda: staging in warp tiles\n");
+  P.WarpTile = true;
+  P.WarpWhy = Why;
+}
+
 /// 2, warp tiles: the span from the first staged access to the last, as
 /// when every thread runs them, but decided per warp: the threads that reach
 /// the first access (in no cycle: at most once each) all run the others
@@ -347,12 +358,10 @@ Verdict findWarpRegion(const StagingCandidate &C, StagingPlan &P,
     return miss(MissedReason::StagingInLoop,
                 "the accesses are in a loop: warp tiles are staged only "
                 "outside loops");
-  LLVM_DEBUG(dbgs() << "coalda: staging in warp tiles\n");
   P.InnerGuards.clear();
   P.Guard = nullptr;
   P.Merge = nullptr;
-  P.WarpTile = true;
-  P.WarpWhy = Why;
+  markWarpTiles(P, Why);
   return std::nullopt;
 }
 
@@ -360,9 +369,10 @@ Verdict findWarpRegion(const StagingCandidate &C, StagingPlan &P,
 /// staged array's) is staged in warp tiles where a block tile could go too:
 /// measured faster on an H200 (24- to 64-byte records, with and without
 /// math: 1.03-1.48 times the block tile's speed-up, all but a 24-byte axpy
-/// at 1024 threads, 0.98; docs/benchmarks.md "Warp tiles"); 12-byte
-/// elements lost 2-20% in warp tiles at 128 and 256 threads, so they keep
-/// the block's.
+/// at 1024 threads, 0.98; docs/benchmarks.md "Warp tiles"; in grid-stride
+/// loops 32-byte elements 1.52-2.18x against 1.25-1.39x, "Warp tiles in
+/// grid-stride loops"); 12-byte elements lost 2-20% in warp tiles at 128
+/// and 256 threads (in loops up to 23%), so they keep the block's.
 bool warpTilesMeasuredFaster(const StagingCandidate &C) {
   return any_of(C.Arrays, [](const StagedArray &A) { return A.Written; }) &&
          all_of(C.Arrays, [](const StagedArray &A) {
@@ -473,6 +483,15 @@ Verdict findLoopRegion(const StagingCandidate &C, StagingPlan &P,
                 "the loop is not implemented");
   P.GridLoop = StagingPlan::GridStride{Loop.Bounds.front(), *Loop.LoopStep,
                                        Loop.LoopStart};
+  // Warp tiles per iteration where the option asks for them (the emitter
+  // checks that the warp's lanes are in one iteration: their elements are
+  // then one row).
+  using Reason = StagingPlan::WarpReason;
+  opts::WarpTiles Mode = opts::StageWarpTiles;
+  if (Mode == opts::WarpTiles::Always)
+    markWarpTiles(P, Reason::Forced);
+  else if (Mode == opts::WarpTiles::Measured && warpTilesMeasuredFaster(C))
+    markWarpTiles(P, Reason::LargeElements);
   return std::nullopt;
 }
 

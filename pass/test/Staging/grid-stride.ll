@@ -1,5 +1,9 @@
-; RUN: %opt -passes=coalda,verify -S %s | FileCheck %s
-; RUN: %opt -passes=coalda -pass-remarks=coalda -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt -passes=coalda,verify -coalda-stage-warp-tiles=fallback -S %s | FileCheck %s
+; RUN: %opt -passes=coalda -coalda-stage-warp-tiles=fallback -pass-remarks=coalda -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+
+; Block tiles per iteration, as -coalda-stage-warp-tiles=fallback keeps them
+; (by default the 32-byte elements of fill_gs and rmw_gs go in warp tiles:
+; warp-tile-grid-stride.ll).
 
 ; Element staging inside a grid-stride loop `for (i = gid; i < n; i += step)`:
 ; each iteration whose block row is full is staged, the partial last one
