@@ -380,7 +380,7 @@ def bench_cmd(
 ) -> None:
     """Time FILE's kernels before and after COALDA against cudaMemcpy on the GPU.
     Clang flags after `--` are passed through (not to the nvcc baseline)."""
-    from .bench import bench_table, nvcc_ptx, plot, run_bench
+    from .bench import bench_table, failures, nvcc_ptx, plot, run_bench
     from .ir import signatures
     from .run_command import choose_spec, compile_or_reuse
     from .gpu import device
@@ -415,7 +415,7 @@ def bench_cmd(
         json_path.write_text(result.to_json() + "\n")
     if plot_path:
         plot(result, plot_path)
-    if not all(r.match for r in result.rows):
+    if failures(result):
         _fail("some outputs differ from the unoptimized kernel's")
 
 
