@@ -8,6 +8,11 @@ pinned: a kernel the pass never stages proves nothing, so the attacking
 kernels must stay staged in warp tiles, and the ones it must refuse must stay
 refused.
 
+The grid-stride loops with a data-dependent `continue` (grid_continue,
+grid_continue_d3: one block walks every element) are staged per iteration
+in warp tiles; a warp whose lanes run together in two iterations (the ones
+that skipped run ahead) must not be taken for one row.
+
 Also: blocks whose last warp is partial (80 and 48 threads); a bug planted in
 the staged path (lanes 16-31 move lanes 0-15's units) shows up in every
 warp-staged kernel, so the inputs do stage full warps in each of them; and
@@ -50,7 +55,7 @@ WARP_BOTH = {
     "own_shared", "shfl_inside", "ballot_inside", "stores_only", "write_before_exit", "reaccess_after_exit",
     "syncwarp_before", "block_stride", "param_offset", "bounded100", "read_neighbour", "scatter_own",
     "gather_own", "span_branches", "exit_after_syncwarp", "exit_on_member", "two_exits", "loop_before",
-    "helper_twice",
+    "helper_twice", "grid_continue", "grid_continue_d3",
 }
 WARP = {
     # -O3: the __syncwarp after the region stays outside it; the struct copy
@@ -71,7 +76,7 @@ BLOCK = {"tid_only"}
 # data-dependent loop between the accesses, the accesses in a loop, index
 # forms the address walker does not take apart.
 LEFT_BOTH = {"shfl_orders", "syncwarp_inside", "cond_member", "phi_offset", "select_offset", "reversed", "gaps", "bytes3",
-             "shorts3", "pick_array", "span_loop", "vec32", "grid_continue", "warp_lane_index",
+             "shorts3", "pick_array", "span_loop", "vec32", "warp_lane_index",
              "warp_lane_index2", "lane_only"}
 LEFT = {
     3: LEFT_BOTH | {"trap_inside"},
@@ -133,7 +138,8 @@ def test_staging_decisions_are_pinned(level: int, optimized: dict) -> None:
     for k in report["kernels"]:
         for s in k.get("stagings", []):
             if s["transformed"] and s["tile"] == "warp":
-                assert "each full warp on its own" in s["reason"], (k["name"], s["reason"])
+                where = "on each iteration of the grid-stride loop" if "continue" in k["name"] else "on its own"
+                assert f"each full warp {where}" in s["reason"], (k["name"], s["reason"])
     threads = {k["name"]: s["threads"] for k in report["kernels"] for s in k.get("stagings", []) if s["transformed"]}
     assert {k: threads[k] for k in THREADS} == THREADS
     barriers = {k["name"]: s["barriers"] for k in report["kernels"] for s in k.get("stagings", [])
@@ -166,6 +172,20 @@ def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) ->
     assert run.returncode == 1, run.stdout[-2000:]
     caught = {m[1] for m in re.finditer(r"│ (\w+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}
     assert caught == WARP[3], (sorted(WARP[3] - caught), sorted(caught - WARP[3]))
+
+
+def test_a_warp_of_two_iterations_is_not_one_row(optimized: dict, tmp_path: Path) -> None:
+    """In the grid-stride loops with a data-dependent continue, lanes that
+    skip an iteration run ahead to the next one's activemask and read one
+    mask with lanes still in the iteration before: with the row test planted
+    away (every lane's row start is lane 0's) such a warp is staged as one
+    row, and both loops differ; no other kernel has the test."""
+    row = re.compile(r"%coalda\.one\.row = and i1 [^,\n]+, [^,\n]+")
+    bad = plant(optimized[3][0], tmp_path, lambda text: row.sub("%coalda.one.row = and i1 true, true", text))
+    run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
+    assert run.returncode == 1, run.stdout[-2000:]
+    caught = {m[1] for m in re.finditer(r"│ (\w+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}
+    assert caught == {"grid_continue", "grid_continue_d3"}
 
 
 def test_never_stages_none_in_warp_tiles(tmp_path: Path) -> None:

@@ -352,7 +352,7 @@ Verdict ActiveThreads::find(const CopyGroup &G, RewritePlan &P) {
 }
 
 Verdict ActiveThreads::findLoop(BasicBlock *BB, Instruction *Last,
-                                RewritePlan &P) {
+                                RewritePlan &P, bool EveryIteration) {
   if (inIrreducibleCycle(Cycles, BB))
     return Missed{MissedReason::ActiveThreads,
                   "the accesses are in a cycle that is not a loop (entered "
@@ -360,7 +360,7 @@ Verdict ActiveThreads::findLoop(BasicBlock *BB, Instruction *Last,
   Loop *L = liveLoopFor(LI, BB);
   if (!L)
     return Missed{MissedReason::ActiveThreads, "the accesses are in no loop"};
-  return findGridStrideLoop(BB, Last, L, P);
+  return findGridStrideLoop(BB, Last, L, P, EveryIteration);
 }
 
 // Bounds guards: walking up from the copy's block through single
@@ -447,7 +447,8 @@ static bool invariantIn(const Loop *L, const Value *V, unsigned Depth = 0) {
 // in its header, or rotated (tested at the latch, with `start < n` before).
 // This function is long because the two loop shapes share their matching.
 Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
-                                          Loop *L, RewritePlan &P) {
+                                          Loop *L, RewritePlan &P,
+                                          bool EveryIteration) {
   const Missed NotGridStride{
       MissedReason::ActiveThreads,
       "the accesses are inside a loop that is not a grid-stride loop `for "
@@ -455,8 +456,10 @@ Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
   BasicBlock *Header = L->getHeader(), *Latch = L->getLoopLatch();
   BasicBlock *Exiting = L->getExitingBlock();
   BasicBlock *Outside = L->getLoopPredecessor();
+  // BB on every iteration (it dominates the latch), or where the caller
+  // allows skips, at most once per iteration (in L itself, no inner loop).
   if (L->getParentLoop() || !Latch || !Exiting || !Outside ||
-      !DT.dominates(BB, Latch))
+      !(EveryIteration ? DT.dominates(BB, Latch) : LI.getLoopFor(BB) == L))
     return NotGridStride;
   auto *ExitBr = dyn_cast<BranchInst>(Exiting->getTerminator());
   if (!ExitBr || !ExitBr->isConditional() ||

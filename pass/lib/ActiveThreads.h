@@ -69,9 +69,12 @@ public:
   /// The grid-stride loop around BB, whose accesses end at Last (the
   /// loop's bound must be available there): P.Kind is Guard::Loop with its
   /// bound, start and step; stays None when the loop's exit is row-uniform
-  /// (every thread of a row runs every iteration); or why not.
+  /// (every thread of a row runs every iteration); or why not. With
+  /// EveryIteration false BB may be skipped on some iterations (`if
+  /// (!alive[i]) continue;`): for warp tiles, which do not need the
+  /// block's row to run it.
   Verdict findLoop(llvm::BasicBlock *BB, llvm::Instruction *Last,
-                   RewritePlan &P);
+                   RewritePlan &P, bool EveryIteration = true);
 
 private:
   const CoalescingInfo &Info;
@@ -84,7 +87,8 @@ private:
 
   Verdict findBoundsGuards(const CopyGroup &G, RewritePlan &P);
   Verdict findGridStrideLoop(llvm::BasicBlock *BB, llvm::Instruction *Last,
-                             llvm::Loop *L, RewritePlan &P);
+                             llvm::Loop *L, RewritePlan &P,
+                             bool EveryIteration = true);
   /// Why B does not keep a prefix of the row (NotLane when its sides have
   /// the wrong form), or nothing.
   Verdict prefixBound(PrefixBound &B, const Missed &NotLane);

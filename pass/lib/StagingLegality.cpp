@@ -464,16 +464,30 @@ Verdict findRegion(const StagingCandidate &C, StagingPlan &P,
 }
 
 /// 2 in a loop: the accesses' one block runs once per iteration of a
-/// grid-stride loop; the region is their span (no Guard).
+/// grid-stride loop; the region is their span (no Guard). Where a thread
+/// may skip them on some iterations (`if (!alive[i]) continue;`) no block
+/// tile may go: warp tiles, unless the option forbids them.
 Verdict findLoopRegion(const StagingCandidate &C, StagingPlan &P,
                        ActiveThreads &Threads) {
   if (C.Block != C.LastBlock)
     return miss(MissedReason::StagingInLoop,
                 "the accesses in the loop lie in several blocks: staging per "
                 "iteration takes one block of them");
+  using Reason = StagingPlan::WarpReason;
+  opts::WarpTiles Mode = opts::StageWarpTiles;
+  Instruction *First = accessSpan(C).first;
   RewritePlan Loop;
-  if (Verdict V = Threads.findLoop(C.Block, accessSpan(C).first, Loop))
-    return miss(MissedReason::StagingInLoop, V->Detail);
+  bool Skipped = false;
+  if (Verdict V = Threads.findLoop(C.Block, First, Loop)) {
+    Loop = RewritePlan();
+    Skipped = Mode != opts::WarpTiles::Never &&
+              !Threads.findLoop(C.Block, First, Loop,
+                                /*EveryIteration=*/false);
+    if (!Skipped)
+      return miss(MissedReason::StagingInLoop, V->Detail);
+    LLVM_DEBUG(dbgs() << "coalda: the accesses are skipped on some "
+                         "iterations: warp tiles only\n");
+  }
   if (Loop.Kind != Guard::Loop || Loop.Bounds.front().LaneOnHi)
     return miss(MissedReason::StagingInLoop,
                 "the accesses are in a loop every thread of the block runs "
@@ -486,9 +500,9 @@ Verdict findLoopRegion(const StagingCandidate &C, StagingPlan &P,
   // Warp tiles per iteration where the option asks for them (the emitter
   // checks that the warp's lanes are in one iteration: their elements are
   // then one row).
-  using Reason = StagingPlan::WarpReason;
-  opts::WarpTiles Mode = opts::StageWarpTiles;
-  if (Mode == opts::WarpTiles::Always)
+  if (Skipped)
+    markWarpTiles(P, Reason::NoBlockBarrier);
+  else if (Mode == opts::WarpTiles::Always)
     markWarpTiles(P, Reason::Forced);
   else if (Mode == opts::WarpTiles::Measured && warpTilesMeasuredFaster(C))
     markWarpTiles(P, Reason::LargeElements);

@@ -519,7 +519,12 @@ __global__ void loop_before(F3 *a, const unsigned char *alive, int n) {
   a[i].x += s; a[i].y *= 2.0f; a[i].z -= a[i].y;
 }
 
-// a grid-stride loop with a data-dependent continue
+// a grid-stride loop with a data-dependent continue: no block barrier may
+// go on an iteration some threads skip; a warp whose 32 lanes reach the
+// accesses in one iteration is staged on its own (lanes that skipped run
+// ahead to the next iteration's activemask: a mask of lanes of two
+// iterations is not one row and runs the original code). One block walks
+// all n elements (warp_tiles.toml).
 __global__ void grid_continue(F3 *a, const unsigned char *alive, int n) {
   for (int i = G; i < n; i += blockDim.x * gridDim.x) {
     if (DEAD(i)) continue;
@@ -575,4 +580,12 @@ __global__ void trap_inside(F3 *a, const unsigned char *alive, int n) {
   a[i].x += 1.0f;
   if (a[i].x == 12345.5f) __builtin_trap();
   a[i].y *= 2.0f; a[i].z -= a[i].y;
+}
+
+// grid_continue with 24-byte elements
+__global__ void grid_continue_d3(D3 *a, const unsigned char *alive, int n) {
+  for (int i = G; i < n; i += blockDim.x * gridDim.x) {
+    if (DEAD(i)) continue;
+    a[i].x = a[i].x * 0.5 + 1.0; a[i].y -= a[i].x; a[i].z = a[i].y * a[i].x;
+  }
 }
