@@ -109,7 +109,26 @@ _BUILTIN_VARS = re.compile(r"^@(threadIdx|blockIdx|blockDim|gridDim) = [^\n]*$",
 _SHARED_GLOBAL = re.compile(r"^@(\S+) = ([^\n]*?)addrspace\(3\) global ([^\n]*)$", re.M)
 _DEFINE = re.compile(r"^define [^\n]*?@([^\s(]+)\(.*?^\}", re.M | re.S)
 _LOCATION = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)[^\n]*?(?:inlinedAt: !(\d+))?\)$", re.M)
-_FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED = 1, 2, 3
+_FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED, _FAULT_ASSERT = 1, 2, 3, 4
+# CUDA's device runtime calls a kernel may make: assert()'s __assertfail sets
+# the fault flag (the GPU stops the launch: cudaErrorAssert) and records
+# where; printf's vprintf prints nothing. Any other external a kernel calls
+# is refused by name (the JIT would jump to address 0).
+_DEVICE_RUNTIME = """
+@__coalda_assert_message = global ptr null
+@__coalda_assert_file = global ptr null
+@__coalda_assert_line = global i32 0
+define void @__assertfail(ptr %message, ptr %file, i32 %line, ptr %function, i64 %size) {
+  store i32 FAULT, ptr @__coalda_fault
+  store ptr %message, ptr @__coalda_assert_message
+  store ptr %file, ptr @__coalda_assert_file
+  store i32 %line, ptr @__coalda_assert_line
+  ret void
+}
+define i32 @vprintf(ptr %format, ptr %args) {
+  ret i32 0
+}
+"""
 # The address operand and alignment of a load or store: the last `, ptr X,
 # align N` of the line (a stored or loaded pointer is not followed by align).
 _ACCESS = re.compile(r"^(\s+)(?:%\S+ = load |store )[^\n]*, ptr(?: addrspace\((\d+)\))? ([%@][^\s,]+), align (\d+)(?:,[^\n]*)?$", re.M)
@@ -362,6 +381,15 @@ def _threaded(text: str, kernels: Sequence[KernelSignature], sites: Sequence[Sit
     return frozenset(k.name for k in kernels if k.name in reach)
 
 
+def _device_runtime(text: str) -> str:
+    """Definitions of the device runtime functions TEXT declares (their
+    declarations are dropped from it by the caller)."""
+    return _DEVICE_RUNTIME.replace("FAULT", str(_FAULT_ASSERT))
+
+
+_RUNTIME_DECLARATION = re.compile(r"^declare [^\n]*@(__assertfail|vprintf)\([^\n]*$", re.M)
+
+
 def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict[str, int]) -> HostModule:
     """Device IR rewritten so the host can run it; refuses what it cannot run.
     `shared_sizes` maps each static addrspace(3) global to its size in bytes."""
@@ -384,6 +412,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     text = re.sub(r"^target datalayout = .*$", "", text, flags=re.M)
     text = re.sub(r"^target triple = .*$", f'target triple = "{llvm.get_process_triple()}"', text, flags=re.M)
     text = _TARGET_ATTRS.sub("", text)
+    text = _RUNTIME_DECLARATION.sub("", text)
     text, spaces = _check_alignment(text)
     text = _contract(text)
     text = _canonical_nans(text)
@@ -393,6 +422,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS),
         _barrier_wrappers(),
         _shared_functions(static, shared_sizes, dynamic, text),
+        _device_runtime(text),
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
         *(fibers.entry_ir(i, k.name, [ty for _, ty in k.params]) for i, k in enumerate(kernels) if k.name in threaded),
     ]
@@ -576,6 +606,11 @@ class EmulatedModule:
         host.data_layout = str(layout)
         for name, address in fibers.libc_symbols().items():
             llvm.add_symbol(name, address)
+        missing = sorted(fn.name for fn in host.functions
+                         if fn.is_declaration and not fn.name.startswith("llvm.")
+                         and not llvm.address_of_symbol(fn.name))
+        if missing:
+            raise EmulationRefused(f"kernel calls {', '.join(missing)}, which the CPU emulator does not provide")
         self._engine = llvm.create_mcjit_compiler(host, tm)
         self._engine.finalize_object()
         self._globals = {
@@ -583,6 +618,9 @@ class EmulatedModule:
             for r in REGISTERS for d in DIMS
         }
         self._fault = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_fault"))
+        self._assertion = [ctypes.c_void_p.from_address(self._engine.get_global_value_address(f"__coalda_assert_{w}"))
+                           for w in ("message", "file")]
+        self._assert_line = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_assert_line"))
         self._poison = ctypes.CFUNCTYPE(None)(self._engine.get_function_address("__coalda_shared_poison"))
         self._check = ctypes.CFUNCTYPE(None, ctypes.c_int64)(self._engine.get_function_address("__coalda_shared_check"))
         self._drivers = {}
@@ -653,6 +691,11 @@ class EmulatedModule:
                                  "check the launch spec's align")
         if fault == _FAULT_STRAY_BARRIER:
             raise EmulationFault(f"kernel {kernel}: reached a barrier through a call the emulator cannot follow")
+        if fault == _FAULT_ASSERT:
+            message, file = (ctypes.string_at(p.value).decode(errors="replace") if p.value else "?"
+                             for p in self._assertion)
+            raise EmulationFault(f"kernel {kernel}: assertion `{message}` failed at {file}:{self._assert_line.value} "
+                                 "(on the GPU: cudaErrorAssert)")
 
     def _launch_threads(
         self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int],

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from coalda import emulate
-from coalda.compile import CompileOptions, run_coalda
+from coalda.compile import CompileOptions, compile_to_ir, run_coalda
 from coalda.emulate import EmulationRefused, EmulatorExecutor
 from coalda.pipeline import Artifacts, build
 from coalda.oracle import LAYOUTS, check, make_args
@@ -390,3 +390,52 @@ def test_contract_multiplies_fuse_into_their_adds_within_a_block() -> None:
     out = np.zeros(4, dtype=np.float32)
     module.launch("k", (1, 1, 1), (1, 1, 1), [inputs.view(np.uint8), out.view(np.uint8)])
     assert out.tolist() == [2.0**-24, -(2.0**-24), 0.0, 0.0]
+
+
+ASSERTS = r"""
+#include <cassert>
+#include <cstdio>
+__global__ void tiled(float *a) {
+  __shared__ float s[64];
+  s[threadIdx.x] = a[threadIdx.x];
+  __syncthreads();
+  a[threadIdx.x] = s[63 - threadIdx.x];
+}
+__global__ void checked(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  assert(i < n);
+  if (i == 0) printf("a[0] = %f\n", a[0]);
+  a[i] += 1.0f;
+}
+"""
+
+
+def test_assert_and_printf_run_beside_shared_memory(tmp_path: Path) -> None:
+    """CUDA's device runtime in the emulator: an assert that holds and a
+    printf (discarded) in a module with shared memory (the JIT once jumped
+    to address 0 there: a segfault, found by the real-shapes adversary); an
+    assert that fails is the launch's fault, with its condition and line
+    (the GPU stops the launch: cudaErrorAssert)."""
+    source = tmp_path / "asserts.cu"
+    source.write_text(ASSERTS)
+    compile_to_ir(source, CompileOptions(), tmp_path / "asserts.ll")
+    module = emulate.load((tmp_path / "asserts.ll").read_text())
+    a = np.arange(64, dtype=np.float32)
+    module.launch("_Z7checkedPfi", (2, 1, 1), (32, 1, 1), [a, np.int32(64)])
+    assert np.array_equal(a, np.arange(64, dtype=np.float32) + 1)
+    with pytest.raises(emulate.EmulationFault, match=r"assertion `i < n` failed at .*asserts\.cu:12"):
+        module.launch("_Z7checkedPfi", (2, 1, 1), (32, 1, 1), [a, np.int32(40)])
+    reversed_a = a[::-1].copy()
+    module.launch("_Z5tiledPf", (1, 1, 1), (64, 1, 1), [a])  # the fault flag was cleared
+    assert np.array_equal(a, reversed_a)
+
+
+def test_an_unknown_external_call_is_refused_by_name() -> None:
+    """A kernel calling a function nothing defines (here dynamic
+    parallelism's parameter buffer) is refused in one line naming it, not
+    run into address 0."""
+    text = kernel_ir("ptr %p", "  %m = call ptr @cudaGetParameterBufferV2(ptr null)\n  store ptr %m, ptr %p\n"
+                     "  ret void\n", "declare ptr @cudaGetParameterBufferV2(ptr)\n")
+    with pytest.raises(EmulationRefused,
+                       match="kernel calls cudaGetParameterBufferV2, which the CPU emulator does not provide"):
+        emulate.load(text)
