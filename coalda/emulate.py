@@ -109,11 +109,13 @@ _BUILTIN_VARS = re.compile(r"^@(threadIdx|blockIdx|blockDim|gridDim) = [^\n]*$",
 _SHARED_GLOBAL = re.compile(r"^@(\S+) = ([^\n]*?)addrspace\(3\) global ([^\n]*)$", re.M)
 _DEFINE = re.compile(r"^define [^\n]*?@([^\s(]+)\(.*?^\}", re.M | re.S)
 _LOCATION = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)[^\n]*?(?:inlinedAt: !(\d+))?\)$", re.M)
-_FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED, _FAULT_ASSERT = 1, 2, 3, 4
+_FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED, _FAULT_ASSERT, _FAULT_MISSING = 1, 2, 3, 4, 5
 # CUDA's device runtime calls a kernel may make: assert()'s __assertfail sets
 # the fault flag (the GPU stops the launch: cudaErrorAssert) and records
-# where; printf's vprintf prints nothing. Any other external a kernel calls
-# is refused by name (the JIT would jump to address 0).
+# where; printf's vprintf prints nothing. Any other function that neither
+# the module nor the process defines gets a stub that faults when called,
+# naming it (the JIT would jump to address 0; an uncalled declaration, as
+# -O0's __nvvm_reflect, is harmless).
 _DEVICE_RUNTIME = """
 @__coalda_assert_message = global ptr null
 @__coalda_assert_file = global ptr null
@@ -381,6 +383,44 @@ def _threaded(text: str, kernels: Sequence[KernelSignature], sites: Sequence[Sit
     return frozenset(k.name for k in kernels if k.name in reach)
 
 
+def _missing_functions(host: llvm.ModuleRef, provided: set[str]) -> list[str]:
+    """The functions HOST declares that neither it nor this process defines
+    (intrinsics aside)."""
+    process = ctypes.CDLL(None)
+    return sorted(fn.name for fn in host.functions
+                  if fn.is_declaration and not fn.name.startswith("llvm.") and fn.name not in provided
+                  and not hasattr(process, fn.name))
+
+
+def _missing_stubs(host: llvm.ModuleRef, names: list[str]) -> str:
+    """A definition of each of NAMES (declared in HOST) that sets the fault
+    flag and which one was called, and returns zero."""
+    types = {fn.name: str(fn.global_value_type) for fn in host.functions}
+    out = ["@__coalda_fault = external global i32", "@__coalda_missing = global i32 0"]
+    for k, name in enumerate(names):
+        result, params = re.fullmatch(r"(.*?) \((.*)\)", types[name]).groups()  # type: ignore[union-attr]
+        args = ", ".join(p if p == "..." else f"{p} %a{j}" for j, p in enumerate(_top_level(params)))
+        value = "void" if result == "void" else f"{result} zeroinitializer"
+        out.append(f"define {result} @\"{name}\"({args}) {{\n  store i32 {_FAULT_MISSING}, ptr @__coalda_fault\n"
+                   f"  store i32 {k}, ptr @__coalda_missing\n  ret {value}\n}}")
+    return "\n".join(out)
+
+
+def _top_level(params: str) -> list[str]:
+    """A parameter list's types, split at the commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(params):
+        if c in "{[<(":
+            depth += 1
+        elif c in "}]>)":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(params[start:i].strip())
+            start = i + 1
+    last = params[start:].strip()
+    return [*parts, last] if last else parts
+
+
 def _device_runtime(text: str) -> str:
     """Definitions of the device runtime functions TEXT declares (their
     declarations are dropped from it by the caller)."""
@@ -604,13 +644,12 @@ class EmulatedModule:
         host.verify()
         host.triple = tm.triple
         host.data_layout = str(layout)
-        for name, address in fibers.libc_symbols().items():
+        libc = fibers.libc_symbols()
+        for name, address in libc.items():
             llvm.add_symbol(name, address)
-        missing = sorted(fn.name for fn in host.functions
-                         if fn.is_declaration and not fn.name.startswith("llvm.")
-                         and not llvm.address_of_symbol(fn.name))
-        if missing:
-            raise EmulationRefused(f"kernel calls {', '.join(missing)}, which the CPU emulator does not provide")
+        self.missing = _missing_functions(host, set(libc))
+        if self.missing:
+            host.link_in(ir.parse(_missing_stubs(host, self.missing)))
         self._engine = llvm.create_mcjit_compiler(host, tm)
         self._engine.finalize_object()
         self._globals = {
@@ -621,6 +660,8 @@ class EmulatedModule:
         self._assertion = [ctypes.c_void_p.from_address(self._engine.get_global_value_address(f"__coalda_assert_{w}"))
                            for w in ("message", "file")]
         self._assert_line = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_assert_line"))
+        self._missing_called = (ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_missing"))
+                                if self.missing else None)
         self._poison = ctypes.CFUNCTYPE(None)(self._engine.get_function_address("__coalda_shared_poison"))
         self._check = ctypes.CFUNCTYPE(None, ctypes.c_int64)(self._engine.get_function_address("__coalda_shared_check"))
         self._drivers = {}
@@ -691,6 +732,9 @@ class EmulatedModule:
                                  "check the launch spec's align")
         if fault == _FAULT_STRAY_BARRIER:
             raise EmulationFault(f"kernel {kernel}: reached a barrier through a call the emulator cannot follow")
+        if fault == _FAULT_MISSING and self._missing_called is not None:
+            raise EmulationFault(f"kernel {kernel} called {self.missing[self._missing_called.value]}, "
+                                 "which the CPU emulator does not provide")
         if fault == _FAULT_ASSERT:
             message, file = (ctypes.string_at(p.value).decode(errors="replace") if p.value else "?"
                              for p in self._assertion)

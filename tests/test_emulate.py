@@ -430,12 +430,18 @@ def test_assert_and_printf_run_beside_shared_memory(tmp_path: Path) -> None:
     assert np.array_equal(a, reversed_a)
 
 
-def test_an_unknown_external_call_is_refused_by_name() -> None:
+def test_an_unknown_external_call_faults_by_name() -> None:
     """A kernel calling a function nothing defines (here dynamic
-    parallelism's parameter buffer) is refused in one line naming it, not
-    run into address 0."""
-    text = kernel_ir("ptr %p", "  %m = call ptr @cudaGetParameterBufferV2(ptr null)\n  store ptr %m, ptr %p\n"
-                     "  ret void\n", "declare ptr @cudaGetParameterBufferV2(ptr)\n")
-    with pytest.raises(EmulationRefused,
-                       match="kernel calls cudaGetParameterBufferV2, which the CPU emulator does not provide"):
-        emulate.load(text)
+    parallelism's parameter buffer, taking a struct) faults when it calls
+    it, naming it, instead of jumping to address 0; a kernel of the same
+    module that does not call it runs."""
+    text = kernel_ir("ptr %p, i32 %c", "  %z = icmp eq i32 %c, 0\n  br i1 %z, label %done, label %call\n"
+                     "call:\n  %m = call ptr @cudaGetParameterBufferV2(ptr null, { i32, i32 } zeroinitializer)\n"
+                     "  store ptr %m, ptr %p\n  br label %done\ndone:\n  ret void\n",
+                     "declare ptr @cudaGetParameterBufferV2(ptr, { i32, i32 })\n")
+    module = emulate.load(text)
+    slot = np.zeros(1, dtype=np.uint64)
+    module.launch("k", (1, 1, 1), (1, 1, 1), [slot, np.int32(0)])
+    with pytest.raises(emulate.EmulationFault,
+                       match="kernel k called cudaGetParameterBufferV2, which the CPU emulator does not provide"):
+        module.launch("k", (1, 1, 1), (1, 1, 1), [slot, np.int32(1)])
