@@ -30,10 +30,11 @@ from coalda.spec import Spec, load_spec
 from conftest import TESTCASES
 
 CORPUS = TESTCASES / "adversarial"
-# windows.cu and read_only_windows.cu run in test_adversarial_windows.py and
-# test_adversarial_read_only.py, through `coalda run` with their window
-# decisions pinned (here they would run a second time).
-OWN_TESTS = {"windows", "read_only_windows"}
+# windows.cu, read_only_windows.cu and real_shapes.cu run in
+# test_adversarial_windows.py, test_adversarial_read_only.py and
+# test_adversarial_real_shapes.py, through `coalda run` with their decisions
+# pinned (here they would run a second time).
+OWN_TESTS = {"windows", "read_only_windows", "real_shapes"}
 SOURCES = sorted(p for p in CORPUS.glob("*.cu") if p.stem not in OWN_TESTS)
 OPT_LEVELS = (0, 3)
 
