@@ -5,7 +5,10 @@
 # tiles per iteration (-coalda-stage-warp-tiles=fallback, variant block) and
 # with warp tiles for every element size (=always, variant always); and 128
 # random stagings in grid-stride loops (tests/stage_kernels.py, seeds
-# 400-407, each kernel put in a loop) at -O3 and -O0, in warp tiles (=always).
+# 400-407, each kernel put in a loop) at -O3 and -O0, in warp tiles (=always);
+# for wl.sh's `continue` part: continue.cu (grid-stride loops that skip dead
+# particles), and the warp-tile and real-shapes adversaries at -O3 and -O0
+# (-coalda-stage-small-always, as their tests).
 set -eu
 cd "$(dirname "$0")/../../.."
 C=.venv/bin/coalda
@@ -31,5 +34,11 @@ PY
 for o in 3 0; do
   $C optimize .device/loop-fuzz/stage.cu -O $o -o .device/loop-fuzz/out$o \
     --pass-arg=-coalda-stage-small-always --pass-arg=-coalda-stage-warp-tiles=always > /dev/null
+done
+$C optimize docs/runs/warp-loops/continue.cu -o .device/continue > /dev/null
+for t in warp_tiles real_shapes; do
+  for o in 3 0; do
+    $C optimize testcases/adversarial/$t.cu -O $o -o .device/adv-$t-O$o --pass-arg=-coalda-stage-small-always > /dev/null
+  done
 done
 find .device -name '*.diff' -delete
