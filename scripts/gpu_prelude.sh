@@ -4,6 +4,9 @@
 # puts them and the repo on PYTHONPATH, starts $OUT/log.txt with the GPU's
 # name, memory and driver, and defines
 #   step NAME SECONDS COMMAND...   run COMMAND with a time limit; log rc and time
+#   san NAME RUN-ARGS...           `coalda run RUN-ARGS` plainly and under
+#                                  compute-sanitizer memcheck, racecheck and
+#                                  synccheck, into /tmp/san/NAME-*.txt
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
 export PYTHONPATH=/tmp/coalda-site:$PWD PYTHONUNBUFFERED=1 COLUMNS=200
@@ -12,4 +15,13 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > 
 step() {
   local name=$1 limit=$2 s; shift 2; s=$(date +%s)
   timeout "$limit" "$@"; echo "$name rc=$? $(( $(date +%s) - s ))s" >> "$log"
+}
+mkdir -p /tmp/san
+san() {  # NAME, then run's arguments
+  local name=$1; shift
+  step "plain $name" 60 python3 -m coalda.cli run "$@" > /tmp/san/$name-plain.txt 2>&1
+  for tool in memcheck racecheck synccheck; do
+    step "$tool $name" 90 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+      python3 -m coalda.cli run "$@" > /tmp/san/$name-$tool.txt 2>&1
+  done
 }

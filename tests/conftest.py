@@ -4,6 +4,7 @@ corpora's optimize-and-emulate at both -O levels side by side."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -48,6 +49,12 @@ def emulate_levels(source: Path, optimized: dict[int, tuple[Path, dict]],
 
     with ThreadPoolExecutor(len(optimized)) as pool:
         return dict(zip(optimized, pool.map(one, optimized)))
+
+
+def assert_all_match(run: subprocess.CompletedProcess[str]) -> None:
+    """`coalda run` exited 0 and says every comparison matched."""
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert re.search(r"All \d+ comparisons match byte for byte\.", run.stdout), run.stdout[-2000:]
 
 
 def plant(out: Path, tmp_path: Path, edit: Callable[[str], str], what: str = "") -> Path:

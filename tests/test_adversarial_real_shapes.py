@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, emulate_levels, optimize_levels, plant, run_cli
+from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, plant, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "real_shapes.cu"
 SPEC = TESTCASES / "adversarial" / "real_shapes.toml"
@@ -170,14 +170,9 @@ def emulated(optimized: dict[int, tuple[Path, dict]]) -> dict[int, subprocess.Co
     return emulate_levels(SOURCE, optimized, "--sizes", "300")
 
 
-def _match(run: subprocess.CompletedProcess[str]) -> None:
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert re.search(r"All \d+ comparisons match byte for byte\.", run.stdout), run.stdout[-2000:]
-
-
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
-    _match(emulated[level])
+    assert_all_match(emulated[level])
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -251,4 +246,4 @@ def test_block_of_97(optimized: dict, tmp_path: Path) -> None:
     shared-memory reductions keep their 128). Blocks of 256 and of 1024 at
     n = 2100 matched too when this corpus was written (not run here: time)."""
     spec = subset_spec(tmp_path, (WARP[3] | BLOCK[3]) - TWO_D, 97)
-    _match(run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))
+    assert_all_match(run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, emulate_levels, optimize_levels, plant, run_cli
+from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, plant, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "warp_tiles.cu"
 SPEC = TESTCASES / "adversarial" / "warp_tiles.toml"
@@ -117,14 +117,9 @@ def tiles(report: dict) -> dict[str, str]:
             if s["transformed"] and s.get("kind", "element") == "element"}
 
 
-def _match(run: subprocess.CompletedProcess[str]) -> None:
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert re.search(r"All \d+ comparisons match byte for byte\.", run.stdout), run.stdout[-2000:]
-
-
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
-    _match(emulated[level])
+    assert_all_match(emulated[level])
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -158,7 +153,7 @@ def test_partial_warps_run_the_original_code(block: int, optimized: dict, tmp_pa
     text = SPEC.read_text().replace("block = 128", f"block = {block}")
     spec = tmp_path / "warp_tiles.toml"
     spec.write_text(text)
-    _match(run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))
+    assert_all_match(run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))
 
 
 def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) -> None:

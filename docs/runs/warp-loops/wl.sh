@@ -14,16 +14,7 @@
 #    (its grid_continue loops) at -O3 and -O0 plainly and under memcheck,
 #    racecheck and synccheck; real: the real-shapes adversary the same way.
 part=${1:-main}
-. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step
-mkdir -p /tmp/san
-san() {  # NAME, then run's arguments
-  local name=$1; shift
-  step "plain $name" 60 python3 -m coalda.cli run "$@" > /tmp/san/$name-plain.txt 2>&1
-  for tool in memcheck racecheck synccheck; do
-    step "$tool $name" 90 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
-      python3 -m coalda.cli run "$@" > /tmp/san/$name-$tool.txt 2>&1
-  done
-}
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step, san
 if [ "$part" = main ]; then
 step bench 240 python3 -m coalda.cli bench testcases/staging_loops.cu --from .device/loops \
   --variant block=.device/loops-fallback.ptx --variant always=.device/loops-always.ptx \

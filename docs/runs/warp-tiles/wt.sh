@@ -17,16 +17,7 @@
 #  - compare: block tiles against warp tiles, one bench per file, for every
 #    staged testcase shape and the cost-rule explorations.
 part=${1:-main}
-. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step
-mkdir -p /tmp/san
-san() {  # NAME, then run's arguments
-  local name=$1; shift
-  step "plain $name" 60 python3 -m coalda.cli run "$@" > /tmp/san/$name-plain.txt 2>&1
-  for tool in memcheck racecheck synccheck; do
-    step "$tool $name" 90 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
-      python3 -m coalda.cli run "$@" > /tmp/san/$name-$tool.txt 2>&1
-  done
-}
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step, san
 if [ "$part" = main ]; then
 step bench-warps 120 python3 -m coalda.cli bench testcases/staging_warps.cu --from .device/staging_warps \
   --blocks 128,256,512,1024 --no-nvcc --json "$OUT/bench-warps.json" > "$OUT/bench-warps.txt" 2>&1
