@@ -133,7 +133,7 @@ REASONS_O3 = {
     "syncwarp_exchange": "llvm.nvvm.bar.warp.sync",
     "pitched_rows": "do not step in whole elements",
     "unrolled_rows": "not known before the loops",
-    "packed_update": "1-byte members",
+    "packed_update": "members are only 1-byte aligned (a packed struct)",
     "rec6_reset": "do not write every byte",
 }
 # Cost-rule decisions without -coalda-stage-small-always (-O3): small
