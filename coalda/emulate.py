@@ -116,20 +116,24 @@ _FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED, _FAULT_ASSERT, _FAULT_M
 # the module nor the process defines gets a stub that faults when called,
 # naming it (the JIT would jump to address 0; an uncalled declaration, as
 # -O0's __nvvm_reflect, is harmless).
-_DEVICE_RUNTIME = """
+# Linked into every module (its definitions replace the kernel's
+# declarations).
+_DEVICE_RUNTIME = f"""
+@__coalda_fault = external global i32
+@__coalda_missing = global i32 0
 @__coalda_assert_message = global ptr null
 @__coalda_assert_file = global ptr null
 @__coalda_assert_line = global i32 0
-define void @__assertfail(ptr %message, ptr %file, i32 %line, ptr %function, i64 %size) {
-  store i32 FAULT, ptr @__coalda_fault
+define void @__assertfail(ptr %message, ptr %file, i32 %line, ptr %function, i64 %size) {{
+  store i32 {_FAULT_ASSERT}, ptr @__coalda_fault
   store ptr %message, ptr @__coalda_assert_message
   store ptr %file, ptr @__coalda_assert_file
   store i32 %line, ptr @__coalda_assert_line
   ret void
-}
-define i32 @vprintf(ptr %format, ptr %args) {
+}}
+define i32 @vprintf(ptr %format, ptr %args) {{
   ret i32 0
-}
+}}
 """
 # The address operand and alignment of a load or store: the last `, ptr X,
 # align N` of the line (a stored or loaded pointer is not followed by align).
@@ -396,7 +400,7 @@ def _missing_stubs(host: llvm.ModuleRef, names: list[str]) -> str:
     """A definition of each of NAMES (declared in HOST) that sets the fault
     flag and which one was called, and returns zero."""
     types = {fn.name: str(fn.global_value_type) for fn in host.functions}
-    out = ["@__coalda_fault = external global i32", "@__coalda_missing = global i32 0"]
+    out = ["@__coalda_fault = external global i32", "@__coalda_missing = external global i32"]
     for k, name in enumerate(names):
         result, params = re.fullmatch(r"(.*?) \((.*)\)", types[name]).groups()  # type: ignore[union-attr]
         args = ", ".join(p if p == "..." else f"{p} %a{j}" for j, p in enumerate(_top_level(params)))
@@ -421,15 +425,6 @@ def _top_level(params: str) -> list[str]:
     return [*parts, last] if last else parts
 
 
-def _device_runtime(text: str) -> str:
-    """Definitions of the device runtime functions TEXT declares (their
-    declarations are dropped from it by the caller)."""
-    return _DEVICE_RUNTIME.replace("FAULT", str(_FAULT_ASSERT))
-
-
-_RUNTIME_DECLARATION = re.compile(r"^declare [^\n]*@(__assertfail|vprintf)\([^\n]*$", re.M)
-
-
 def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict[str, int]) -> HostModule:
     """Device IR rewritten so the host can run it; refuses what it cannot run.
     `shared_sizes` maps each static addrspace(3) global to its size in bytes."""
@@ -452,7 +447,6 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     text = re.sub(r"^target datalayout = .*$", "", text, flags=re.M)
     text = re.sub(r"^target triple = .*$", f'target triple = "{llvm.get_process_triple()}"', text, flags=re.M)
     text = _TARGET_ATTRS.sub("", text)
-    text = _RUNTIME_DECLARATION.sub("", text)
     text, spaces = _check_alignment(text)
     text = _contract(text)
     text = _canonical_nans(text)
@@ -462,7 +456,6 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS),
         _barrier_wrappers(),
         _shared_functions(static, shared_sizes, dynamic, text),
-        _device_runtime(text),
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
         *(fibers.entry_ir(i, k.name, [ty for _, ty in k.params]) for i, k in enumerate(kernels) if k.name in threaded),
     ]
@@ -647,6 +640,7 @@ class EmulatedModule:
         libc = fibers.libc_symbols()
         for name, address in libc.items():
             llvm.add_symbol(name, address)
+        host.link_in(ir.parse(_DEVICE_RUNTIME))
         self.missing = _missing_functions(host, set(libc))
         if self.missing:
             host.link_in(ir.parse(_missing_stubs(host, self.missing)))
@@ -660,8 +654,7 @@ class EmulatedModule:
         self._assertion = [ctypes.c_void_p.from_address(self._engine.get_global_value_address(f"__coalda_assert_{w}"))
                            for w in ("message", "file")]
         self._assert_line = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_assert_line"))
-        self._missing_called = (ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_missing"))
-                                if self.missing else None)
+        self._missing_called = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_missing"))
         self._poison = ctypes.CFUNCTYPE(None)(self._engine.get_function_address("__coalda_shared_poison"))
         self._check = ctypes.CFUNCTYPE(None, ctypes.c_int64)(self._engine.get_function_address("__coalda_shared_check"))
         self._drivers = {}
@@ -732,7 +725,7 @@ class EmulatedModule:
                                  "check the launch spec's align")
         if fault == _FAULT_STRAY_BARRIER:
             raise EmulationFault(f"kernel {kernel}: reached a barrier through a call the emulator cannot follow")
-        if fault == _FAULT_MISSING and self._missing_called is not None:
+        if fault == _FAULT_MISSING:
             raise EmulationFault(f"kernel {kernel} called {self.missing[self._missing_called.value]}, "
                                  "which the CPU emulator does not provide")
         if fault == _FAULT_ASSERT:

@@ -151,7 +151,7 @@ class BlockRun:
         self.operands: list[tuple[int, int, int]] = []  # a collective's a, b, c
         self.result: list[int] = []
         self._activemasks = 0  # __activemask() groups opened, for the schedule's splits
-        self._held: set[int] = set()  # lanes kept waiting at an __activemask() once
+        self._held: set[int] = set()  # lanes the schedule keeps waiting at an __activemask()
 
     def run(self) -> None:
         """Run every thread of the block; raises EmulationFault on an error."""
