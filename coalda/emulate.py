@@ -450,6 +450,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     text, spaces = _check_alignment(text)
     text = _contract(text)
     text = _canonical_nans(text)
+    text = _aggregates_in_registers(text)
     parts = [
         text,
         _alignment_checks(spaces),
@@ -552,6 +553,41 @@ def _canonical_nans(text: str) -> str:
     text = _FP_ARITH.sub(canonical, _NO_NANS.sub("", text))
     text = re.sub(r"(?<= )fast(?= )", "reassoc ninf nsz arcp contract afn", text)
     return text.replace('"no-nans-fp-math"="true"', '"no-nans-fp-math"="false"')
+
+
+_LINKAGE = frozenset((
+    "internal", "private", "available_externally", "linkonce", "weak", "common", "appending", "extern_weak",
+    "linkonce_odr", "weak_odr", "external", "dso_local", "dso_preemptable", "hidden", "protected", "default",
+    "unnamed_addr", "local_unnamed_addr",
+))
+_AGGREGATE = r"(?:%[-\w.$]+|%\"[^\"\n]*\"|\{[^\n]*?\}|\[[^\n]*?\])"
+_AGGREGATE_DEFINE = re.compile(rf"^define ((?:[\w()]+ )*?)({_AGGREGATE}) (@[-\w.$]+)\(", re.M)
+_FAST_MATH = r"(?:(?:fast|nnan|ninf|nsz|arcp|contract|afn|reassoc) )*"
+
+
+def _aggregates_in_registers(text: str) -> str:
+    """Functions that return a struct or an array (make_float4 at -O0)
+    called in swiftcc. The host's C convention returns a struct's third and
+    fourth float or double in x87 registers, whose loads quiet a signaling
+    NaN (0x7fbf12f2 came back 0x7fff12f2): two versions of a kernel that
+    pass such a value back in different ways computed different bits, and
+    the GPU, whose moves keep every bit, neither. swiftcc returns up to four
+    in SSE registers. Only functions called directly and nowhere else."""
+    for m in list(_AGGREGATE_DEFINE.finditer(text)):
+        words, ret, name = m[1].split(), m[2], m[3]
+        if any(w not in _LINKAGE and not w.startswith(("noundef", "nonnull", "inreg")) for w in words):
+            continue  # a calling convention of its own, or words not known here
+        calls = re.compile(rf"\b((?:tail |musttail |notail )?call {_FAST_MATH})((?:\w+ )*?){re.escape(ret)} "
+                           rf"{re.escape(name)}\(")
+        uses = len(re.findall(rf"{re.escape(name)}\b", text))
+        if uses != 1 + len(calls.findall(text)):
+            continue  # its address is taken
+        linkage = [w for w in words if w in _LINKAGE]
+        attrs = [w for w in words if w not in _LINKAGE]
+        define = f"define {' '.join([*linkage, 'swiftcc', *attrs])} {ret} {name}("
+        text = text.replace(m[0], define, 1)
+        text = calls.sub(lambda c: f"{c[1]}swiftcc {c[2]}{ret} {name}(", text)
+    return text
 
 
 def _check_alignment(text: str) -> tuple[str, set[str]]:

@@ -301,6 +301,44 @@ def test_float_nans_are_canonical_as_on_the_gpu() -> None:
     assert hex(int(dout.view(np.uint64)[0])) == "0x7ff8000000000000"
 
 
+def test_struct_returns_keep_signaling_nans() -> None:
+    """A float4 or double3 passed back from a helper (make_float4 at -O0)
+    keeps every bit of each member, as the GPU's moves do: the host's C
+    convention returned the third and fourth in x87 registers, whose loads
+    set a signaling NaN's quiet bit (the staging adversary's vec_members
+    differed in one byte between two correct versions)."""
+    ir = kernel_ir(
+        "ptr %in, ptr %out, ptr %din, ptr %dout",
+        "  %v = load <4 x float>, ptr %in\n"
+        "  %x = extractelement <4 x float> %v, i32 0\n  %y = extractelement <4 x float> %v, i32 1\n"
+        "  %z = extractelement <4 x float> %v, i32 2\n  %w = extractelement <4 x float> %v, i32 3\n"
+        "  %r = call { float, float, float, float } @make4(float %x, float %y, float %z, float %w)\n"
+        "  store { float, float, float, float } %r, ptr %out\n"
+        "  %d = load <3 x double>, ptr %din\n"
+        "  %a = extractelement <3 x double> %d, i32 0\n  %b = extractelement <3 x double> %d, i32 1\n"
+        "  %c = extractelement <3 x double> %d, i32 2\n"
+        "  %s = tail call { double, double, double } @make3(double %a, double %b, double %c)\n"
+        "  store { double, double, double } %s, ptr %dout\n"
+        "  ret void\n",
+        "define internal { float, float, float, float } @make4(float %x, float %y, float %z, float %w) noinline {\n"
+        "  %1 = insertvalue { float, float, float, float } undef, float %x, 0\n  %2 = insertvalue { float, float, float, float } %1, float %y, 1\n"
+        "  %3 = insertvalue { float, float, float, float } %2, float %z, 2\n  %4 = insertvalue { float, float, float, float } %3, float %w, 3\n  ret { float, float, float, float } %4\n}\n"
+        "define internal { double, double, double } @make3(double %a, double %b, double %c) noinline {\n"
+        "  %1 = insertvalue { double, double, double } undef, double %a, 0\n"
+        "  %2 = insertvalue { double, double, double } %1, double %b, 1\n"
+        "  %3 = insertvalue { double, double, double } %2, double %c, 2\n"
+        "  ret { double, double, double } %3\n}\n",
+    )
+    module = emulate.load(ir)
+    floats = np.array([0x7FA00001, 0xFF800002, 0x7F812345, 0x7FBF12F2], dtype=np.uint32)
+    out = np.zeros(16, dtype=np.uint8)
+    doubles = np.array([0x7FF4000000000001, 0xFFF0000000000002, 0x7FF0000000012345], dtype=np.uint64)
+    dout = np.zeros(24, dtype=np.uint8)
+    module.launch("k", (1, 1, 1), (1, 1, 1), [floats.view(np.uint8).copy(), out, doubles.view(np.uint8).copy(), dout])
+    assert [hex(v) for v in out.view(np.uint32)] == [hex(v) for v in floats]
+    assert [hex(v) for v in dout.view(np.uint64)] == [hex(v) for v in doubles]
+
+
 def test_nans_are_canonical_in_every_spelling() -> None:
     """The forms the first canonicalization missed: a result with a quoted
     name, a call with return attributes (`noundef`, `nofpclass`), a vector
