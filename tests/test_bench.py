@@ -6,12 +6,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from coalda.bench import (
     COALDA, MEMCPY, NVCC, BenchResult, Measurement, bench_table, failures, load_result, moved_bytes, plot,
 )
-from coalda.spec import load_spec
+from coalda.oracle import HostBuffer, nan_payloads_only
+from coalda.spec import KernelSpec, Param, load_spec
 from conftest import REPO, TESTCASES, run_cli
 
 
@@ -65,6 +67,38 @@ def test_another_compilers_rounding_is_shown_not_failed() -> None:
     assert failures(result) == []
     coalda.match, coalda.detail = False, "dst: 1 bytes differ"
     assert failures(result) == [coalda]
+
+
+def test_double_nan_payloads_are_shown_not_failed() -> None:
+    """Bytes that differ only inside doubles that are NaN on both sides (the
+    GPU keeps one NaN operand's payload or the other's as ptxas orders
+    them: d4_three on an H200) are shown, not failed; a NaN against a
+    number, a differing float word or a byte outside the buffer's whole
+    doubles still fails."""
+    spec = KernelSpec("k", (Param("a", "inout", 32),))
+
+    def buffer(words: list[int]) -> HostBuffer:
+        storage = np.zeros(48, dtype=np.uint8)
+        storage[8:40] = np.array(words, dtype="<u8").view(np.uint8)
+        return HostBuffer(storage, 8, 32)
+
+    nan_a, nan_b, one = 0x7FF8000000001234, 0xFFFD631AFB9ACBE3, 0x3FF0000000000000
+    base = buffer([one, nan_a, one, one])
+    assert nan_payloads_only(spec, [base], [buffer([one, nan_b, one, one])])
+    assert not nan_payloads_only(spec, [base], [buffer([one, one, one, one])])  # NaN against 1.0
+    assert not nan_payloads_only(spec, [base], [buffer([one, nan_a, one, one])])  # nothing differs
+    assert not nan_payloads_only(spec, [base], [buffer([one, nan_a | 1 << 63, 2 * one, one])])
+    clang = Measurement("k", 1, 256, "clang -O3", 1.0, 1.0, 1.0, 10.0, 1.0, 0.5)
+    coalda = Measurement("k", 1, 256, COALDA, 0.5, 0.5, 0.5, 20.0, 2.0, 1.0, match=False,
+                         detail="a: 3 bytes differ, first at byte 8", nan_payloads=True)
+    result = BenchResult("GPU", "13.0", "cmd", 20, [clang, coalda])
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    console.print(bench_table(result))
+    text = console.export_text()
+    assert "all in double NaNs" in text and "MISMATCH" not in text
+    assert failures(result) == []
 
 
 def test_bench_without_gpu_says_so_in_one_line() -> None:
