@@ -46,6 +46,13 @@ cl::opt<unsigned> StageReadOnlyRows(
     cl::desc("Stage the elements of a block that only reads when they are a "
              "multiple of this many bytes apart (0: never; docs/benchmarks.md, "
              "\"Read-only elements\")"));
+cl::opt<unsigned> StagePartialGap(
+    "coalda-stage-partial-gap", cl::init(32),
+    cl::desc("Leave alone an element the stores write in part when its "
+             "accesses leave this many bytes of each row in a row untouched "
+             "(a 32-byte sector the staged rows would move for nothing; 0: "
+             "never leave alone; docs/benchmarks.md, \"Records written in "
+             "part\")"));
 cl::opt<unsigned> StageTileBudget(
     "coalda-stage-tile-budget", cl::init(48 * 1024),
     cl::desc("Without __launch_bounds__, size the tiles for the most threads "

@@ -27,6 +27,7 @@ extern llvm::cl::opt<unsigned> MaxStride;
 extern llvm::cl::opt<bool> Staging;
 extern llvm::cl::opt<bool> StageReadOnly;
 extern llvm::cl::opt<unsigned> StageReadOnlyRows;
+extern llvm::cl::opt<unsigned> StagePartialGap;
 extern llvm::cl::opt<unsigned> StageTileBudget;
 extern llvm::cl::opt<unsigned> StageSmallRMWThreads;
 extern llvm::cl::opt<bool> StageSmallAlways;

@@ -267,6 +267,11 @@ json::Value stagingJSON(const StagingOutcome &O) {
                      {"loaded", A.Loaded}};
     if (A.Windowed && A.WindowBytes)
       Arr["window_bytes"] = (int64_t)A.WindowBytes;
+    // Bytes of each element the store phase writes back, where the stores
+    // write part of it (legality set the units).
+    if (O.legal() && A.storesPart())
+      Arr["written_back"] =
+          (int64_t)(llvm::popcount(A.StoredUnits) * A.MemberWidth);
     Arrays.push_back(std::move(Arr));
   }
   J["arrays"] = std::move(Arrays);

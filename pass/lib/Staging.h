@@ -90,6 +90,12 @@ struct StagedArray {
   llvm::SmallPtrSet<const llvm::Instruction *, 4> Conditional;
   uint64_t MemberWidth = 0; ///< power-of-two unit dividing every member
   bool Written = false;     ///< some access is a store
+  /// A written array's MemberWidth-byte units that every thread's stores
+  /// write (bit j: the element's bytes [j, j + 1) * MemberWidth), all of
+  /// them when the stores write the element whole. The store phase writes
+  /// back only these units: bytes the original does not write stay as they
+  /// are (another thread may write them). Set by legality.
+  uint64_t StoredUnits = 0;
   bool Loaded = false;      ///< some access is a load
   /// A transposed store (`out[x*M + y]` from a 2-D block): one store per
   /// thread whose address steps by its width with tid.y. It is staged by
@@ -112,6 +118,17 @@ struct StagedArray {
   uint64_t WindowBytes = 0;
   uint64_t windowPitch() const {
     return WindowBytes + Accesses.front()->Width;
+  }
+
+  /// MemberWidth-byte units in the element.
+  uint64_t unitsPerElement() const { return (uint64_t)Stride / MemberWidth; }
+  /// The stores write part of the element: the store phase is masked.
+  bool storesPart() const {
+    return Written && !Transposed && !Windowed &&
+           StoredUnits != maskOfUnits(unitsPerElement());
+  }
+  static uint64_t maskOfUnits(uint64_t N) {
+    return N >= 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
   }
 
   /// Bytes of the element relative to its start, of one access.

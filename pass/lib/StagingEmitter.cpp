@@ -17,13 +17,16 @@
 //             the row start's alignment); barrier0 if any
 //   region:   staged accesses use tile_j + S_j*tid.x + their offset
 //   Store:    (on every edge from the region to M) barrier0; for each
-//             written array: tile_j back to the row's S_j*ntid.x bytes
+//             written array: tile_j back to the row's S_j*ntid.x bytes (of
+//             an element the stores write in part, only its stored units:
+//             each unit tested against the StoredUnits mask)
 //   Original: a clone of the region, unchanged, for partial rows, blocks the
 //             tiles do not fit, and threads whose other accesses overlap.
 //
 // Exactly the bytes the original writes are written: every thread is active
-// (go), and every byte of each written element is stored by it (the
-// cost rule). Loaded bytes lie in elements the thread writes or reads whole.
+// (go), and the store phase writes back the units of each element that
+// every thread's stores write, no other (legality's StoredUnits). Loaded
+// bytes lie in elements the thread writes or reads.
 //
 // Warp tiles (the plan's WarpTile) are the same scheme for one warp:
 //
@@ -61,6 +64,8 @@
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <numeric>
 
 #define DEBUG_TYPE "coalda"
 
@@ -300,9 +305,12 @@ private:
   };
   std::vector<OriginalStore> Originals;
   void emitRowCopy(IRBuilder<> &B, Value *Element, GlobalVariable *Tile,
-                   int64_t Stride, uint64_t MemberWidth, bool ToTile);
+                   const StagedArray &A, bool ToTile);
   void emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile, unsigned U,
-                    Value *FromByte, Value *ToByte, bool ToTile);
+                    Value *FromByte, Value *ToByte, bool ToTile,
+                    const StagedArray *Masked);
+  Value *unitStored(IRBuilder<> &B, Value *K, unsigned U,
+                    const StagedArray &A);
   /// The block's barrier, or the warp's in a warp tile (memory ordering
   /// among its 32 threads, all of which take the staged path together).
   void barrier(IRBuilder<> &B) {
@@ -774,7 +782,7 @@ void StagingEmitter::emitLoadPhase() {
   bool Any = false;
   for (auto [A, Element, Tile] : zip(C.Arrays, Elements, Tiles))
     if (A.Loaded && !A.Transposed) {
-      emitRowCopy(B, Element, Tile, A.Stride, A.MemberWidth, /*ToTile=*/true);
+      emitRowCopy(B, Element, Tile, A, /*ToTile=*/true);
       Any = true;
     }
   if (Any)
@@ -951,18 +959,39 @@ void StagingEmitter::emitStorePhase() {
   barrier(B);
   for (auto [A, Element, Tile] : zip(C.Arrays, Elements, Tiles))
     if (A.Written)
-      emitRowCopy(B, Element, Tile, A.Stride, A.MemberWidth, /*ToTile=*/false);
+      emitRowCopy(B, Element, Tile, A, /*ToTile=*/false);
   if (P.TrailingBarrier || P.refillBarrier())
     barrier(B);
+}
+
+/// Whether every U-byte unit of a row of A's elements (the row starts at an
+/// element) lies wholly in stored units of the element or wholly outside
+/// them, so that a masked store phase can copy it or leave it whole.
+static bool unitKeepsMask(const StagedArray &A, unsigned U) {
+  uint64_t S = A.Stride, W = A.MemberWidth;
+  uint64_t Period = std::lcm<uint64_t>(S, U) / U;
+  auto Stored = [&](uint64_t Byte) {
+    return (A.StoredUnits >> (Byte % S / W)) & 1;
+  };
+  for (uint64_t K = 0; K < Period; ++K)
+    for (uint64_t Byte = K * U + W; Byte < (K + 1) * U; Byte += W)
+      if (Stored(Byte) != Stored(K * U))
+        return false;
+  return true;
 }
 
 /// Moves the row's Stride*ntid.x bytes, whose thread-t element starts at
 /// Element (in thread t), between global memory and Tile, in the widest
 /// units the row start's alignment allows, the rest in member-wide units.
+/// Into global memory, an element the stores write in part gets only its
+/// stored units (units that straddle stored and other bytes are not used).
 /// B ends where the copy is done.
 void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
-                                 GlobalVariable *Tile, int64_t Stride,
-                                 uint64_t MemberWidth, bool ToTile) {
+                                 GlobalVariable *Tile, const StagedArray &A,
+                                 bool ToTile) {
+  int64_t Stride = A.Stride;
+  uint64_t MemberWidth = A.MemberWidth;
+  const StagedArray *Masked = !ToTile && A.storesPart() ? &A : nullptr;
   Value *Back = B.CreateMul(RowLane, B.getInt64(Stride));
   Value *Row = B.CreateGEP(I8, Element, B.CreateNeg(Back), "coalda.row");
   Value *Global = B.CreateAddrSpaceCast(Row, PointerType::get(Ctx, 1));
@@ -976,7 +1005,7 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
   Value *RowInt = B.CreatePtrToInt(Row, I64);
   SmallVector<unsigned, 3> Units;
   for (unsigned U : {16u, 8u})
-    if (U > MemberWidth)
+    if (U > MemberWidth && (!Masked || unitKeepsMask(A, U)))
       Units.push_back(U);
   Units.push_back(MemberWidth);
 
@@ -1000,44 +1029,75 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
     B.SetInsertPoint(Version);
     Value *WideEnd = B.CreateMul(B.CreateUDiv(Bytes, B.getInt64(U)),
                                  B.getInt64(U));
-    emitUnitLoop(B, Global, Slice, U, B.getInt64(0), WideEnd, ToTile);
+    emitUnitLoop(B, Global, Slice, U, B.getInt64(0), WideEnd, ToTile, Masked);
     if (U != MemberWidth)
-      emitUnitLoop(B, Global, Slice, MemberWidth, WideEnd, Bytes, ToTile);
+      emitUnitLoop(B, Global, Slice, MemberWidth, WideEnd, Bytes, ToTile,
+                   Masked);
     B.CreateBr(Done);
     Test = Next;
   }
   B.SetInsertPoint(Done, Done->getFirstInsertionPt());
 }
 
+/// Whether unit K (U bytes from the row start) lies in A's stored units:
+/// bit ((K*U) mod S) / MemberWidth of StoredUnits.
+Value *StagingEmitter::unitStored(IRBuilder<> &B, Value *K, unsigned U,
+                                  const StagedArray &A) {
+  Value *InElement = B.CreateURem(B.CreateMul(K, B.getInt64(U)),
+                                  B.getInt64(A.Stride), "coalda.in.element");
+  Value *Unit = B.CreateUDiv(InElement, B.getInt64(A.MemberWidth));
+  Value *Bit = B.CreateAnd(B.CreateLShr(B.getInt64(A.StoredUnits), Unit),
+                           B.getInt64(1));
+  return B.CreateICmpNE(Bit, B.getInt64(0), "coalda.stored");
+}
+
 /// for (k = From/U + lane; k < To/U; k += row threads) copy unit k (U
-/// bytes); lane and row threads are tid.x and ntid.x, or a warp's.
+/// bytes); lane and row threads are tid.x and ntid.x, or a warp's. With
+/// Masked, only the units that lie in its stored units are copied.
 void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
                                   unsigned U, Value *FromByte, Value *ToByte,
-                                  bool ToTile) {
+                                  bool ToTile, const StagedArray *Masked) {
   Type *Unit = U == 16  ? FixedVectorType::get(B.getInt32Ty(), 4)
                : U == 8 ? FixedVectorType::get(B.getInt32Ty(), 2)
                         : (Type *)B.getIntNTy(8 * U);
   BasicBlock *Before = B.GetInsertBlock();
-  BasicBlock *Head = BasicBlock::Create(Ctx, "coalda.units", F);
-  BasicBlock *Body = BasicBlock::Create(Ctx, "coalda.unit", F);
-  BasicBlock *After = BasicBlock::Create(Ctx, "coalda.units.done", F);
+  BasicBlock *Head = BasicBlock::Create(Ctx, "coalda.units", F, Before);
   Head->moveAfter(Before);
-  Body->moveAfter(Head);
-  After->moveAfter(Body);
+  // Masked: Head -> Test (is unit k stored?) -> Body (copy) -> Latch.
+  BasicBlock *Test =
+      Masked ? BasicBlock::Create(Ctx, "coalda.unit.test", F) : nullptr;
+  BasicBlock *Body = BasicBlock::Create(Ctx, "coalda.unit", F);
+  BasicBlock *Latch =
+      Masked ? BasicBlock::Create(Ctx, "coalda.unit.next", F) : Body;
+  BasicBlock *After = BasicBlock::Create(Ctx, "coalda.units.done", F);
+  BasicBlock *Last = Head;
+  for (BasicBlock *BB : {Test, Body, Masked ? Latch : nullptr, After})
+    if (BB) {
+      BB->moveAfter(Last);
+      Last = BB;
+    }
   Value *First = B.CreateAdd(B.CreateUDiv(FromByte, B.getInt64(U)), RowLane);
   Value *End = B.CreateUDiv(ToByte, B.getInt64(U));
   B.CreateBr(Head);
   B.SetInsertPoint(Head);
   PHINode *K = B.CreatePHI(I64, 2, "coalda.k");
   K->addIncoming(First, Before);
-  B.CreateCondBr(B.CreateICmpULT(K, End), Body, After);
+  B.CreateCondBr(B.CreateICmpULT(K, End), Masked ? Test : Body, After);
+  if (Masked) {
+    B.SetInsertPoint(Test);
+    B.CreateCondBr(unitStored(B, K, U, *Masked), Body, Latch);
+  }
   B.SetInsertPoint(Body);
   Value *Off = B.CreateMul(K, B.getInt64(U));
   Value *G = B.CreateGEP(I8, Global, Off), *T = B.CreateGEP(I8, Tile, Off);
   Value *From = ToTile ? G : T, *To = ToTile ? T : G;
   B.CreateAlignedStore(B.CreateAlignedLoad(Unit, From, Align(U)), To,
                        Align(U));
-  K->addIncoming(B.CreateAdd(K, RowThreads), Body);
+  if (Masked) {
+    B.CreateBr(Latch);
+    B.SetInsertPoint(Latch);
+  }
+  K->addIncoming(B.CreateAdd(K, RowThreads), Latch);
   B.CreateBr(Head);
   B.SetInsertPoint(After);
 }
@@ -1057,6 +1117,11 @@ std::string StagingEmitter::emit() {
     Names += (Names.empty() ? "" : ", ") + baseName(A.Base) + " (" +
              std::to_string(A.Stride) + "-byte elements, " +
              (A.Written ? A.Loaded ? "read and written" : "written" : "read") +
+             (A.storesPart() ? ", " +
+                                   std::to_string(popcount(A.StoredUnits) *
+                                                  A.MemberWidth) +
+                                   " of its bytes written back"
+                             : "") +
              ")";
   if (C.transposed())
     return std::string(C.Arrays.front().Loaded ? "transposed the loads and "

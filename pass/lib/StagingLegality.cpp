@@ -3,8 +3,13 @@
 // Phase 2 of the staging rewrite, per candidate block AB:
 //
 //  1. Cost rule (measured on an H200, ../docs/benchmarks.md "Staging"):
-//     stage arrays of members of at least 4 bytes; a written array must have
-//     every byte of its element stored (the tile is written back whole); a
+//     stage arrays of members of at least 4 bytes; a written array's store
+//     phase writes back the member-wide units every thread's stores write
+//     (StoredUnits), and only those: a store under a branch of its own
+//     must write within them, and an element written in part is left alone
+//     where its accesses leave 32 bytes of each row in a row untouched (the
+//     rows would move sectors the original never touches: 1.00x at best,
+//     docs/benchmarks.md "Records written in part"); a
 //     read-only array joins only when its loads read the whole element and
 //     some array is written (staging read-only AoS alone measured
 //     0.91-1.00x, 1-byte members 0.89-1.00x: the copy rewrite or nothing).
@@ -124,6 +129,60 @@ bool covers(const StagedArray &A, bool Stores) {
   return Reached >= A.Stride;
 }
 
+/// The MemberWidth-byte units of A's element its stores write (bit j: unit
+/// j), of those every thread of the class runs or (Conditional) of all.
+/// Units past 64 are not counted.
+uint64_t unitsStored(const StagedArray &A, bool Conditional) {
+  uint64_t Units = 0;
+  for (const AccessExpr *M : A.Accesses) {
+    if (!M->IsStore || (!Conditional && A.Conditional.contains(M->Inst)))
+      continue;
+    uint64_t First = A.offsetInElement(*M) / A.MemberWidth;
+    for (uint64_t J = First; J < First + M->Width / A.MemberWidth && J < 64;
+         ++J)
+      Units |= uint64_t(1) << J;
+  }
+  return Units;
+}
+
+/// Sets A.StoredUnits, or says why the stores cannot be written back: the
+/// store phase writes back the units every thread's stores write, and
+/// only them.
+std::optional<std::string> findStoredUnits(StagedArray &A) {
+  std::string Name = baseName(A.Base);
+  if (covers(A, /*Stores=*/true)) {
+    A.StoredUnits = StagedArray::maskOfUnits(A.unitsPerElement());
+    return std::nullopt;
+  }
+  if (A.unitsPerElement() > 64)
+    return "the stores to " + Name + " write part of its " +
+           std::to_string(A.Stride) + "-byte element, which has more than " +
+           "64 " + std::to_string(A.MemberWidth) +
+           "-byte units: too many to write back only those stored";
+  A.StoredUnits = unitsStored(A, /*Conditional=*/false);
+  if (unitsStored(A, /*Conditional=*/true) & ~A.StoredUnits)
+    return "a store to " + Name + " under a branch writes bytes of its " +
+           std::to_string(A.Stride) +
+           "-byte element that not every thread writes, so no one set of " +
+           "bytes can be written back";
+  return std::nullopt;
+}
+
+/// The longest run of bytes, in a row of A's elements, that no access to
+/// A touches (across element boundaries).
+int64_t untouchedRun(const StagedArray &A) {
+  std::vector<bool> Touched(A.Stride, false);
+  for (const AccessExpr *M : A.Accesses)
+    for (int64_t B = 0; B < (int64_t)M->Width; ++B)
+      Touched[(A.offsetInElement(*M) + B) % A.Stride] = true;
+  int64_t Longest = 0, Run = 0;
+  for (int64_t B = 0; B < 2 * A.Stride; ++B) { // twice: runs that wrap
+    Run = Touched[B % A.Stride] ? 0 : Run + 1;
+    Longest = std::max(Longest, Run);
+  }
+  return std::min(Longest, A.Stride);
+}
+
 /// How wide the backend may make the element's loads: their width, or their
 /// alignment (the NVPTX LoadStoreVectorizer joins aligned neighbours into
 /// one 8- or 16-byte load, which L1 serves well).
@@ -190,11 +249,21 @@ Verdict applyCostRule(StagingCandidate &C) {
       C.LeftOut.push_back({A, Why->Detail});
       continue;
     }
-    if (A.Written && !covers(A, /*Stores=*/true)) {
-      Why = miss(MissedReason::StagingPartialElement,
-                 "the stores to " + Name + " do not write every byte of its " +
+    if (A.Written)
+      if (std::optional<std::string> Problem = findStoredUnits(A)) {
+        Why = miss(MissedReason::StagingPartialElement, *Problem);
+        C.LeftOut.push_back({A, Why->Detail});
+        continue;
+      }
+    if (opts::CostRules && opts::StagePartialGap && A.storesPart() &&
+        untouchedRun(A) >= (int64_t)opts::StagePartialGap) {
+      Why = miss(MissedReason::StagingCostRule,
+                 Name + "'s accesses leave " +
+                     std::to_string(untouchedRun(A)) + " bytes of its " +
                      std::to_string(A.Stride) +
-                     "-byte element, so the tile cannot be written back whole");
+                     "-byte elements in a row untouched: the staged rows "
+                     "would move whole 32-byte sectors the kernel never "
+                     "reads or writes");
       C.LeftOut.push_back({A, Why->Detail});
       continue;
     }
@@ -292,7 +361,8 @@ bool loadWaitsBehindStores(const StagedArray &A,
 /// 1b. The cost rule for small elements, once the region is known. Elements
 /// of at least 24 bytes in at least 4 member accesses are staged (1.16-4.35x
 /// at 128-512 threads on an H200, with or without libdevice's math between
-/// them). Smaller ones (under 24 bytes, or of 3 members such as a double3)
+/// them), and so are those written in part by accesses narrower than a
+/// third of the element (3.2-4.6x: "Records written in part"). Smaller ones (under 24 bytes, or of 3 members such as a double3)
 /// only where they measured faster: in a region without branches, and when
 /// a load that may read what their stores wrote waits behind one of them
 /// (SoA to AoS stores, 1.32-1.76x; axpy3 1.11-1.34x; a double3 axpy
@@ -309,8 +379,19 @@ Verdict smallElementRule(const StagingCandidate &C,
   if (!opts::CostRules || opts::StageSmallAlways || C.transposed() ||
       C.windowed())
     return std::nullopt;
-  auto IsSmall = [](const StagedArray &A) {
-    return A.Written && (A.Stride < 24 || memberCount(A) < 4);
+  // A large element written in part by accesses narrower than a third of
+  // it is not small: each of its strided accesses spans several times the
+  // bytes it moves (flag_bounce's two 4-byte members of a 40-byte record
+  // ran at 21% of cudaMemcpy, 3.2-4.6x staged; a double3, 8 of 24 bytes an
+  // access, is small).
+  auto NarrowPart = [](const StagedArray &A) {
+    return A.storesPart() && all_of(A.Accesses, [&](const AccessExpr *M) {
+             return 3 * (int64_t)M->Width < A.Stride;
+           });
+  };
+  auto IsSmall = [&](const StagedArray &A) {
+    return A.Written &&
+           (A.Stride < 24 || (memberCount(A) < 4 && !NarrowPart(A)));
   };
   auto Small = find_if(C.Arrays, IsSmall);
   if (Small == C.Arrays.end())
@@ -924,21 +1005,35 @@ void decideStagings(std::vector<StagingOutcome> &Stagings,
                     const CoalescingInfo &Info, PostDominatorTree &PDT,
                     DominatorTree &DT, LoopInfo &LI, const CycleInfo &Cycles) {
   ActiveThreads Threads(Info, PDT, DT, LI, Cycles);
-  bool Taken = false;
+  // One staging per kernel: of the legal candidates, the one with the most
+  // staged accesses (the first of those), not a lone store before them
+  // that part of the element could now be staged for.
+  StagingOutcome *Best = nullptr;
+  auto Accesses = [](const StagingOutcome &O) {
+    size_t N = 0;
+    for (const StagedArray &A : O.Candidate.Arrays)
+      N += A.Accesses.size();
+    return N;
+  };
   for (StagingOutcome &O : Stagings) {
     O.Plan.Atoms = &Info.atoms();
     O.Skip = decide(O, PDT, DT, Cycles, Threads);
-    if (O.legal() && Taken)
+    if (O.legal() && (!Best || Accesses(O) > Accesses(*Best)))
+      Best = &O;
+  }
+  for (StagingOutcome &O : Stagings) {
+    if (!O.legal())
+      continue;
+    if (&O != Best) {
       O.Skip = miss(MissedReason::StagingOnePerKernel,
-                    "another block of this kernel is staged already (one "
-                    "staging per kernel)");
-    if (O.legal()) {
-      Taken = true;
-      ++NumStagingsLegal;
-      NumWarpTiles += O.Plan.WarpTile;
-      if (!O.Plan.WarpTile)
-        findUniformGo(O.Candidate, O.Plan, Info);
+                    "another block of this kernel is staged (one staging "
+                    "per kernel: the one with the most accesses)");
+      continue;
     }
+    ++NumStagingsLegal;
+    NumWarpTiles += O.Plan.WarpTile;
+    if (!O.Plan.WarpTile)
+      findUniformGo(O.Candidate, O.Plan, Info);
   }
 }
 
