@@ -8,8 +8,13 @@ Each kernel owns one element per thread of an `out` array of a random struct
 - `rmw`: updates every member from its own value (staged: load + store);
 - `axpy`: updates every member from a read-only AoS `x` at the same index
   (two arrays share the plan);
-- `partial`: writes only some members (must be left alone: the tile cannot be
-  written back whole);
+- `partial`: writes only some members (every other one, from SoA inputs or,
+  `partial_rmw`, from their own values): staged, the store phase writing
+  back only the written members; half of those (`alias_write`) also write
+  an unwritten member of the neighbour element `i ^ 1` through `out` after
+  the first member's store, which a tile written back whole would undo (no
+  other generator made a kernel that tells a masked store phase from a
+  whole one);
 
 sometimes with branches between the member accesses (`branch`: a
 full-precision sinf, expf, logf, powf or atan2f, whose slow paths branch and
@@ -125,6 +130,8 @@ class StageKernel:
     loop: str = ""  # a LOOPS head around the body instead of the guard, or none
     collective: str = ""  # a COLLECTIVES form after the first member's store, or none
     neighbour: str = ""  # a NEIGHBOURS lane whose first member is read after it, or none
+    partial_rmw: bool = False  # `partial` updates its members from their own values
+    alias_write: bool = False  # `partial` also writes member 1 of element i ^ 1
 
     @property
     def struct(self) -> str:
@@ -158,8 +165,13 @@ class StageKernel:
         padding, gaps between elements); None: either is right (the cost
         rule decides on the widths -O3 leaves, which may merge 2-byte
         members, or the guard's shape)."""
-        if self.op == "partial" or self.index == "gapped" or self.padded or self.neighbour:
-            return False
+        if self.neighbour:
+            # the prologue's own store, in a block before them, may be staged
+            # alone (a store of part of the element, written back masked)
+            return None if self.prologue else False
+        # gaps between elements: the untouched run of each row decides
+        if self.index == "gapped":
+            return None
         # a collective between the accesses beside run-time checks: refused
         if self.collective:
             return None
@@ -185,18 +197,26 @@ class StageKernel:
         beside out[i], share out's index (a store's inputs are 4 bytes a
         lane against out's element: per-thread checks unless __restrict__;
         the epilogue's sink[i] may join the region at -O3)."""
-        if self.loop or self.expects_warp_tiles():  # the iteration's row; a warp's ballot
+        if self.loop or self.expects_warp_tiles() is not False:  # the iteration's row; a warp's ballot
             return False
         guarded = self.guard not in ("none", "non_prefix")
         inputs = self.op in ("rmw", "axpy") or (self.op == "store" and self.restrict)
         return guarded and inputs and not self.epilogue and self.branch != "cond_read"
 
-    def expects_warp_tiles(self) -> bool:
+    def expects_warp_tiles(self) -> bool | None:
         """Staged, each full warp on its own: no block barrier may go before
         the accesses (an early return on data), or the element is of 24
         bytes or more (the cost rule: warp tiles measured faster, in
-        grid-stride loops too, on each iteration)."""
-        return (self.guard == "data_exit" and not self.loop) or self.size >= 24
+        grid-stride loops too, on each iteration). None: either (after a
+        prologue's `if (i < n)`, -O3 may nest a guard with more tests inside
+        it, where not every thread arrives: warp tiles; and where the
+        accesses may be left alone, the prologue's own store, staged alone,
+        has its own tile)."""
+        if self.prologue and not self.loop and (
+                self.guard in ("flag", "flag_off", "two_bounds", "non_prefix") or self.promise() is not True):
+            return None
+        stride = 2 * self.size if self.index == "gapped" else self.size
+        return (self.guard == "data_exit" and not self.loop) or stride >= 24
 
     def source(self) -> str:
         r = "__restrict__ " if self.restrict else ""
@@ -230,9 +250,9 @@ class StageKernel:
         for k, (t, m) in enumerate(self.members):
             if self.op == "partial" and k % 2 == 1:
                 continue
-            if self.op in ("store", "partial"):
+            if self.op in ("store", "partial") and not self.partial_rmw:
                 value = f"in{k}[i] * 3.0f + {k}"
-            elif self.op == "rmw":
+            elif self.op in ("rmw", "partial"):
                 value = f"out[{idx}].{m} * 2 + {k + 1}"
             else:
                 value = f"x[{idx}].{m} * 3 + out[{idx}].{m}"
@@ -243,6 +263,10 @@ class StageKernel:
                 value = self.branch_form.format(v=f"(float)({value})", own=own)
             value = f"({t})({value})"
             body.append(f"out[{idx}].{m} = {value};")
+            if k == 0 and self.alias_write:
+                t1, m1 = self.members[1]
+                other = idx.replace("i", "(i ^ 1)")
+                body.append(f"out[{other}].{m1} = ({t1})(out[{idx}].{m} + 1);")
             if k == 0 and self.collective:
                 body.append(f"float c = {self.collective.format(v=f'(float)out[{idx}].{m}')};")
                 seen = f" + (float)out[{idx.replace('i', f'({self.neighbour})')}].{m}" if self.neighbour else ""
@@ -334,6 +358,7 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
     loop_rng = np.random.default_rng([seed, 3])
     warp_rng = np.random.default_rng([seed, 4])
     collective_rng = np.random.default_rng([seed, 5])
+    partial_rng = np.random.default_rng([seed, 6])
     kernels = []
     for k in range(count):
         op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
@@ -365,5 +390,11 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
             kernel.collective = str(collective_rng.choice(COLLECTIVES))
             if collective_rng.random() < 0.5:
                 kernel.neighbour = str(collective_rng.choice(NEIGHBOURS))
+        if kernel.op == "partial":
+            kernel.partial_rmw = bool(partial_rng.random() < 0.5)
+            # member 1 (another thread's to write) is never read: not the
+            # epilogue's or cond_read's last member, nor a neighbour's
+            kernel.alias_write = (partial_rng.random() < 0.5 and not kernel.epilogue
+                                  and not kernel.collective and kernel.branch != "cond_read")
         kernels.append(kernel)
     return kernels

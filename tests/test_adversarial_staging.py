@@ -49,12 +49,18 @@ STAGED_BOTH = {
     "loop_after",
     # staged on each full iteration of its grid-stride loop
     "grid_stride", "contract_both_sides",
+    # its tail padding is not written back (the store phase writes the
+    # stored members only)
+    "padded",
 }
 MUST_STAGE = {
     # -O3: the guards fold into one branch, the chunk loops unroll, the
     # vector members are whole stores.
     3: STAGED_BOTH | {"nested_guard", "big_elements", "big_elements_fit", "vec_members", "exit_before",
-                      "transpose_rmw_readback"},
+                      "transpose_rmw_readback",
+                      # the local struct's unchanged z is not stored back:
+                      # x and y written back only
+                      "local_struct"},
     # -O0: the offset loaded before the region stays a separate view of y;
     # the atomic after the region is in another block.
     0: STAGED_BOTH | {"loaded_offset_alias", "atomic_after"},
@@ -63,11 +69,11 @@ MUST_STAGE = {
 # switch; at -O0 threads that return through a block of their own, a second
 # branch inside the guard's), so each full warp is staged on its own.
 WARP_TILES = {3: {"switch_guard"}, 0: {"switch_guard", "nested_guard", "exit_before"}}
-# Never staged: padding, volatile, an atomic / a barrier / a memcpy between
+# Never staged: volatile, an atomic / a barrier / a memcpy between
 # the accesses, a loop around them (not a grid-stride loop), a copy the copy
 # rewrite takes, packed (align-1) members.
-LEFT_ALONE_BOTH = {"padded", "volatile_elems", "atomic_inside", "loop_alias",
-                   "sync_inside", "copy_and_update", "local_struct", "packed_misaligned",
+LEFT_ALONE_BOTH = {"volatile_elems", "atomic_inside", "loop_alias",
+                   "sync_inside", "copy_and_update", "packed_misaligned",
                    "packed_aligned", "transpose_rmw_store_before", "transpose_rmw_loaded_offset",
                    "transpose_chain_reads"}
 LEFT_ALONE = {
@@ -76,7 +82,9 @@ LEFT_ALONE = {
     3: LEFT_ALONE_BOTH | {"atomic_after", "loaded_offset_alias"},
     # -O0: the chunk loop is a loop, the vector members are stored through a
     # local (a memcpy).
-    0: LEFT_ALONE_BOTH | {"big_elements", "big_elements_fit", "vec_members", "transpose_rmw_readback"},
+    # local_struct's copies are memcpys through the local.
+    0: LEFT_ALONE_BOTH | {"big_elements", "big_elements_fit", "vec_members", "transpose_rmw_readback",
+                          "local_struct"},
 }
 
 

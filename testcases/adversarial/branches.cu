@@ -52,8 +52,8 @@ __global__ void no_guard_sinf(F3 *p) {
 // An exit between the member stores of an element the kernel only writes:
 // the stores after it are not run by every thread that ran the first, and a
 // tile written back whole would write the exited threads' y and z with
-// whatever the tile held. Left alone (neither part writes the whole
-// element).
+// whatever the tile held. The stores after the exit are staged in warp
+// tiles (a warp whose lanes all got there), y and z written back only.
 __global__ void exit_between(F3 *out, const float *__restrict__ in, int n) {
   int i = G;
   if (i < n) {

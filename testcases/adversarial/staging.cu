@@ -306,7 +306,8 @@ __global__ void block_100(D3 *y, long n) {
   }
 }
 
-// Padding: the stores leave 4 bytes of each element unwritten. Left alone.
+// Padding: the stores leave 4 bytes of each element unwritten. Staged; the
+// store phase writes back f and d only.
 __global__ void padded(FD *y, int n) {
   int i = G;
   if (i < n) {
@@ -601,8 +602,8 @@ __global__ void exit_before(F3 *y, int n) {
 }
 
 // The element through a local struct: load, modify a member, store back.
-// Left alone (-O3: z is not stored back, the stores leave a gap; -O0: a
-// memcpy through the local).
+// -O3 does not store z back: staged, x and y written back only; -O0: left
+// alone (a memcpy through the local).
 __global__ void local_struct(F3 *y, int n) {
   int i = G;
   if (i < n) {

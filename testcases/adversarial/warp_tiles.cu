@@ -285,8 +285,8 @@ __global__ void write_before_exit(F3 *a, const unsigned char *alive, int n) {
 }
 
 
-// every other element read-modify-written: a row would move the gaps too
-// (refused: not every byte of the 24-byte stride is written)
+// every other element read-modify-written: a row moves the gaps too, and
+// the store phase writes back only the elements' 12 bytes of each 24
 __global__ void gaps(F3 *a, const unsigned char *alive, int n) {
   int i = G;
   if (i >= n) return;
