@@ -27,14 +27,17 @@ STAGED = {
     # two 4-byte members of a 40-byte record: not small for the cost rule
     # (narrower than a third of the element; 21% of cudaMemcpy unstaged)
     "flag_bounce": ("warp", 8),
+    # 64-byte records a quarter and a sixteenth of which is updated: the
+    # rows move sectors no access touches, and measured faster all the same
+    "e64_quarter": ("warp", 16), "e64_one": ("warp", 4),
 }
 # the cost rule: a 16-byte element of 3 member accesses whose loads all
-# come first; a run of 32 bytes or more of each row that no access touches
-LEFT = {
-    "rgb_scale": "no load waits behind their stores",
-    "e64_one": "leave 60 bytes of its 64-byte elements in a row untouched",
-    "e64_quarter": "leave 48 bytes of its 64-byte elements in a row untouched",
-}
+# come first
+LEFT = {"rgb_scale": "no load waits behind their stores"}
+# -coalda-stage-partial-gap=32: a run of 32 bytes or more of each row that
+# no access touches
+GAP_LEFT = {"e64_one": "leave 60 bytes of its 64-byte elements in a row untouched",
+            "e64_quarter": "leave 48 bytes of its 64-byte elements in a row untouched"}
 # -O0: the 64-byte records' member loops stay loops (chunk windows), and
 # both_arms stores vz on both arms (the element written whole)
 O0_WINDOWS = {"e64_half", "e64_quarter"}
@@ -59,6 +62,14 @@ def test_records_written_in_part_are_staged_as_measured(emitted: tuple[Path, dic
         assert why in reasons[name], (name, reasons[name])
 
 
+def test_the_gap_option_leaves_sparse_records_alone(tmp_path: Path) -> None:
+    report = optimize(SOURCE, tmp_path / "out", 3, "-coalda-stage-partial-gap=32")
+    assert set(staged(report)) == set(STAGED) - set(GAP_LEFT)
+    reasons = {k["name"]: " / ".join(s["reason"] for s in k.get("stagings", [])) for k in report["kernels"]}
+    for name, why in GAP_LEFT.items():
+        assert why in reasons[name], (name, reasons[name])
+
+
 def test_the_same_bytes_at_o0(tmp_path: Path) -> None:
     out = tmp_path / "out"
     got = staged(optimize(SOURCE, out, 0))
@@ -71,20 +82,21 @@ def test_the_same_bytes_at_o0(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("variant", ["emitted", "forced", "block"])
 def test_the_same_bytes_before_and_after(emitted: tuple[Path, dict], tmp_path: Path, variant: str) -> None:
-    """As emitted; with the cost rule's refusals staged (the measured
-    `forced` variant: the sparse 64-byte records and the colour); in
-    block tiles wherever a block barrier may go (the `block` variant)."""
+    """As emitted; with the cost rule's refusal staged too (the colour: the
+    measured `forced` variant, which also set the gap option to 0, now its
+    default); in block tiles wherever a block barrier may go (the `block`
+    variant)."""
     out = emitted[0]
     if variant != "emitted":
         out = tmp_path / "out"
-        args = (["-coalda-stage-partial-gap=0", "-coalda-stage-small-always"] if variant == "forced"
+        args = (["-coalda-stage-small-always"] if variant == "forced"
                 else ["-coalda-stage-warp-tiles=fallback"])
         got = staged(optimize(SOURCE, out, 3, *args))
         assert set(got) >= set(STAGED)
         if variant == "forced":
             assert set(LEFT) <= set(got)
-        else:  # both_arms' arm is behind a data branch: no block barrier may go there
-            assert {k for k, s in got.items() if s["tile"] == "warp"} == {"both_arms"}
+        else:  # behind a test of data no block barrier may go
+            assert {k for k, s in got.items() if s["tile"] == "warp"} == {"both_arms", "flag_bounce"}
     assert_all_match(run_cli("run", SOURCE, "--emulate", "-q", "--from", out))
 
 

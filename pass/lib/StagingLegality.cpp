@@ -6,10 +6,11 @@
 //     stage arrays of members of at least 4 bytes; a written array's store
 //     phase writes back the member-wide units every thread's stores write
 //     (StoredUnits), and only those: a store under a branch of its own
-//     must write within them, and an element written in part is left alone
-//     where its accesses leave 32 bytes of each row in a row untouched (the
-//     rows would move sectors the original never touches: 1.00x at best,
-//     docs/benchmarks.md "Records written in part"); a
+//     must write within them (-coalda-stage-partial-gap=N also leaves
+//     alone an element whose accesses leave N bytes of each row in a row
+//     untouched; off by default: the rows move sectors the original never
+//     touches, yet a quarter of a 64-byte record measured 1.35-1.53x
+//     staged, docs/benchmarks.md "Records written in part"); a
 //     read-only array joins only when its loads read the whole element and
 //     some array is written (staging read-only AoS alone measured
 //     0.91-1.00x, 1-byte members 0.89-1.00x: the copy rewrite or nothing).
