@@ -7,6 +7,9 @@
 #   san NAME RUN-ARGS...           `coalda run RUN-ARGS` plainly and under
 #                                  compute-sanitizer memcheck, racecheck and
 #                                  synccheck, into /tmp/san/NAME-*.txt
+#   summarize PART                 each /tmp/san output's differing rows and
+#                                  verdict lines into $OUT/summary-PART.txt,
+#                                  the outputs into $OUT/sanitizer-PART.tgz
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/coalda-site .whl/*.whl
 export PYTHONPATH=/tmp/coalda-site:$PWD PYTHONUNBUFFERED=1 COLUMNS=200
@@ -24,4 +27,10 @@ san() {  # NAME, then run's arguments
     step "$tool $name" 90 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
       python3 -m coalda.cli run "$@" > /tmp/san/$name-$tool.txt 2>&1
   done
+}
+summarize() {  # PART
+  for f in /tmp/san/*.txt; do
+    echo "== $(basename $f)"; grep -E "MISMATCH|RACE|FAULT" "$f" | head -10; grep -E "comparisons|SUMMARY|rror" "$f" | tail -3
+  done > "$OUT/summary-$1.txt"
+  tar czf "$OUT/sanitizer-$1.tgz" -C /tmp san
 }

@@ -15,35 +15,29 @@
 #  - real: staging_partial.cu again (its later kernels) and the real-shapes
 #    adversary at -O3 and -O0, plainly and under the three sanitizers.
 part=${1:-main}
-. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step, san
-if [ "$part" = main ]; then
-# two benches (each within a step's time): the 32- and 40-byte records, then
-# the 16- and 64-byte ones
-for half in "a nbody_update,nbody_mass,sph_integrate,sph_neighbour,d4_three" \
-            "b xyz_write,rgb_scale,e64_one,e64_half,e64_quarter"; do
-  set -- $half
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step, san, summarize
+bench_partial() {  # NAME KERNELS: one bench of those kernels, the pass and both variants
   step bench-$1 290 python3 -m coalda.cli bench testcases/staging_partial.cu --from .device/partial \
     --variant forced=.device/partial-forced.ptx --variant block=.device/partial-block.ptx --kernels $2 \
     --blocks 128,256,512,1024 --no-nvcc --json "$OUT/bench-$1.json" > "$OUT/bench-$1.txt" 2>&1
-done
+}
+if [ "$part" = main ]; then
+# two benches (each within a step's time): the 32- and 40-byte records, then
+# the 16- and 64-byte ones
+bench_partial a nbody_update,nbody_mass,sph_integrate,sph_neighbour,d4_three
+bench_partial b xyz_write,rgb_scale,e64_one,e64_half,e64_quarter
 [ -n "${BENCH_ONLY:-}" ] && exit 0
 san partial testcases/staging_partial.cu --from .device/partial --sizes 1000,4099
 san partial-forced testcases/staging_partial.cu --from .device/partial-forced --sizes 1000,4099
 elif [ "$part" = bench-c ]; then
 # after the NaN-payload check (bench's yellow `differs ... all in double
 # NaNs`): d4_three again, and the two kernels added after the first bench
-step bench-c 290 python3 -m coalda.cli bench testcases/staging_partial.cu --from .device/partial \
-  --variant forced=.device/partial-forced.ptx --variant block=.device/partial-block.ptx \
-  --kernels d4_three,both_arms,flag_bounce \
-  --blocks 128,256,512,1024 --no-nvcc --json "$OUT/bench-c.json" > "$OUT/bench-c.txt" 2>&1
+bench_partial c d4_three,both_arms,flag_bounce
 exit 0
 elif [ "$part" = bench-d ]; then
 # the pass as committed (the gap option off by default, a narrow update of
 # a large record not small): the kernels whose decision that changed
-step bench-d 290 python3 -m coalda.cli bench testcases/staging_partial.cu --from .device/partial \
-  --variant forced=.device/partial-forced.ptx --variant block=.device/partial-block.ptx \
-  --kernels e64_one,e64_quarter,flag_bounce \
-  --blocks 128,256,512,1024 --no-nvcc --json "$OUT/bench-d.json" > "$OUT/bench-d.txt" 2>&1
+bench_partial d e64_one,e64_quarter,flag_bounce
 exit 0
 elif [ "$part" = diag ]; then
 step d4diag 200 python3 docs/runs/partial/d4diag.py > "$OUT/d4diag.txt" 2>&1
@@ -62,7 +56,4 @@ for o in 3 0; do
   san adv-real_shapes-O$o testcases/adversarial/real_shapes.cu -O $o --from .device/adv-real_shapes-O$o --sizes 300
 done
 fi
-for f in /tmp/san/*.txt; do
-  echo "== $(basename $f)"; grep -E "MISMATCH|RACE|FAULT" "$f" | head -10; grep -E "comparisons|SUMMARY|rror" "$f" | tail -3
-done > "$OUT/summary-$part.txt"
-tar czf "$OUT/sanitizer-$part.tgz" -C /tmp san
+summarize "$part"

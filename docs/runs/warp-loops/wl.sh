@@ -14,7 +14,7 @@
 #    (its grid_continue loops) at -O3 and -O0 plainly and under memcheck,
 #    racecheck and synccheck; real: the real-shapes adversary the same way.
 part=${1:-main}
-. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step, san
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step, san, summarize
 if [ "$part" = main ]; then
 step bench 240 python3 -m coalda.cli bench testcases/staging_loops.cu --from .device/loops \
   --variant block=.device/loops-fallback.ptx --variant always=.device/loops-always.ptx \
@@ -40,7 +40,4 @@ for o in 3 0; do
   san adv-real_shapes-O$o testcases/adversarial/real_shapes.cu -O $o --from .device/adv-real_shapes-O$o --sizes 300
 done
 fi
-for f in /tmp/san/*.txt; do
-  echo "== $(basename $f)"; grep -E "MISMATCH|RACE|FAULT" "$f" | head -10; grep -E "comparisons|SUMMARY|rror" "$f" | tail -3
-done > "$OUT/summary-$part.txt"
-tar czf "$OUT/sanitizer-$part.tgz" -C /tmp san
+summarize "$part"

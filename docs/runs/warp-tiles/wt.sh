@@ -17,7 +17,7 @@
 #  - compare: block tiles against warp tiles, one bench per file, for every
 #    staged testcase shape and the cost-rule explorations.
 part=${1:-main}
-. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step, san
+. scripts/gpu_prelude.sh  # wheels, PYTHONPATH, $log, step, san, summarize
 if [ "$part" = main ]; then
 step bench-warps 120 python3 -m coalda.cli bench testcases/staging_warps.cu --from .device/staging_warps \
   --blocks 128,256,512,1024 --no-nvcc --json "$OUT/bench-warps.json" > "$OUT/bench-warps.txt" 2>&1
@@ -68,7 +68,4 @@ for t in staging uniform_go warp_tiles; do
   done
 done
 fi
-for f in /tmp/san/*.txt; do
-  echo "== $(basename $f)"; grep -E "MISMATCH|RACE|FAULT" "$f" | head -10; grep -E "comparisons|SUMMARY|rror" "$f" | tail -3
-done > "$OUT/summary-$part.txt"
-tar czf "$OUT/sanitizer-$part.tgz" -C /tmp san
+summarize "$part"
