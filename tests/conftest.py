@@ -71,6 +71,25 @@ def plant(out: Path, tmp_path: Path, edit: Callable[[str], str], what: str = "")
     return bad
 
 
+def plant_lane_bug(out: Path, tmp_path: Path) -> Path:
+    """OUT with a lane bug planted in the warp tiles' path: the row's lane is
+    tid & 15, so lanes 16-31 move lanes 0-15's units again and theirs stay
+    unmoved."""
+    return plant(out, tmp_path, lambda text: text.replace("%coalda.lane = and i64 %coalda.tid, 31",
+                                                          "%coalda.lane = and i64 %coalda.tid, 15"))
+
+
+def differing_kernels(run: subprocess.CompletedProcess[str]) -> set[str]:
+    """The kernels of a `coalda run` table with a row that differs (mismatch,
+    race or fault)."""
+    return {m[1] for m in re.finditer(r"│ ([\w<>]+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}
+
+
+def staging_reasons(report: dict) -> dict[str, str]:
+    """Kernel -> the reasons of all its staging candidates, joined by ' / '."""
+    return {k["name"]: " / ".join(s["reason"] for s in k.get("stagings", [])) for k in report["kernels"]}
+
+
 @pytest.fixture
 def rgb() -> Path:
     return TESTCASES / "rgb.cu"

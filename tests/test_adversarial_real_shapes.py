@@ -42,7 +42,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, plant, run_cli
+from conftest import (
+    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant_lane_bug, run_cli,
+    staging_reasons,
+)
 
 SOURCE = TESTCASES / "adversarial" / "real_shapes.cu"
 SPEC = TESTCASES / "adversarial" / "real_shapes.toml"
@@ -170,10 +173,6 @@ def decisions(report: dict) -> dict[str, str]:
     return out
 
 
-def reasons(report: dict) -> dict[str, str]:
-    return {k["name"]: " / ".join(s["reason"] for s in k.get("stagings", [])) for k in report["kernels"]}
-
-
 @pytest.fixture(scope="module")
 def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
     return optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-real-shapes"), LEVELS, SMALL)
@@ -207,7 +206,7 @@ def test_staging_decisions_are_pinned(level: int, optimized: dict) -> None:
 
 
 def test_refusal_reasons_are_pinned(optimized: dict) -> None:
-    why = reasons(optimized[3][1])
+    why = staging_reasons(optimized[3][1])
     wrong = {k: why[k] for k, part in REASONS_O3.items() if part not in why[k]}
     assert not wrong, wrong
     # a uniform switch stages one case only: the one with the most accesses
@@ -232,12 +231,11 @@ def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) ->
     """A lane bug planted in the warp path (lanes 16-31 move lanes 0-15's
     units) changes the bytes of every warp-staged 1-D kernel: their inputs
     keep most warps full (rare exits: NaN alphas, one flag in 32)."""
-    lane15 = "%coalda.lane = and i64 %coalda.tid, 15"
-    bad = plant(optimized[3][0], tmp_path, lambda text: text.replace("%coalda.lane = and i64 %coalda.tid, 31", lane15))
+    bad = plant_lane_bug(optimized[3][0], tmp_path)
     spec = subset_spec(tmp_path, WARP[3] - TWO_D)
     run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
-    caught = {m[1] for m in re.finditer(r"│ ([\w<>]+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}
+    caught = differing_kernels(run)
     expected = WARP[3] - TWO_D - SPLIT_WARPS
     assert caught == expected, (sorted(expected - caught), sorted(caught - expected))
 

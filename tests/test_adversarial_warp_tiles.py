@@ -41,7 +41,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, plant, run_cli
+from conftest import (
+    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, plant_lane_bug, run_cli,
+)
 
 SOURCE = TESTCASES / "adversarial" / "warp_tiles.cu"
 SPEC = TESTCASES / "adversarial" / "warp_tiles.toml"
@@ -166,11 +168,10 @@ def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) ->
     16-31 move lanes 0-15's units again, the others' stay unmoved) changes
     the bytes of every warp-staged kernel: the inputs give each of them full
     warps that go."""
-    lane15 = "%coalda.lane = and i64 %coalda.tid, 15"
-    bad = plant(optimized[3][0], tmp_path, lambda text: text.replace("%coalda.lane = and i64 %coalda.tid, 31", lane15))
+    bad = plant_lane_bug(optimized[3][0], tmp_path)
     run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
-    caught = {m[1] for m in re.finditer(r"│ (\w+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}
+    caught = differing_kernels(run)
     assert caught == WARP[3], (sorted(WARP[3] - caught), sorted(caught - WARP[3]))
 
 
@@ -184,8 +185,7 @@ def test_a_warp_of_two_iterations_is_not_one_row(optimized: dict, tmp_path: Path
     bad = plant(optimized[3][0], tmp_path, lambda text: row.sub("%coalda.one.row = and i1 true, true", text))
     run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
-    caught = {m[1] for m in re.finditer(r"│ (\w+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}
-    assert caught == {"grid_continue", "grid_continue_d3"}
+    assert differing_kernels(run) == {"grid_continue", "grid_continue_d3"}
 
 
 def test_never_stages_none_in_warp_tiles(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, assert_all_match, plant, run_cli
+from conftest import TESTCASES, assert_all_match, differing_kernels, plant, run_cli, staging_reasons
 from test_staging import optimize, staged
 
 SOURCE = TESTCASES / "staging_partial.cu"
@@ -57,7 +57,7 @@ def test_records_written_in_part_are_staged_as_measured(emitted: tuple[Path, dic
         assert got[name]["tile"] == tile, (name, got[name])
         assert f"{written} of its bytes written back" in got[name]["reason"], (name, got[name]["reason"])
         assert [a.get("written_back") for a in got[name]["arrays"] if a["written"]] == [written], got[name]
-    reasons = {k["name"]: " / ".join(s["reason"] for s in k.get("stagings", [])) for k in report["kernels"]}
+    reasons = staging_reasons(report)
     for name, why in LEFT.items():
         assert why in reasons[name], (name, reasons[name])
 
@@ -65,7 +65,7 @@ def test_records_written_in_part_are_staged_as_measured(emitted: tuple[Path, dic
 def test_the_gap_option_leaves_sparse_records_alone(tmp_path: Path) -> None:
     report = optimize(SOURCE, tmp_path / "out", 3, "-coalda-stage-partial-gap=32")
     assert set(staged(report)) == set(STAGED) - set(GAP_LEFT)
-    reasons = {k["name"]: " / ".join(s["reason"] for s in k.get("stagings", [])) for k in report["kernels"]}
+    reasons = staging_reasons(report)
     for name, why in GAP_LEFT.items():
         assert why in reasons[name], (name, reasons[name])
 
@@ -111,5 +111,5 @@ def test_a_store_phase_that_writes_back_whole_elements_is_caught(emitted: tuple[
     bad = plant(emitted[0], tmp_path, lambda text: stored.sub(r"%coalda.stored\1 = icmp eq i64 0, 0", text))
     run = run_cli("run", SOURCE, "--emulate", "-q", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
-    caught = {m[1] for m in re.finditer(r"│ (\w+)\s+│[^\n]*(?:MISMATCH|RACE|FAULT)", run.stdout)}
+    caught = differing_kernels(run)
     assert caught == {"xyz_write", "sph_neighbour"}, caught

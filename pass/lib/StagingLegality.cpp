@@ -256,11 +256,12 @@ Verdict applyCostRule(StagingCandidate &C) {
         C.LeftOut.push_back({A, Why->Detail});
         continue;
       }
-    if (opts::CostRules && opts::StagePartialGap && A.storesPart() &&
-        untouchedRun(A) >= (int64_t)opts::StagePartialGap) {
+    int64_t Untouched = A.storesPart() ? untouchedRun(A) : 0;
+    if (opts::CostRules && opts::StagePartialGap &&
+        Untouched >= (int64_t)opts::StagePartialGap) {
       Why = miss(MissedReason::StagingCostRule,
-                 Name + "'s accesses leave " +
-                     std::to_string(untouchedRun(A)) + " bytes of its " +
+                 Name + "'s accesses leave " + std::to_string(Untouched) +
+                     " bytes of its " +
                      std::to_string(A.Stride) +
                      "-byte elements in a row untouched: the staged rows "
                      "would move whole 32-byte sectors the kernel never "
