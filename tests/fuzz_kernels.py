@@ -525,9 +525,15 @@ class GuardKernel(OfElements):
 def guard_kernels(draw: st.DrawFn) -> GuardKernel:
     guard = draw(st.sampled_from(sorted(GUARDS)))
     block, blocks = draw(st.sampled_from(BLOCKS)), draw(st.integers(1, 3))
-    low = -5 if guard in NEGATIVE_SAFE else 0
-    offset = draw(st.sampled_from([0, 0, draw(st.integers(low, 5))]))
     threads = block * blocks
+    low = -5 if guard in NEGATIVE_SAFE else 0
+    offsets = [0, 0, draw(st.integers(low, 5))]
+    if guard in NEGATIVE_SAFE:
+        # The index wraps below 0 anywhere in the grid, at a row's start too:
+        # rows whose start wraps must run the original code, whichever test
+        # the rewrite's fast path and slow path use to see it.
+        offsets.append(draw(st.integers(1 - threads, -1)))
+    offset = draw(st.sampled_from(offsets))
     tail = draw(st.integers(0, min(block - 1, threads + offset - 1)))
     n = threads + offset - tail
     bound = block if guard.startswith("tid") else n

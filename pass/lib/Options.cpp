@@ -130,6 +130,11 @@ cl::opt<unsigned> WideBlock(
     "coalda-wide-block", cl::init(0),
     cl::desc("Blocks with more threads than this keep the original code when "
              "the members are narrower than 4 bytes (0: no limit)"));
+cl::opt<bool> FastFullRow(
+    "coalda-fast-full-row", cl::init(true), cl::Hidden,
+    cl::desc("A guarded region copy's fast path tests that the row is full "
+             "with one comparison on the row's start (false: left >= ntid.x "
+             "and the no-wrap check, the form measured before 2026-11-26)"));
 cl::opt<bool> BreakForTesting(
     "coalda-test-break-ir", cl::init(false), cl::Hidden,
     cl::desc("Testing only: corrupt every rewritten kernel, so that the "

@@ -8,7 +8,7 @@
 //
 //   dstStart = &dst[member 0] - S*tid.x      (the same value in every thread
 //   srcStart = &src[member 0] - S*tid.x       of the row: the region's start)
-//   fast: (dstStart|srcStart|S*ntid) % 16 == 0, regions disjoint, left >= ntid
+//   fast: (dstStart|srcStart|S*ntid) % 16 == 0, regions disjoint, row full
 //     -> copy16 over S*ntid bytes                        (one branch)
 //   slow: R = S*clamp(left, 0, ntid)
 //     regions overlap                        -> the original per-thread code
@@ -61,8 +61,9 @@ public:
         B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}), I64,
         "coalda.ntid");
     // A row whose guard index wraps is not a prefix: its threads all see
-    // that (NoWrap false) and run the original code. The fast path folds the
-    // check into its one branch; the slow path tests it first.
+    // that (NoWrap false) and run the original code. The fast path's test
+    // that the row is full implies it (fullRow); the slow path tests it
+    // first.
     Value *NoWrap = nullptr;
     Left = activeLeft(B, NoWrap);
     regionStarts(B);
@@ -94,6 +95,7 @@ private:
   Value *activeLeft(IRBuilder<> &B, Value *&NoWrap);
   Value *rowStartInRange(IRBuilder<> &B, const PrefixBound &Bound,
                          Value *First);
+  Value *fullRow(IRBuilder<> &B);
   void regionStarts(IRBuilder<> &B);
   BasicBlock *emitFastPath(BasicBlock *Head, Value *NoWrap);
   void emitSlowPath(BasicBlock *Slow, Value *NoWrap);
@@ -228,6 +230,42 @@ Value *RegionCopyEmitter::rowStartInRange(IRBuilder<> &B,
 }
 
 
+/// The fast path's test that the row is full: all ntid.x threads pass every
+/// bound and no lane side wraps. For a bound whose lane side X is row-
+/// uniform +- tid.x computed in one width, S = X -+ tid.x in that width is
+/// the row's start, the same value in every thread whether or not X wraps.
+/// With the lane on Lo, thread t's X is S + t; the row is full iff its last
+/// thread's S + ntid.x - 1 is below Hi, computed exactly in i64, which also
+/// proves that no thread's S + t left X's range (S + t < Hi <= X's maximum).
+/// With the lane on Hi, X = S - t, and the row is full iff S - (ntid.x - 1)
+/// is above Lo (>= Min). One comparison per bound instead of Left >= ntid.x
+/// and both halves of the no-wrap check; the slow path keeps those. Null
+/// in a loop (its index is a phi) or with a bound wider than 32 bits.
+Value *RegionCopyEmitter::fullRow(IRBuilder<> &B) {
+  if (P.LoopStep)
+    return nullptr;
+  Value *Full = nullptr;
+  for (const PrefixBound &Bound : P.Bounds) {
+    Value *X = Bound.LaneOnHi ? Bound.Hi : Bound.Lo;
+    Type *Ty = X->getType();
+    if (Ty->getIntegerBitWidth() > 32)
+      return nullptr;
+    auto Ext = [&](Value *V) {
+      return Bound.Signed ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
+    };
+    Value *T = B.CreateTrunc(Tid, Ty);
+    Value *Start = Bound.LaneOnHi ? B.CreateAdd(X, T) : B.CreateSub(X, T);
+    Start->setName("coalda.rowstart");
+    Value *Room = Bound.LaneOnHi ? B.CreateSub(Ext(Start), Ext(Bound.Lo))
+                                 : B.CreateSub(Ext(Bound.Hi), Ext(Start));
+    if (Bound.Inclusive)
+      Room = B.CreateAdd(Room, B.getInt64(1));
+    Value *This = B.CreateICmpSGE(Room, Ntid, "coalda.full");
+    Full = Full ? B.CreateAnd(Full, This) : This;
+  }
+  return Full;
+}
+
 /// The region's start on both sides: member 0's address stepped back by
 /// stride*tid.x, a widening 32-bit multiply (a 64-bit multiply is several
 /// instructions on the GPU); and the bytes of a full row.
@@ -267,10 +305,14 @@ BasicBlock *RegionCopyEmitter::emitFastPath(BasicBlock *Head, Value *NoWrap) {
   Value *Fast = aligned(HB, FullRegion, Widest);
   if (P.NeedsOverlapCheck)
     Fast = HB.CreateAnd(Fast, disjoint(HB, FullRegion));
-  if (Left)
-    Fast = HB.CreateAnd(Fast, HB.CreateICmpSGE(Left, Ntid, "coalda.full"));
-  if (NoWrap)
-    Fast = HB.CreateAnd(Fast, NoWrap);
+  if (Value *Full = Left && opts::FastFullRow ? fullRow(HB) : nullptr) {
+    Fast = HB.CreateAnd(Fast, Full);
+  } else {
+    if (Left)
+      Fast = HB.CreateAnd(Fast, HB.CreateICmpSGE(Left, Ntid, "coalda.full"));
+    if (NoWrap)
+      Fast = HB.CreateAnd(Fast, NoWrap);
+  }
   Fast->setName("coalda.fast");
   BasicBlock *FastCopy = emitCopy(Widest, nullptr, Ntid, FullRegion,
                                   "coalda.fast" + std::to_string(Widest));

@@ -17,8 +17,14 @@
 ; CHECK-NEXT: [[LOW_OK:%[0-9]+]] = icmp sge i64 %coalda.first, 0
 ; CHECK-NEXT: [[HIGH_OK:%[0-9]+]] = icmp sle i64 [[HIGH]], 4294967295
 ; CHECK-NEXT: %coalda.nowrap = and i1 [[LOW_OK]], [[HIGH_OK]]
-; The fast path's one branch includes it; the slow path tests it first.
-; CHECK: %coalda.fast = and i1 %{{[0-9]+}}, %coalda.nowrap
+; The fast path tests instead the row's start in the index's own 32 bits,
+; one value in every thread of the row even where the index wraps, with room
+; for ntid.x threads below n in exact arithmetic: a full row cannot wrap, and
+; a row that wraps is not full. The slow path tests the no-wrap check first.
+; CHECK: %coalda.rowstart = sub i32
+; CHECK-NEXT: [[S:%[0-9]+]] = zext i32 %coalda.rowstart to i64
+; CHECK: %coalda.full = icmp sge i64 %{{[0-9]+}}, %coalda.ntid
+; CHECK: %coalda.fast = and i1 %{{[0-9a-z.]+}}, %coalda.full
 ; CHECK: coalda.slow:
 ; CHECK-NEXT: br i1 %coalda.nowrap, label %coalda.rows, label %coalda.original
 

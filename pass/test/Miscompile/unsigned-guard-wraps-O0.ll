@@ -10,8 +10,14 @@
 ; CHECK-LABEL: define
 ; CHECK: %coalda.first = sub i64 %{{[0-9]+}}, %coalda.tid
 ; CHECK: %coalda.nowrap = and i1
-; The fast path's one branch includes it; the slow path tests it first.
-; CHECK: %coalda.fast = and i1 %{{[0-9]+}}, %coalda.nowrap
+; The fast path tests instead the row's start in the index's own 32 bits,
+; one value in every thread of the row even where the index wraps, with room
+; for ntid.x threads below n in exact arithmetic: a full row cannot wrap, and
+; a row that wraps is not full. The slow path tests the no-wrap check first.
+; CHECK: %coalda.rowstart = sub i32
+; CHECK-NEXT: [[S:%[0-9]+]] = zext i32 %coalda.rowstart to i64
+; CHECK: %coalda.full = icmp sge i64 %{{[0-9]+}}, %coalda.ntid
+; CHECK: %coalda.fast = and i1 %{{[0-9a-z.]+}}, %coalda.full
 ; CHECK: coalda.slow:
 ; CHECK-NEXT: br i1 %coalda.nowrap, label %coalda.rows, label %coalda.original
 ; CHECK: coalda.original:

@@ -15,8 +15,19 @@
 ; CHECK-NEXT: %coalda.back = sub i64 0, [[BACK]]
 ; CHECK: %coalda.rowbytes = mul i64 %coalda.ntid, 3
 ;
-; The fast path needs a full row.
-; CHECK: %coalda.full = icmp sge i64 %coalda.left, %coalda.ntid
+; A full row, tested once for the fast path: the row's start i - tid.x in
+; i32 (one value in every thread, even where i wraps inside the row) with
+; room for ntid.x threads below n, computed exactly in i64, which also
+; proves that no thread's i wrapped. The slow path keeps left and the
+; no-wrap check.
+; CHECK: %coalda.rowstart = sub i32 %add, %{{[0-9]+}}
+; CHECK-NEXT: [[S:%[0-9]+]] = sext i32 %coalda.rowstart to i64
+; CHECK-NEXT: [[N64:%[0-9]+]] = sext i32 %n to i64
+; CHECK-NEXT: [[ROOM:%[0-9]+]] = sub i64 [[N64]], [[S]]
+; CHECK-NEXT: %coalda.full = icmp sge i64 [[ROOM]], %coalda.ntid
+;
+; The fast path: both regions aligned, and the row full.
+; CHECK: %coalda.fast = and i1 %coalda.aligned16, %coalda.full
 ; CHECK: br i1 %coalda.fast, label %coalda.fast16, label %coalda.slow
 ; CHECK: coalda.fast16:
 ; CHECK: load <4 x i32>, ptr %{{.*}}, align 16

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# On the GPU machine (carry .whl and .device, built by prepare.sh): all of
+# testcases/copies.cu timed with the pass as committed (COALDA) against the
+# fast path's form before (variant before), in two runs of the same bench
+# (their spread is the noise); rgb_guarded's SASS in both forms (ptxas and
+# cuobjdump of the machine's CUDA); then copies.cu, guards.cu and the guards
+# and narrowing adversaries plainly and under memcheck, racecheck and
+# synccheck. Parts: `ww.sh bench`, `ww.sh san` (one device call each).
+set -u
+source scripts/gpu_prelude.sh
+if [ "$1" = bench ]; then
+for r in 1 2; do
+  step "bench $r" 200 python3 -m coalda.cli bench testcases/copies.cu --from .device/copies --no-nvcc \
+    --blocks 128,256,512,1024 --repeat 50 --variant before=.device/copies-variants/before.ptx \
+    --json $OUT/bench-$r.json > $OUT/bench-$r.txt 2>&1
+done
+for p in committed=.device/copies/copies.after.ptx before=.device/copies-variants/before.ptx; do
+  ptxas -arch=sm_90 -O3 "${p#*=}" -o /tmp/${p%%=*}.cubin &&
+    cuobjdump -sass -fun _Z11rgb_guardedP5PixelPKS_i /tmp/${p%%=*}.cubin > $OUT/rgb_guarded-${p%%=*}.sass 2>&1
+done
+fi
+if [ "$1" = san ]; then
+san copies testcases/copies.cu --from .device/copies --sizes 1000,4099,65537
+for o in 3 0; do
+  san guards-O$o testcases/guards.cu -O $o --from .device/guards-O$o --sizes 1000,4099
+  for a in guards narrowing; do
+    san adv-$a-O$o testcases/adversarial/$a.cu -O $o --from .device/adv-$a-O$o
+  done
+done
+summarize wide
+fi
+cat $OUT/log.txt
