@@ -135,6 +135,10 @@ cl::opt<bool> FastFullRow(
     cl::desc("A guarded region copy's fast path tests that the row is full "
              "with one comparison on the row's start (false: left >= ntid.x "
              "and the no-wrap check, the form measured before 2026-11-26)"));
+cl::opt<bool> CopyIndex32(
+    "coalda-copy-index32", cl::init(true), cl::Hidden,
+    cl::desc("Region copies index their units in 32 bits (false: in 64 "
+             "bits, the form measured before 2026-11-26)"));
 cl::opt<bool> BreakForTesting(
     "coalda-test-break-ir", cl::init(false), cl::Hidden,
     cl::desc("Testing only: corrupt every rewritten kernel, so that the "

@@ -397,18 +397,31 @@ BasicBlock *RegionCopyEmitter::emitCopy(unsigned U, BasicBlock *Entry,
       U > G.MemberWidth ? Align(U) : commonAlignment(memberAlignment(G), U);
   unsigned PerThread = (G.Stride + U - 1) / U;
   bool Guarded = G.Stride % U != 0 || Count != Ntid;
-  Value *Units = Guarded
-                     ? B.CreateLShr(RegionBytes, Log2_32(U), Name + ".units")
-                     : nullptr;
+  // A unit's byte offset is below ntid.x * (stride + U) <= 1024 * 2^21
+  // (ntid.x <= 1024): in 32 bits the index math costs a thread one
+  // instruction per step, not two.
+  bool Narrow = opts::CopyIndex32 && G.Stride <= (1u << 20);
+  Type *IdxTy = Narrow ? B.getInt32Ty() : I64;
+  auto Idx = [&](Value *V) { return Narrow ? B.CreateTrunc(V, IdxTy) : V; };
+  Value *UnitTid = Idx(Tid);
+  Value *UnitCount = PerThread > 1 ? Idx(Count) : nullptr;
+  Value *Units = Guarded ? B.CreateLShr(Idx(RegionBytes), Log2_32(U),
+                                        Name + ".units")
+                         : nullptr;
   auto Address = [&](IRBuilder<> &IB, Value *Start, Value *Unit) {
-    Value *Offset = U == 1 ? Unit : IB.CreateShl(Unit, Log2_32(U));
-    return IB.CreateGEP(I8, Start, Offset);
+    Value *Offset =
+        U == 1 ? Unit
+               : IB.CreateShl(Unit, Log2_32(U), "", /*HasNUW=*/Narrow);
+    return IB.CreateGEP(I8, Start, IB.CreateZExt(Offset, I64));
   };
   SmallVector<Value *, 16> Index, Loaded, InRange;
   for (unsigned K = 0; K < PerThread; ++K)
-    Index.push_back(K == 0 ? Tid
-                           : B.CreateAdd(B.CreateMul(Count, B.getInt64(K)),
-                                         Tid, Name + ".u"));
+    Index.push_back(
+        K == 0 ? UnitTid
+               : B.CreateAdd(B.CreateMul(UnitCount,
+                                         ConstantInt::get(IdxTy, K), "",
+                                         /*HasNUW=*/Narrow),
+                             UnitTid, Name + ".u", /*HasNUW=*/Narrow));
   // Runs Body(builder) under `Index[K] < Units` when Guarded.
   auto InRangeOnly = [&](unsigned K, const char *Suffix, auto Body) {
     if (!Guarded)

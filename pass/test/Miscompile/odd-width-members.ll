@@ -8,9 +8,10 @@
 ; CHECK-LABEL: define void @pairs
 ; CHECK-NOT: coalda.copy6
 ; CHECK: coalda.copy2:
-; CHECK: %coalda.copy2.units = lshr i64 %coalda.bytes, 1
-; CHECK: %[[OFF:[0-9]+]] = shl i64 %coalda.tid, 1
-; CHECK: getelementptr i8, ptr %coalda.src, i64 %[[OFF]]
+; CHECK: %coalda.copy2.units = lshr i32 %{{[0-9]+}}, 1
+; CHECK: %[[OFF:[0-9]+]] = shl nuw i32 %{{[0-9]+}}, 1
+; CHECK-NEXT: %[[OFF64:[0-9]+]] = zext i32 %[[OFF]] to i64
+; CHECK-NEXT: getelementptr i8, ptr %coalda.src, i64 %[[OFF64]]
 ; CHECK: load i16, ptr %{{[0-9]+}}, align 2
 ; CHECK-NOT: coalda.copy6
 

@@ -42,14 +42,20 @@
 ; CHECK-NEXT: %coalda.active = call i64 @llvm.smax.i64(i64 [[MIN]], i64 0)
 ; CHECK-NEXT: %coalda.bytes = mul i64 %coalda.active, 3
 ; CHECK: coalda.copy16:
-; CHECK-NEXT: %coalda.copy16.units = lshr i64 %coalda.bytes, 4
-; CHECK-NEXT: %coalda.copy16.in = icmp ult i64 %coalda.tid, %coalda.copy16.units
+; The unit indices are 32-bit (below ntid.x * (stride + unit)).
+; CHECK-NEXT: [[T:%[0-9]+]] = trunc i64 %coalda.tid to i32
+; CHECK-NEXT: [[B:%[0-9]+]] = trunc i64 %coalda.bytes to i32
+; CHECK-NEXT: %coalda.copy16.units = lshr i32 [[B]], 4
+; CHECK-NEXT: %coalda.copy16.in = icmp ult i32 [[T]], %coalda.copy16.units
 ; CHECK: coalda.copy4:
-; CHECK-NEXT: %coalda.copy4.units = lshr i64 %coalda.bytes, 2
-; CHECK-NEXT: %coalda.copy4.in = icmp ult i64 %coalda.tid, %coalda.copy4.units
+; The unit indices are 32-bit (below ntid.x * (stride + unit)).
+; CHECK-NEXT: [[T:%[0-9]+]] = trunc i64 %coalda.tid to i32
+; CHECK-NEXT: [[B:%[0-9]+]] = trunc i64 %coalda.bytes to i32
+; CHECK-NEXT: %coalda.copy4.units = lshr i32 [[B]], 2
+; CHECK-NEXT: %coalda.copy4.in = icmp ult i32 [[T]], %coalda.copy4.units
 ; CHECK: coalda.copy1:
-; CHECK: %coalda.copy1.units = lshr i64 %coalda.bytes, 0
-; CHECK: icmp ult i64 %coalda.tid, %coalda.copy1.units
+; CHECK: %coalda.copy1.units = lshr i32 %{{[0-9]+}}, 0
+; CHECK: icmp ult i32 %{{[0-9]+}}, %coalda.copy1.units
 ; CHECK: coalda.join:
 
 ; REMARK: remark: {{.*}}coalesced copy of {{[0-9]+}} members from src to dst: {{.*}}by the threads that pass the bounds guard

@@ -19,7 +19,7 @@
 ; CHECK-NEXT: br i1 %coalda.fast, label %coalda.fast16, label %coalda.slow
 ; CHECK: coalda.fast16:
 ; 16-byte unit tid.x, for the first 3*ntid/16 threads.
-; CHECK: %coalda.fast16.in = icmp ult i64 %coalda.tid, %coalda.fast16.units
+; CHECK: %coalda.fast16.in = icmp ult i32 %{{[0-9]+}}, %coalda.fast16.units
 ; CHECK: [[FSRC:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
 ; CHECK-NEXT: load <4 x i32>, ptr [[FSRC]], align 16
 ; CHECK: [[FDST:%.*]] = getelementptr i8, ptr %coalda.dst, i64 %{{.*}}
@@ -32,7 +32,7 @@
 ; CHECK: br i1 %coalda.nooverlap{{[0-9]*}}, label %coalda.disjoint, label %coalda.original
 ; CHECK: %coalda.aligned16{{[0-9]*}} = icmp eq i64 %{{.*}}, 0
 ; CHECK: coalda.copy16:
-; CHECK: %coalda.copy16.in = icmp ult i64 %coalda.tid, %coalda.copy16.units
+; CHECK: %coalda.copy16.in = icmp ult i32 %{{[0-9]+}}, %coalda.copy16.units
 ; CHECK: [[SRC16:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
 ; CHECK-NEXT: load <4 x i32>, ptr [[SRC16]], align 16
 ; CHECK: [[DST16:%.*]] = getelementptr i8, ptr %coalda.dst, i64 %{{.*}}
@@ -40,7 +40,7 @@
 ; CHECK: br label %coalda.join
 ; CHECK: %coalda.aligned4{{[0-9]*}} = icmp eq i64 %{{.*}}, 0
 ; CHECK: coalda.copy4:
-; CHECK: %coalda.copy4.in = icmp ult i64 %coalda.tid, %coalda.copy4.units
+; CHECK: %coalda.copy4.in = icmp ult i32 %{{[0-9]+}}, %coalda.copy4.units
 ; CHECK: [[SRC4:%.*]] = getelementptr i8, ptr %coalda.src, i64 %{{.*}}
 ; CHECK-NEXT: load i32, ptr [[SRC4]], align 4
 ; CHECK: [[DST4:%.*]] = getelementptr i8, ptr %coalda.dst, i64 %{{.*}}
