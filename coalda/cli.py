@@ -330,7 +330,7 @@ def run_cmd(
     `--` are passed through."""
     from .ir import signatures
     from .run_command import choose_spec, compile_or_reuse, run
-    from .report import run_failure, run_table
+    from .report import run_failure, run_success, run_table
     from .spec import check_spec
 
     size_list = _sizes(sizes)
@@ -353,7 +353,7 @@ def run_cmd(
     failure = run_failure(rows)
     if failure:
         _fail(failure)
-    stdout.print(f"All {len(rows)} comparisons match byte for byte.")
+    stdout.print(run_success(rows))
 
 
 @cli.command("bench", cls=ClangArgsCommand)

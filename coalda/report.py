@@ -189,7 +189,7 @@ def _grouped(rows: list[Any]) -> list[tuple[Any, str]]:
         r = row.result
         last = out[-1][1] if out else None
         key = _case(r)
-        if last and r.match and last[-1].result.match and key == _case(last[0].result):
+        if last and r.match and last[-1].result.verdict is r.verdict and key == _case(last[0].result):
             last.append(row)
         else:
             out.append((row, [row]))
@@ -213,10 +213,24 @@ def run_table(rows: list[Any], title: str, timed: bool) -> Table:
     ms = lambda v: "" if v is None else f"{v:.3f}"  # noqa: E731
     for row, schedule in _grouped(rows):
         r = row.result
-        result = "[green]match[/]" if r.match else f"{_VERDICT_LABEL.get(r.verdict.value, '[bold red]MISMATCH[/]')} {r.detail}"
+        if r.verdict.value == "nan payloads":
+            result = f"[yellow]match but for NaN payloads[/] ({r.detail})"
+        elif r.match:
+            result = "[green]match[/]"
+        else:
+            result = f"{_VERDICT_LABEL.get(r.verdict.value, '[bold red]MISMATCH[/]')} {r.detail}"
         cells = [r.kernel, str(r.n), r.layout] + ([] if timed else [schedule]) + [r.against, result]
         table.add_row(*cells, *([ms(row.ms_original), ms(row.ms_optimized)] if timed else []))
     return table
+
+
+def run_success(rows: list[Any]) -> str:
+    """The closing line of a `coalda run` whose comparisons all match."""
+    payloads = sum(1 for row in rows if row.result.verdict.value == "nan payloads")
+    if not payloads:
+        return f"All {len(rows)} comparisons match byte for byte."
+    return (f"All {len(rows)} comparisons match; {payloads} of them byte for byte except inside doubles that are "
+            "NaN on both sides, whose payload the GPU takes from either NaN operand.")
 
 
 def run_failure(rows: list[Any]) -> str:

@@ -127,7 +127,8 @@ def run(
             if min(grid) < 1 or min(block) < 1:
                 raise CoaldaError(f"kernel {kspec.name} at n={n}: empty launch (grid {grid}, block {block})")
             overlap = may_overlap(kspec, noalias.get(symbol(kspec.name), frozenset()))
-            results = check(kspec, symbol, original, optimized, n, rng, LAYOUTS, reference, schedules, overlap)
+            results = check(kspec, symbol, original, optimized, n, rng, LAYOUTS, reference, schedules, overlap,
+                            nan_payloads=gpu)
             for r in results:
                 rows.append(Row(r))
             if gpu:
