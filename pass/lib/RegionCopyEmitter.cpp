@@ -161,6 +161,12 @@ BasicBlock *RegionCopyEmitter::splitAndCheckPreconditions() {
   return Head;
 }
 
+/// V, one side of Bound, widened to To as the comparison reads it.
+static Value *extendSide(IRBuilder<> &B, const PrefixBound &Bound, Value *V,
+                         Type *To) {
+  return Bound.Signed ? B.CreateSExt(V, To) : B.CreateZExt(V, To);
+}
+
 /// With a guard, the row's first `Left` threads are active (all of them when
 /// Left >= ntid.x, the fast path's case): the least Left over the bounds;
 /// null without a guard. NoWrap: that no bound's lane side wraps in the row.
@@ -168,9 +174,7 @@ Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B, Value *&NoWrap) {
   Value *Left = nullptr;
   SmallVector<Value *, 2> Firsts;
   for (const PrefixBound &Bound : P.Bounds) {
-    auto Ext = [&](Value *V) {
-      return Bound.Signed ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
-    };
+    auto Ext = [&](Value *V) { return extendSide(B, Bound, V, I64); };
     Value *First = B.CreateSub(Ext(Bound.Lo), Tid, "coalda.first");
     Value *This = B.CreateSub(Ext(Bound.Hi), First, "coalda.left");
     if (Bound.Inclusive)
@@ -187,9 +191,7 @@ Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B, Value *&NoWrap) {
   if (P.LoopStep) {
     PrefixBound Entry = P.Bounds.front();
     Entry.Lo = P.LoopStart;
-    Value *First = B.CreateSub(Entry.Signed ? B.CreateSExt(Entry.Lo, I64)
-                                            : B.CreateZExt(Entry.Lo, I64),
-                               Tid);
+    Value *First = B.CreateSub(extendSide(B, Entry, Entry.Lo, I64), Tid);
     NoWrap = B.CreateAnd(NoWrap, rowStartInRange(B, Entry, First));
     NoWrap = B.CreateAnd(NoWrap,
                          loopIndexCannotWrap(B, P.Bounds.front(),
@@ -213,7 +215,7 @@ Value *RegionCopyEmitter::rowStartInRange(IRBuilder<> &B,
   Type *Wide = B.getIntNTy(std::max(64u, 2 * Bits));
   Value *Start = First;
   if (Bound.LaneOnHi || Wide != I64) {
-    Value *Ext = Bound.Signed ? B.CreateSExt(X, Wide) : B.CreateZExt(X, Wide);
+    Value *Ext = extendSide(B, Bound, X, Wide);
     Value *T = B.CreateZExt(Tid, Wide);
     Start = Bound.LaneOnHi ? B.CreateAdd(Ext, T) : B.CreateSub(Ext, T);
   }
@@ -250,9 +252,7 @@ Value *RegionCopyEmitter::fullRow(IRBuilder<> &B) {
     Type *Ty = X->getType();
     if (Ty->getIntegerBitWidth() > 32)
       return nullptr;
-    auto Ext = [&](Value *V) {
-      return Bound.Signed ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
-    };
+    auto Ext = [&](Value *V) { return extendSide(B, Bound, V, I64); };
     Value *T = B.CreateTrunc(Tid, Ty);
     Value *Start = Bound.LaneOnHi ? B.CreateAdd(X, T) : B.CreateSub(X, T);
     Start->setName("coalda.rowstart");
