@@ -168,6 +168,19 @@ def cli() -> None:
     rewrites strided copies into coalesced, wide form."""
 
 
+PASS_ARG = click.option(
+    "--pass-arg", "pass_arg", multiple=True, metavar="-coalda-OPTION[=VALUE]", callback=_check_pass_args,
+    help="An option of the COALDA pass (`opt-19 -load-pass-plugin=libCoalda.so --help-hidden` lists them), "
+         "e.g. --pass-arg=-coalda-window-read-only=runtime. Repeatable.",
+)
+
+
+def _no_pass_args_with_outdir(pass_arg: tuple[str, ...], from_dir: Path | None) -> None:
+    if pass_arg and from_dir is not None:
+        raise CoaldaError("--pass-arg applies when COALDA compiles FILE; --from reads an OUTDIR that "
+                          "`coalda optimize` already compiled (give it the --pass-arg there)")
+
+
 @cli.command("optimize", cls=ClangArgsCommand)
 @SOURCE
 @click.option(
@@ -177,11 +190,7 @@ def cli() -> None:
 @compile_options
 @PROJECT
 @click.option("--no-runtime-checks", is_flag=True, help="Never version a copy on a run-time overlap check.")
-@click.option(
-    "--pass-arg", "pass_arg", multiple=True, metavar="-coalda-OPTION[=VALUE]", callback=_check_pass_args,
-    help="An option of the COALDA pass (`opt-19 -load-pass-plugin=libCoalda.so --help-hidden` lists them), "
-         "e.g. --pass-arg=-coalda-window-read-only=runtime. Repeatable.",
-)
+@PASS_ARG
 def optimize_cmd(
     file: Path, outdir: Path, arch: str, opt_level: int, includes: tuple[Path, ...],
     defines: tuple[str, ...], project: Path | None, no_runtime_checks: bool, pass_arg: tuple[str, ...],
@@ -301,11 +310,12 @@ def _sizes(value: str | None) -> list[int] | None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random inputs.")
 @click.option("--spec", "spec_file", type=click.Path(dir_okay=False, path_type=Path), help="Launch spec (default: FILE.toml, else inferred from the IR).")
 @click.option("--from", "from_dir", type=click.Path(file_okay=False, path_type=Path), help="Use the IR/PTX in this `coalda optimize` OUTDIR.")
+@PASS_ARG
 @QUIET
 def run_cmd(
     file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
     project: Path | None, emulate: bool, sizes: str | None, seed: int, spec_file: Path | None,
-    from_dir: Path | None, quiet: bool,
+    from_dir: Path | None, pass_arg: tuple[str, ...], quiet: bool,
 ) -> None:
     """Run FILE's original and optimized kernels on the same random inputs and
     compare every output byte (guard zones included) under several buffer
@@ -334,6 +344,7 @@ def run_cmd(
     from .spec import check_spec
 
     size_list = _sizes(sizes)
+    _no_pass_args_with_outdir(pass_arg, from_dir)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     if not emulate:
         from .gpu import device, gpu_name
@@ -342,7 +353,7 @@ def run_cmd(
     where = "CPU emulator" if emulate else gpu_name()
     with _progress(2, quiet) as step:
         step(f"compiling {file}")
-        compiled = compile_or_reuse(file, options, from_dir, ptx=not emulate)
+        compiled = compile_or_reuse(file, options, from_dir, ptx=not emulate, pass_args=pass_arg)
         spec = choose_spec(file, spec_file, compiled)
         check_spec(spec, compiled.report, signatures(compiled.before_ir))
         step(f"running {len(spec.kernels)} kernel(s) on the {where}")
@@ -371,12 +382,13 @@ def run_cmd(
 @click.option("--no-nvcc", is_flag=True, help="Do not time nvcc -O3 even if nvcc is installed.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a bar chart (PNG).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write every measurement as JSON.")
+@PASS_ARG
 @QUIET
 def bench_cmd(
     file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
     project: Path | None, sizes: str | None, blocks: str, repeat: int, kernels: str | None, seed: int, spec_file: Path | None,
     from_dir: Path | None, variants: tuple[str, ...], no_nvcc: bool, plot_path: Path | None, json_path: Path | None,
-    quiet: bool,
+    pass_arg: tuple[str, ...], quiet: bool,
 ) -> None:
     """Time FILE's kernels before and after COALDA against cudaMemcpy on the GPU.
     Clang flags after `--` are passed through (not to the nvcc baseline)."""
@@ -388,6 +400,7 @@ def bench_cmd(
 
     size_list = _sizes(sizes)
     block_list = _blocks(blocks)
+    _no_pass_args_with_outdir(pass_arg, from_dir)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     extra = {}
     for v in variants:
@@ -398,7 +411,7 @@ def bench_cmd(
     device()
     with _progress(3, quiet) as step:
         step(f"compiling {file}")
-        compiled = compile_or_reuse(file, options, from_dir)
+        compiled = compile_or_reuse(file, options, from_dir, pass_args=pass_arg)
         spec = choose_spec(file, spec_file, compiled)
         check_spec(spec, compiled.report, signatures(compiled.before_ir))
         step("compiling the nvcc -O3 baseline")

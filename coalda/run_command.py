@@ -35,9 +35,11 @@ class Compiled:
     report: Report
 
 
-def compile_or_reuse(source: Path, options: CompileOptions, from_dir: Path | None, ptx: bool = True) -> Compiled:
-    """The before/after IR and PTX: from an OUTDIR, or built now (PTX only
-    when a GPU will run it)."""
+def compile_or_reuse(
+    source: Path, options: CompileOptions, from_dir: Path | None, ptx: bool = True, pass_args: Sequence[str] = ()
+) -> Compiled:
+    """The before/after IR and PTX: from an OUTDIR, or built now with the
+    pass's pass_args (PTX only when a GPU will run it)."""
     if from_dir is not None:
         art = Artifacts(from_dir, source.stem)
         missing = [p.name for p in (art.before, art.after, art.report) if not p.is_file()]
@@ -55,7 +57,7 @@ def compile_or_reuse(source: Path, options: CompileOptions, from_dir: Path | Non
         return Compiled(read(art.before), read(art.after), read(art.before_ptx), read(art.ptx), report)
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         art = Artifacts(Path(scratch), source.stem)
-        result = build(source, options, art, ptx=ptx)
+        result = build(source, options, art, ptx=ptx, pass_args=pass_args)
         text = {p: p.read_text() if p.is_file() else "" for p in (art.before_ptx, art.ptx)}
         return Compiled(
             art.before.read_text(), art.after.read_text(), text[art.before_ptx], text[art.ptx], result.report

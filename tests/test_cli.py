@@ -413,3 +413,30 @@ def test_help_of_every_command_fits_100_columns() -> None:
             assert result.exit_code == 0, (args, result.output)
             widest = max(result.output.splitlines(), key=len)
             assert len(widest) <= 100, (args, widest)
+
+
+def test_run_passes_pass_args_to_the_pass(tmp_path: Path, rgb: Path) -> None:
+    """`coalda run --pass-arg` compiles with the pass's option, as `coalda
+    optimize --pass-arg` does: an unknown one fails in opt's words, in one
+    line; one that changes the result reaches the pass (nothing rewritten
+    under -coalda-analyze-only). With --from the OUTDIR is already compiled,
+    so the option would be silently ignored: refused."""
+    from coalda.compile import CompileOptions
+    from coalda.run_command import compile_or_reuse
+
+    options = CompileOptions()
+
+    def rewritten(args: tuple[str, ...]) -> bool:
+        report = compile_or_reuse(rgb, options, None, ptx=False, pass_args=args).report
+        return any(g["transformed"] for k in report["kernels"] for g in k["groups"])
+
+    assert rewritten(()) and not rewritten(("-coalda-analyze-only",))
+    proc = run_cli("run", rgb, "--emulate", "--sizes", "256", "--pass-arg=-coalda-no-such-option")
+    assert_clean_failure(proc, "no-such-option", code=1)
+    proc = run_cli("run", rgb, "--emulate", "--sizes", "256", "--pass-arg=-coalda-analyze-only")
+    assert proc.returncode == 0 and "comparisons match" in proc.stdout
+    assert run_cli("optimize", rgb, "-o", tmp_path / "out").returncode == 0
+    proc = run_cli("run", rgb, "--emulate", "--from", tmp_path / "out", "--pass-arg=-coalda-analyze-only")
+    assert_clean_failure(proc, "--pass-arg applies when COALDA compiles", code=1)
+    proc = run_cli("bench", rgb, "--from", tmp_path / "out", "--pass-arg=-coalda-analyze-only")
+    assert_clean_failure(proc, "--pass-arg applies when COALDA compiles", code=1)  # before looking for a GPU
