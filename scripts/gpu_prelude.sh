@@ -6,7 +6,9 @@
 #   step NAME SECONDS COMMAND...   run COMMAND with a time limit; log rc and time
 #   san NAME RUN-ARGS...           `coalda run RUN-ARGS` plainly and under
 #                                  compute-sanitizer memcheck, racecheck and
-#                                  synccheck, into /tmp/san/NAME-*.txt
+#                                  synccheck (or the tools in SAN_TOOLS), into
+#                                  /tmp/san/NAME-*.txt; time limits SAN_PLAIN
+#                                  and SAN_TOOL seconds (60 and 90)
 #   summarize PART                 each /tmp/san output's differing rows and
 #                                  verdict lines into $OUT/summary-PART.txt,
 #                                  the outputs into $OUT/sanitizer-PART.tgz
@@ -20,11 +22,11 @@ step() {
   timeout "$limit" "$@"; echo "$name rc=$? $(( $(date +%s) - s ))s" >> "$log"
 }
 mkdir -p /tmp/san
-san() {  # NAME, then run's arguments
+san() {  # NAME, then run's arguments; limits: SAN_PLAIN (60 s), SAN_TOOL (90 s), SAN_TOOLS
   local name=$1; shift
-  step "plain $name" 60 python3 -m coalda.cli run "$@" > /tmp/san/$name-plain.txt 2>&1
-  for tool in memcheck racecheck synccheck; do
-    step "$tool $name" 90 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+  step "plain $name" "${SAN_PLAIN:-60}" python3 -m coalda.cli run "$@" > /tmp/san/$name-plain.txt 2>&1
+  for tool in ${SAN_TOOLS:-memcheck racecheck synccheck}; do
+    step "$tool $name" "${SAN_TOOL:-90}" compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
       python3 -m coalda.cli run "$@" > /tmp/san/$name-$tool.txt 2>&1
   done
 }

@@ -5,7 +5,10 @@
 # (their spread is the noise); rgb_guarded's SASS in both forms (ptxas and
 # cuobjdump of the machine's CUDA); then copies.cu, guards.cu and the guards
 # and narrowing adversaries plainly and under memcheck, racecheck and
-# synccheck. Parts: `ww.sh bench`, `ww.sh san` (one device call each).
+# synccheck. Parts, one device call each: `ww.sh bench`, `ww.sh san`, and
+# `ww.sh san-adv 3|0`, the guards adversary at one level (about 10 s per
+# kernel on the GPU runner): plainly and under memcheck, or under the tools
+# in SAN_TOOLS (`SAN_TOOLS=racecheck ww.sh san-adv 3`).
 set -u
 source scripts/gpu_prelude.sh
 if [ "$1" = bench ]; then
@@ -23,10 +26,13 @@ if [ "$1" = san ]; then
 san copies testcases/copies.cu --from .device/copies --sizes 1000,4099,65537
 for o in 3 0; do
   san guards-O$o testcases/guards.cu -O $o --from .device/guards-O$o --sizes 1000,4099
-  for a in guards narrowing; do
-    san adv-$a-O$o testcases/adversarial/$a.cu -O $o --from .device/adv-$a-O$o
-  done
+  SAN_TOOL=200 san adv-narrowing-O$o testcases/adversarial/narrowing.cu -O $o --from .device/adv-narrowing-O$o
 done
 summarize wide
+fi
+if [ "$1" = san-adv ]; then  # LEVEL (3 or 0)
+  SAN_PLAIN=280 SAN_TOOL=280 SAN_TOOLS=${SAN_TOOLS:-memcheck} \
+    san adv-guards-O$2 testcases/adversarial/guards.cu -O $2 --from .device/adv-guards-O$2
+  summarize adv-guards-O$2
 fi
 cat $OUT/log.txt
