@@ -417,10 +417,11 @@ def test_help_of_every_command_fits_100_columns() -> None:
 
 def test_run_passes_pass_args_to_the_pass(tmp_path: Path, rgb: Path) -> None:
     """`coalda run --pass-arg` compiles with the pass's option, as `coalda
-    optimize --pass-arg` does: an unknown one fails in opt's words, in one
-    line; one that changes the result reaches the pass (nothing rewritten
-    under -coalda-analyze-only). With --from the OUTDIR is already compiled,
-    so the option would be silently ignored: refused."""
+    optimize --pass-arg` does: an unknown one fails with opt's own message
+    and the command to reproduce it; one that changes the result reaches
+    the pass (nothing rewritten under -coalda-analyze-only). With --from the
+    OUTDIR is already compiled, so the option would be silently ignored:
+    refused in one line."""
     from coalda.compile import CompileOptions
     from coalda.run_command import compile_or_reuse
 
