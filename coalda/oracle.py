@@ -273,7 +273,7 @@ class CaseResult:
     verdict: Verdict = Verdict.MATCH
 
     def __post_init__(self) -> None:
-        if self.verdict is Verdict.NAN_PAYLOADS:
+        if self.verdict is Verdict.NAN_PAYLOADS:  # a match, whatever the caller said
             self.match = True
         if not self.match and self.verdict is Verdict.MATCH:
             self.verdict = Verdict.MISMATCH
@@ -384,8 +384,7 @@ def _check_layout(
     args = make_args(spec, n, rng, layout)
 
     def result(against: str, detail: str, schedule: Schedule, verdict: Verdict) -> CaseResult:
-        match = verdict in (Verdict.MATCH, Verdict.NAN_PAYLOADS)
-        return CaseResult(spec.name, n, layout.name, against, match, detail, str(schedule), verdict)
+        return CaseResult(spec.name, n, layout.name, against, verdict is Verdict.MATCH, detail, str(schedule), verdict)
 
     outputs = []
     for schedule in schedules:

@@ -5,22 +5,31 @@
 # (their spread is the noise); rgb_guarded's SASS in both forms (ptxas and
 # cuobjdump of the machine's CUDA); then copies.cu, guards.cu and the guards
 # and narrowing adversaries plainly and under memcheck, racecheck and
-# synccheck. Parts, one device call each: `ww.sh bench`, `ww.sh san`, and
+# synccheck. Parts, one device call each: `ww.sh bench`, `ww.sh fast` (the
+# guarded and unguarded copies against both variants, into fast-*), `ww.sh
+# san`, and
 # `ww.sh san-adv 3|0`, the guards adversary at one level (about 10 s per
 # kernel on the GPU runner): plainly and under memcheck, or under the tools
 # in SAN_TOOLS (`SAN_TOOLS=racecheck ww.sh san-adv 3`).
 set -u
 source scripts/gpu_prelude.sh
+bench_copies() {  # OUTPUT-NAME, then bench's arguments: two runs of the same bench
+  local name=$1 r; shift
+  for r in 1 2; do
+    step "$name $r" 200 python3 -m coalda.cli bench testcases/copies.cu --from .device/copies --no-nvcc \
+      --blocks 128,256,512,1024 --repeat 50 "$@" --json $OUT/$name-$r.json > $OUT/$name-$r.txt 2>&1
+  done
+}
 if [ "$1" = bench ]; then
-for r in 1 2; do
-  step "bench $r" 200 python3 -m coalda.cli bench testcases/copies.cu --from .device/copies --no-nvcc \
-    --blocks 128,256,512,1024 --repeat 50 --variant before=.device/copies-variants/before.ptx \
-    --json $OUT/bench-$r.json > $OUT/bench-$r.txt 2>&1
-done
+bench_copies bench --variant before=.device/copies-variants/before.ptx
 for p in committed=.device/copies/copies.after.ptx before=.device/copies-variants/before.ptx; do
   ptxas -arch=sm_90 -O3 "${p#*=}" -o /tmp/${p%%=*}.cubin &&
     cuobjdump -sass -fun _Z11rgb_guardedP5PixelPKS_i /tmp/${p%%=*}.cubin > $OUT/rgb_guarded-${p%%=*}.sass 2>&1
 done
+fi
+if [ "$1" = fast ]; then
+  V=(); for p in .device/copies-variants/*.ptx; do V+=(--variant "$(basename "$p" .ptx)=$p"); done
+  bench_copies fast --kernels rgb,rgb_guarded,ushort3_copy,float3_copy "${V[@]}"
 fi
 if [ "$1" = san ]; then
 san copies testcases/copies.cu --from .device/copies --sizes 1000,4099,65537
