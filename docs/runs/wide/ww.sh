@@ -7,10 +7,7 @@
 # and narrowing adversaries plainly and under memcheck, racecheck and
 # synccheck. Parts, one device call each: `ww.sh bench`, `ww.sh fast` (the
 # guarded and unguarded copies against both variants, into fast-*), `ww.sh
-# san`, and
-# `ww.sh san-adv 3|0`, the guards adversary at one level (about 10 s per
-# kernel on the GPU runner): plainly and under memcheck, or under the tools
-# in SAN_TOOLS (`SAN_TOOLS=racecheck ww.sh san-adv 3`).
+# san`, and `ww.sh san-adv 3|0`, the guards adversary at one level.
 set -u
 source scripts/gpu_prelude.sh
 bench_copies() {  # OUTPUT-NAME, then bench's arguments: two runs of the same bench
@@ -40,8 +37,7 @@ done
 summarize wide
 fi
 if [ "$1" = san-adv ]; then  # LEVEL (3 or 0)
-  SAN_PLAIN=280 SAN_TOOL=280 SAN_TOOLS=${SAN_TOOLS:-memcheck} \
-    san adv-guards-O$2 testcases/adversarial/guards.cu -O $2 --from .device/adv-guards-O$2
+  san adv-guards-O$2 testcases/adversarial/guards.cu -O $2 --from .device/adv-guards-O$2
   summarize adv-guards-O$2
 fi
 cat $OUT/log.txt
