@@ -107,8 +107,8 @@ def test_a_store_phase_that_writes_back_whole_elements_is_caught(emitted: tuple[
     sph_neighbour stores between the phases is overwritten with the value
     the tile was filled with. The read-modify-writes write back the bytes
     they read and cannot show it."""
-    stored = re.compile(r"%coalda\.stored(\d*) = icmp ne i64 %\w+, 0")
-    bad = plant(emitted[0], tmp_path, lambda text: stored.sub(r"%coalda.stored\1 = icmp eq i64 0, 0", text))
+    stored = re.compile(r"%coalda\.stored(\d*) = icmp ne i(32|64) %\w+, 0")
+    bad = plant(emitted[0], tmp_path, lambda text: stored.sub(r"%coalda.stored\1 = icmp eq i\2 0, 0", text))
     run = run_cli("run", SOURCE, "--emulate", "-q", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     caught = differing_kernels(run)

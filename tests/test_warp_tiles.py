@@ -79,9 +79,15 @@ def _plant_warp_tile(text: str, edit: str) -> str:
                            "%coalda.stage.go = icmp ne i32 %coalda.ballot, 0")
     elif edit == "block-row":  # the row from the block's first thread, not the warp's
         new = re.sub(r"%coalda\.lane = and i64 %coalda\.tid, 31", "%coalda.lane = and i64 %coalda.tid, 1023", text)
-    else:  # half-warp: each warp moves only 16 elements' units
-        new = re.sub(r"(%coalda\.k\d* = phi i64 .*\n  %\d+ = icmp ult i64 %coalda\.k\d*, )(\d+)",
-                     lambda m: m[1] + str(int(m[2]) // 2), text)
+    else:  # half-warp: the warp's units stop short of its row's end
+        def half(m: re.Match[str]) -> str:
+            return m[1] + str(int(m[2]) // 2) + m[3]
+        # a lane's units lane + 32k moved without a loop become lane + 16k
+        # (the row's last units never moved); the bound of a guarded unit
+        # or of a loop over the units halves
+        new = re.sub(r"(%coalda\.u\d* = add nuw nsw i32 )(\d+)(, %coalda\.unit\.lane)", half, text)
+        new = re.sub(r"(%coalda\.u\.in\d* = icmp ult i32 %coalda\.unit\.lane, )(\d+)()", half, new)
+        new = re.sub(r"(%coalda\.k\d* = phi i(?:32|64) .*\n  %\d+ = icmp ult i(?:32|64) %coalda\.k\d*, )(\d+)()", half, new)
     return new
 
 

@@ -139,6 +139,15 @@ cl::opt<bool> CopyIndex32(
     "coalda-copy-index32", cl::init(true), cl::Hidden,
     cl::desc("Region copies index their units in 32 bits (false: in 64 "
              "bits, the form measured before 2026-11-26)"));
+cl::opt<bool> StageIndex32(
+    "coalda-stage-index32", cl::init(true), cl::Hidden,
+    cl::desc("Staged row copies index their units in 32 bits (false: in 64 "
+             "bits, the form measured until 2026-11-26)"));
+cl::opt<unsigned> StageUnroll(
+    "coalda-stage-unroll", cl::init(8), cl::Hidden,
+    cl::desc("A staged row copy whose wide units are at most this many per "
+             "thread moves them without a loop, all loads before all stores "
+             "(0: always a loop, the form measured until 2026-11-26)"));
 cl::opt<bool> BreakForTesting(
     "coalda-test-break-ir", cl::init(false), cl::Hidden,
     cl::desc("Testing only: corrupt every rewritten kernel, so that the "

@@ -14,7 +14,10 @@
 //             br go, Load, Original
 //   Load:     for each loaded array j: the row's S_j*ntid.x bytes from
 //             global memory into tile_j (16-, 8-byte or member-wide units by
-//             the row start's alignment); barrier0 if any
+//             the row start's alignment; thread t's units t + k*ntid.x,
+//             k < ceil(S_j/U), without a loop when at most 8 (all loads,
+//             then all stores: several in flight), indices in 32 bits);
+//             barrier0 if any
 //   region:   staged accesses use tile_j + S_j*tid.x + their offset
 //   Store:    (on every edge from the region to M) barrier0; for each
 //             written array: tile_j back to the row's S_j*ntid.x bytes (of
@@ -47,6 +50,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Options.h"
 #include "Staging.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -266,6 +270,11 @@ private:
   /// = ntid.x) or, in a warp tile, its warp's (tid.x & 31, 32), whose slice
   /// of each tile starts at byte S_j*(tid.x & ~31) (WarpFirst).
   Value *RowLane = nullptr, *RowThreads = nullptr, *WarpFirst = nullptr;
+  /// RowLane and RowThreads in the row copies' unit index type, UnitTy: a
+  /// row's bytes fit its tile (at most 48 KB), so i32 unless
+  /// -coalda-stage-index32=false.
+  Type *UnitTy = nullptr;
+  Value *UnitLane = nullptr, *UnitThreads = nullptr;
   /// Pre's branch on the block's shape, in front of the vote (when any).
   BranchInst *FitsBranch = nullptr;
 
@@ -309,6 +318,19 @@ private:
   void emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile, unsigned U,
                     Value *FromByte, Value *ToByte, bool ToTile,
                     const StagedArray *Masked);
+  void emitUnrolledUnits(IRBuilder<> &B, Value *Global, Value *Tile,
+                         unsigned U, unsigned PerThread, Value *Units,
+                         bool Guarded, bool ToTile, const StagedArray *Masked);
+  Type *unitType(unsigned U) {
+    return U == 16  ? FixedVectorType::get(Type::getInt32Ty(Ctx), 4)
+           : U == 8 ? FixedVectorType::get(Type::getInt32Ty(Ctx), 2)
+                    : (Type *)Type::getIntNTy(Ctx, 8 * U);
+  }
+  Value *unitOffset(IRBuilder<> &B, Value *K, unsigned U) {
+    return B.CreateZExt(B.CreateMul(K, ConstantInt::get(UnitTy, U), "",
+                                    /*HasNUW=*/true, /*HasNSW=*/true),
+                        I64, "", /*IsNonNeg=*/true);
+  }
   Value *unitStored(IRBuilder<> &B, Value *K, unsigned U,
                     const StagedArray &A);
   /// The block's barrier, or the warp's in a warp tile (memory ordering
@@ -764,16 +786,22 @@ void StagingEmitter::emitLoadPhase() {
   Pre->getTerminator()->setSuccessor(0, Load);
   IRBuilder<> B(Load);
   B.SetCurrentDebugLocation(Loc);
-  Tid = B.CreateZExt(sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), I64,
-                     "coalda.tid");
-  Ntid = B.CreateZExt(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x), I64,
-                      "coalda.ntid");
+  Value *Tid32 = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  Value *Ntid32 = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+  Tid = B.CreateZExt(Tid32, I64, "coalda.tid");
+  Ntid = B.CreateZExt(Ntid32, I64, "coalda.ntid");
+  bool Narrow = opts::StageIndex32;
+  UnitTy = Narrow ? B.getInt32Ty() : I64;
   RowLane = Tid;
   RowThreads = Ntid;
+  UnitLane = Narrow ? Tid32 : Tid;
+  UnitThreads = Narrow ? Ntid32 : Ntid;
   if (P.WarpTile) {
     RowLane = B.CreateAnd(Tid, B.getInt64(31), "coalda.lane");
     RowThreads = B.getInt64(32);
     WarpFirst = B.CreateAnd(Tid, B.getInt64(~int64_t(31)), "coalda.warp");
+    UnitLane = Narrow ? B.CreateAnd(Tid32, 31, "coalda.unit.lane") : RowLane;
+    UnitThreads = ConstantInt::get(UnitTy, 32);
   }
   BranchInst *ToEntry = B.CreateBr(Entry);
   B.SetInsertPoint(ToEntry);
@@ -995,8 +1023,9 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
   Value *Back = B.CreateMul(RowLane, B.getInt64(Stride));
   Value *Row = B.CreateGEP(I8, Element, B.CreateNeg(Back), "coalda.row");
   Value *Global = B.CreateAddrSpaceCast(Row, PointerType::get(Ctx, 1));
-  Value *Bytes =
-      B.CreateMul(RowThreads, B.getInt64(Stride), "coalda.rowbytes");
+  Value *Bytes = B.CreateMul(UnitThreads, ConstantInt::get(UnitTy, Stride),
+                             "coalda.rowbytes", /*HasNUW=*/true,
+                             /*HasNSW=*/true);
   // A warp's slice: a multiple of 32 bytes into the tile, so as aligned.
   Value *Slice = Tile;
   if (WarpFirst)
@@ -1027,10 +1056,19 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
       B.CreateCondBr(Aligned, Version, Next);
     }
     B.SetInsertPoint(Version);
-    Value *WideEnd = B.CreateMul(B.CreateUDiv(Bytes, B.getInt64(U)),
-                                 B.getInt64(U));
-    emitUnitLoop(B, Global, Slice, U, B.getInt64(0), WideEnd, ToTile, Masked);
-    if (U != MemberWidth)
+    Value *Wide = B.CreateUDiv(Bytes, ConstantInt::get(UnitTy, U));
+    Value *WideEnd = B.CreateMul(Wide, ConstantInt::get(UnitTy, U));
+    // Thread t moves units t, t + T, ... below Stride*T/U: at most
+    // ceil(Stride/U), and exactly Stride/U when U divides Stride.
+    unsigned PerThread = divideCeil(Stride, U);
+    if (PerThread <= opts::StageUnroll)
+      emitUnrolledUnits(B, Global, Slice, U, PerThread, Wide, Stride % U != 0,
+                        ToTile, Masked);
+    else
+      emitUnitLoop(B, Global, Slice, U, ConstantInt::get(UnitTy, 0), WideEnd,
+                   ToTile, Masked);
+    // The row's last Bytes mod U bytes, none when U divides the stride.
+    if (U != MemberWidth && Stride % U != 0)
       emitUnitLoop(B, Global, Slice, MemberWidth, WideEnd, Bytes, ToTile,
                    Masked);
     B.CreateBr(Done);
@@ -1043,12 +1081,12 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
 /// bit ((K*U) mod S) / MemberWidth of StoredUnits.
 Value *StagingEmitter::unitStored(IRBuilder<> &B, Value *K, unsigned U,
                                   const StagedArray &A) {
-  Value *InElement = B.CreateURem(B.CreateMul(K, B.getInt64(U)),
-                                  B.getInt64(A.Stride), "coalda.in.element");
-  Value *Unit = B.CreateUDiv(InElement, B.getInt64(A.MemberWidth));
-  Value *Bit = B.CreateAnd(B.CreateLShr(B.getInt64(A.StoredUnits), Unit),
-                           B.getInt64(1));
-  return B.CreateICmpNE(Bit, B.getInt64(0), "coalda.stored");
+  auto Int = [&](uint64_t V) { return ConstantInt::get(K->getType(), V); };
+  Value *InElement = B.CreateURem(B.CreateMul(K, Int(U)), Int(A.Stride),
+                                  "coalda.in.element");
+  Value *Unit = B.CreateUDiv(InElement, Int(A.MemberWidth));
+  Value *Bit = B.CreateAnd(B.CreateLShr(Int(A.StoredUnits), Unit), Int(1));
+  return B.CreateICmpNE(Bit, Int(0), "coalda.stored");
 }
 
 /// for (k = From/U + lane; k < To/U; k += row threads) copy unit k (U
@@ -1057,9 +1095,7 @@ Value *StagingEmitter::unitStored(IRBuilder<> &B, Value *K, unsigned U,
 void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
                                   unsigned U, Value *FromByte, Value *ToByte,
                                   bool ToTile, const StagedArray *Masked) {
-  Type *Unit = U == 16  ? FixedVectorType::get(B.getInt32Ty(), 4)
-               : U == 8 ? FixedVectorType::get(B.getInt32Ty(), 2)
-                        : (Type *)B.getIntNTy(8 * U);
+  Type *Unit = unitType(U);
   BasicBlock *Before = B.GetInsertBlock();
   BasicBlock *Head = BasicBlock::Create(Ctx, "coalda.units", F, Before);
   Head->moveAfter(Before);
@@ -1076,11 +1112,12 @@ void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
       BB->moveAfter(Last);
       Last = BB;
     }
-  Value *First = B.CreateAdd(B.CreateUDiv(FromByte, B.getInt64(U)), RowLane);
-  Value *End = B.CreateUDiv(ToByte, B.getInt64(U));
+  Value *First = B.CreateAdd(
+      B.CreateUDiv(FromByte, ConstantInt::get(UnitTy, U)), UnitLane);
+  Value *End = B.CreateUDiv(ToByte, ConstantInt::get(UnitTy, U));
   B.CreateBr(Head);
   B.SetInsertPoint(Head);
-  PHINode *K = B.CreatePHI(I64, 2, "coalda.k");
+  PHINode *K = B.CreatePHI(UnitTy, 2, "coalda.k");
   K->addIncoming(First, Before);
   B.CreateCondBr(B.CreateICmpULT(K, End), Masked ? Test : Body, After);
   if (Masked) {
@@ -1088,7 +1125,7 @@ void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
     B.CreateCondBr(unitStored(B, K, U, *Masked), Body, Latch);
   }
   B.SetInsertPoint(Body);
-  Value *Off = B.CreateMul(K, B.getInt64(U));
+  Value *Off = unitOffset(B, K, U);
   Value *G = B.CreateGEP(I8, Global, Off), *T = B.CreateGEP(I8, Tile, Off);
   Value *From = ToTile ? G : T, *To = ToTile ? T : G;
   B.CreateAlignedStore(B.CreateAlignedLoad(Unit, From, Align(U)), To,
@@ -1097,9 +1134,74 @@ void StagingEmitter::emitUnitLoop(IRBuilder<> &B, Value *Global, Value *Tile,
     B.CreateBr(Latch);
     B.SetInsertPoint(Latch);
   }
-  K->addIncoming(B.CreateAdd(K, RowThreads), Latch);
+  K->addIncoming(B.CreateAdd(K, UnitThreads), Latch);
   B.CreateBr(Head);
   B.SetInsertPoint(After);
+}
+
+/// Units lane + k*T (k < PerThread, T the row's threads) of U bytes,
+/// without a loop: all loads, then all stores, so that a thread's loads are
+/// in flight together. With Guarded, only units below Units; with Masked,
+/// only the units in its stored units.
+void StagingEmitter::emitUnrolledUnits(IRBuilder<> &B, Value *Global,
+                                       Value *Tile, unsigned U,
+                                       unsigned PerThread, Value *Units,
+                                       bool Guarded, bool ToTile,
+                                       const StagedArray *Masked) {
+  Type *Unit = unitType(U);
+  SmallVector<Value *, 8> Take, From, To;
+  for (unsigned K = 0; K < PerThread; ++K) {
+    Value *Index =
+        K == 0 ? UnitLane
+               : B.CreateAdd(B.CreateMul(UnitThreads,
+                                         ConstantInt::get(UnitTy, K), "",
+                                         /*HasNUW=*/true, /*HasNSW=*/true),
+                             UnitLane, "coalda.u", /*HasNUW=*/true,
+                             /*HasNSW=*/true);
+    Value *Go = Guarded ? B.CreateICmpULT(Index, Units, "coalda.u.in") : nullptr;
+    if (Masked) {
+      Value *Stored = unitStored(B, Index, U, *Masked);
+      Go = Go ? B.CreateAnd(Go, Stored) : Stored;
+    }
+    Take.push_back(Go);
+    Value *Off = unitOffset(B, Index, U);
+    Value *G = B.CreateGEP(I8, Global, Off), *T = B.CreateGEP(I8, Tile, Off);
+    From.push_back(ToTile ? G : T);
+    To.push_back(ToTile ? T : G);
+  }
+  // Body(builder) under Cond (when there is one), in blocks of their own;
+  // a value it returns comes out through a phi (poison where skipped).
+  auto Under = [&](Value *Cond, const char *Name,
+                   function_ref<Value *(IRBuilder<> &)> Body) -> Value * {
+    if (!Cond)
+      return Body(B);
+    BasicBlock *Here = B.GetInsertBlock(), *Next = Here->getNextNode();
+    BasicBlock *Do = BasicBlock::Create(Ctx, Name, F, Next);
+    BasicBlock *Cont =
+        BasicBlock::Create(Ctx, Twine(Name) + ".cont", F, Next);
+    B.CreateCondBr(Cond, Do, Cont);
+    B.SetInsertPoint(Do);
+    Value *V = Body(B);
+    B.CreateBr(Cont);
+    B.SetInsertPoint(Cont);
+    if (!V)
+      return nullptr;
+    PHINode *Phi = B.CreatePHI(Unit, 2, "coalda.u.v");
+    Phi->addIncoming(V, Do);
+    Phi->addIncoming(PoisonValue::get(Unit), Here);
+    return Phi;
+  };
+  SmallVector<Value *, 8> Loaded;
+  for (unsigned K = 0; K < PerThread; ++K)
+    Loaded.push_back(
+        Under(Take[K], "coalda.u.ld", [&](IRBuilder<> &LB) -> Value * {
+          return LB.CreateAlignedLoad(Unit, From[K], Align(U));
+        }));
+  for (unsigned K = 0; K < PerThread; ++K)
+    Under(Take[K], "coalda.u.st", [&](IRBuilder<> &SB) -> Value * {
+      SB.CreateAlignedStore(Loaded[K], To[K], Align(U));
+      return nullptr;
+    });
 }
 
 std::string StagingEmitter::emit() {

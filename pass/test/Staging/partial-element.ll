@@ -2,6 +2,7 @@
 ; RUN: %opt -passes=coalda -pass-remarks=coalda -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: %opt -passes=coalda -coalda-stage-small-always -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=SMALL
 ; RUN: %opt -passes=coalda -coalda-stage-partial-gap=32 -pass-remarks-missed=coalda -disable-output %s 2>&1 | FileCheck %s --check-prefix=GAP
+; RUN: %opt -passes=coalda,verify -coalda-stage-unroll=0 -S %s | FileCheck %s --check-prefix=LOOP
 
 ; Elements the stores write in part are staged: the rows are loaded whole
 ; where some member is read, and the store phase writes back only the
@@ -19,21 +20,46 @@
 ; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
 ; CHECK-NOT: coalda.copy16
 ; CHECK-NOT: coalda.copy8
-; CHECK: coalda.unit.test:
-; CHECK-NEXT: [[OFF:%[0-9]+]] = mul i64 %coalda.k{{[0-9]*}}, 4
-; CHECK-NEXT: %coalda.in.element = urem i64 [[OFF]], 32
-; CHECK-NEXT: [[UNIT:%[0-9]+]] = udiv i64 %coalda.in.element, 4
-; CHECK-NEXT: [[BITS:%[0-9]+]] = lshr i64 119, [[UNIT]]
-; CHECK-NEXT: [[BIT:%[0-9]+]] = and i64 [[BITS]], 1
-; CHECK-NEXT: %coalda.stored = icmp ne i64 [[BIT]], 0
-; CHECK-NEXT: br i1 %coalda.stored, label %[[COPY:coalda.unit[0-9]*]], label %coalda.unit.next
-; CHECK: [[COPY]]:
-; CHECK: store i32 {{.*}}, ptr addrspace(1)
-; CHECK-NEXT: br label %coalda.unit.next
-; CHECK: coalda.unit.next:
-; CHECK-NEXT: add i64 %coalda.k{{[0-9]*}}, 32
+; Its eight units per thread are moved without a loop (units lane + 32k,
+; k < 8, in 32 bits): each is tested, then the eight loads from the tile,
+; then the eight stores, each under its unit's test.
+; CHECK: coalda.copy4{{[0-9]*}}:
+; CHECK-NEXT: [[OFF:%[0-9]+]] = mul i32 %coalda.unit.lane, 4
+; CHECK-NEXT: %coalda.in.element = urem i32 [[OFF]], 32
+; CHECK-NEXT: [[UNIT:%[0-9]+]] = udiv i32 %coalda.in.element, 4
+; CHECK-NEXT: [[BITS:%[0-9]+]] = lshr i32 119, [[UNIT]]
+; CHECK-NEXT: [[BIT:%[0-9]+]] = and i32 [[BITS]], 1
+; CHECK-NEXT: %coalda.stored = icmp ne i32 [[BIT]], 0
+; CHECK: %coalda.u{{[0-9]+}} = add nuw nsw i32 224, %coalda.unit.lane
+; CHECK-NOT: add nuw nsw i32 256, %coalda.unit.lane
+; CHECK: br i1 %coalda.stored, label %coalda.u.ld, label %coalda.u.ld.cont
+; CHECK: coalda.u.ld:
+; CHECK-NEXT: load i32, ptr addrspace(3)
+; CHECK: br i1 %coalda.stored, label %coalda.u.st, label %coalda.u.st.cont
+; CHECK: coalda.u.st:
+; CHECK-NEXT: store i32 %coalda.u.v, ptr addrspace(1)
 ; CHECK: ret void
 ; REMARK: staged b (32-byte elements, read and written, 24 of its bytes written back) through shared memory (warp tiles
+
+; With -coalda-stage-unroll=0 (the form before; still the one for rows of
+; more than eight units a thread) the store phase is a loop over the units,
+; each copied when bit ((k*4) mod 32) / 4 of 0b01110111 is set.
+; LOOP-LABEL: define {{.*}}@_Z12nbody_updateP4Bodyfi(
+; LOOP: coalda.stage.store:
+; LOOP: coalda.unit.test:
+; LOOP-NEXT: [[OFF:%[0-9]+]] = mul i32 %coalda.k{{[0-9]*}}, 4
+; LOOP-NEXT: %coalda.in.element = urem i32 [[OFF]], 32
+; LOOP-NEXT: [[UNIT:%[0-9]+]] = udiv i32 %coalda.in.element, 4
+; LOOP-NEXT: [[BITS:%[0-9]+]] = lshr i32 119, [[UNIT]]
+; LOOP-NEXT: [[BIT:%[0-9]+]] = and i32 [[BITS]], 1
+; LOOP-NEXT: %coalda.stored = icmp ne i32 [[BIT]], 0
+; LOOP-NEXT: br i1 %coalda.stored, label %[[COPY:coalda.unit[0-9]*]], label %coalda.unit.next
+; LOOP: [[COPY]]:
+; LOOP: store i32 {{.*}}, ptr addrspace(1)
+; LOOP-NEXT: br label %coalda.unit.next
+; LOOP: coalda.unit.next:
+; LOOP-NEXT: add i32 %coalda.k{{[0-9]*}}, 32
+; LOOP: ret void
 
 ; SoA to AoS into 16-byte records whose fourth member is padding: nothing
 ; is read, so no row is loaded; x, y and z (mask 7) are written back.
@@ -41,7 +67,7 @@
 ; CHECK: coalda.stage.load:
 ; CHECK-NOT: load <4 x i32>
 ; CHECK: coalda.stage.store:
-; CHECK: lshr i64 7,
+; CHECK: lshr i32 7,
 ; CHECK: ret void
 ; REMARK: staged out (16-byte elements, written, 12 of its bytes written back) through shared memory (block tile
 
@@ -51,8 +77,7 @@
 ; CHECK-LABEL: define {{.*}}@_Z8e64_halfP3E64i(
 ; CHECK: coalda.stage.store:
 ; CHECK: coalda.copy16
-; CHECK: coalda.unit.test:
-; CHECK: lshr i64 255,
+; CHECK: lshr i32 255,
 ; CHECK: store <4 x i32> {{.*}}, ptr addrspace(1)
 ; CHECK: ret void
 ; REMARK: staged e (64-byte elements, read and written, 32 of its bytes written back) through shared memory (warp tiles

@@ -36,11 +36,21 @@
 ; CHECK: store float %{{.*}}, ptr %arrayidx4.orig, align 4
 
 ; After the barrier the row goes back in 16-byte units when aligned (the rest
-; in 4-byte units), else 8- or 4-byte units.
+; in 4-byte units), else 8- or 4-byte units. The 12*ntid.x-byte row has at
+; most one 16-byte unit per thread, moved without a loop by the threads whose
+; unit lies in the row (index < row bytes / 16, in 32 bits).
 ; CHECK: coalda.stage.store:
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
-; CHECK: load <4 x i32>, ptr addrspace(3) %{{.*}}, align 16
-; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr addrspace(1) %{{.*}}, align 16
+; CHECK: %coalda.rowbytes = mul nuw nsw i32 %{{.*}}, 12
+; CHECK: coalda.copy16:
+; CHECK-NEXT: [[UNITS:%.*]] = udiv i32 %coalda.rowbytes, 16
+; CHECK: %coalda.u.in = icmp ult i32 %{{.*}}, [[UNITS]]
+; CHECK: br i1 %coalda.u.in, label %coalda.u.ld, label %coalda.u.ld.cont
+; CHECK: coalda.u.ld:
+; CHECK-NEXT: load <4 x i32>, ptr addrspace(3) %{{.*}}, align 16
+; CHECK: coalda.u.st:
+; CHECK-NEXT: store <4 x i32> %coalda.u.v, ptr addrspace(1) %{{.*}}, align 16
+; CHECK: coalda.units:
 ; CHECK: load <2 x i32>, ptr addrspace(3) %{{.*}}, align 8
 ; CHECK: store i32 %{{.*}}, ptr addrspace(1) %{{.*}}, align 4
 

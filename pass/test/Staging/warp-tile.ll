@@ -33,16 +33,22 @@
 ; CHECK: coalda.stage.load:
 ; CHECK: %coalda.lane = and i64 %coalda.tid, 31
 ; CHECK-NEXT: %coalda.warp = and i64 %coalda.tid, -32
+; CHECK-NEXT: %coalda.unit.lane = and i32 %{{.*}}, 31
 ; CHECK-NEXT: [[BACK:%.*]] = mul i64 %coalda.lane, 32
 ; CHECK-NEXT: [[NEG:%.*]] = sub i64 0, [[BACK]]
 ; CHECK-NEXT: %coalda.row = getelementptr i8, ptr %coalda.element, i64 [[NEG]]
 ; CHECK: [[FIRST:%.*]] = mul i64 %coalda.warp, 32
 ; CHECK-NEXT: %coalda.slice = getelementptr i8, ptr addrspace(3) @coalda.tile.a, i64 [[FIRST]]
-; CHECK: %coalda.k = phi i64 [ {{%.*}}, %coalda.copy16 ], [ [[NEXT:%.*]], %coalda.unit ]
-; CHECK-NEXT: icmp ult i64 %coalda.k, 64
+; A 32-byte element is two 16-byte units per lane (lane and lane + 32, in
+; 32 bits), moved without a loop: both loads, then both stores.
+; CHECK: coalda.copy16:
+; CHECK-NEXT: mul nuw nsw i32 %coalda.unit.lane, 16
+; CHECK: %coalda.u = add nuw nsw i32 32, %coalda.unit.lane
+; CHECK-NOT: coalda.units
 ; CHECK: load <4 x i32>, ptr addrspace(1)
+; CHECK-NEXT: load <4 x i32>, ptr addrspace(1)
 ; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr addrspace(3)
-; CHECK-NEXT: [[NEXT]] = add i64 %coalda.k, 32
+; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr addrspace(3)
 ; CHECK: coalda.copied:
 ; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
 ; CHECK-NEXT: [[SLOT:%.*]] = mul i64 %coalda.tid, 32
@@ -57,6 +63,8 @@
 ; CHECK: coalda.stage.store:
 ; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
 ; CHECK: load <4 x i32>, ptr addrspace(3)
+; CHECK-NEXT: load <4 x i32>, ptr addrspace(3)
+; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr addrspace(1)
 ; CHECK-NEXT: store <4 x i32> %{{.*}}, ptr addrspace(1)
 
 ; REMARK: remark: {{.*}}staged a (32-byte elements, read and written) through shared memory (warp tiles, 32768 bytes for 1024 threads, each full warp on its own: no barrier may go where not every thread reaches)
