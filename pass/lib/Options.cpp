@@ -147,7 +147,8 @@ cl::opt<unsigned> StageUnroll(
     "coalda-stage-unroll", cl::init(8), cl::Hidden,
     cl::desc("A staged row copy whose wide units are at most this many per "
              "thread moves them without a loop, all loads before all stores "
-             "(0: always a loop, the form measured until 2026-11-26)"));
+             "(a bound on the code emitted, not tuned; 0: always a loop, the "
+             "form measured until 2026-11-26)"));
 cl::opt<bool> BreakForTesting(
     "coalda-test-break-ir", cl::init(false), cl::Hidden,
     cl::desc("Testing only: corrupt every rewritten kernel, so that the "

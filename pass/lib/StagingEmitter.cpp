@@ -1061,12 +1061,17 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
     // Thread t moves units t, t + T, ... below Stride*T/U: at most
     // ceil(Stride/U), and exactly Stride/U when U divides Stride.
     unsigned PerThread = divideCeil(Stride, U);
-    if (PerThread <= opts::StageUnroll)
+    bool Unrolled = PerThread <= opts::StageUnroll;
+    if (Unrolled)
       emitUnrolledUnits(B, Global, Slice, U, PerThread, Wide, Stride % U != 0,
                         ToTile, Masked);
     else
       emitUnitLoop(B, Global, Slice, U, ConstantInt::get(UnitTy, 0), WideEnd,
                    ToTile, Masked);
+    LLVM_DEBUG(dbgs() << "coalda:   " << (ToTile ? "load" : "store")
+                      << " phase, " << U << "-byte units: " << PerThread
+                      << " per thread, "
+                      << (Unrolled ? "without a loop" : "in a loop") << "\n");
     // The row's last Bytes mod U bytes, none when U divides the stride.
     if (U != MemberWidth && Stride % U != 0)
       emitUnitLoop(B, Global, Slice, MemberWidth, WideEnd, Bytes, ToTile,
