@@ -428,21 +428,7 @@ BasicBlock *RegionCopyEmitter::emitCopy(unsigned U, BasicBlock *Entry,
       return Body(B);
     if (InRange.size() <= K)
       InRange.push_back(B.CreateICmpULT(Index[K], Units, Name + ".in"));
-    BasicBlock *From = B.GetInsertBlock();
-    BasicBlock *Do = BasicBlock::Create(Ctx, Name + Suffix, F, Join);
-    BasicBlock *Cont =
-        BasicBlock::Create(Ctx, Name + Suffix + ".cont", F, Join);
-    B.CreateCondBr(InRange[K], Do, Cont);
-    LocatedBuilder DB(Do, Loc);
-    Value *V = Body(DB);
-    DB.CreateBr(Cont);
-    B.SetInsertPoint(Cont);
-    if (!V)
-      return V;
-    PHINode *Phi = B.CreatePHI(Ty, 2, Name + ".v");
-    Phi->addIncoming(V, Do);
-    Phi->addIncoming(PoisonValue::get(Ty), From);
-    return (Value *)Phi;
+    return emitUnder(B, InRange[K], Name + Suffix, Name + ".v", Join, Body);
   };
   // All loads, then all stores: the regions do not overlap.
   for (unsigned K = 0; K < PerThread; ++K)

@@ -1174,27 +1174,13 @@ void StagingEmitter::emitUnrolledUnits(IRBuilder<> &B, Value *Global,
     From.push_back(ToTile ? G : T);
     To.push_back(ToTile ? T : G);
   }
-  // Body(builder) under Cond (when there is one), in blocks of their own;
-  // a value it returns comes out through a phi (poison where skipped).
+  // Body(builder) under Cond, when there is one (emitUnder).
   auto Under = [&](Value *Cond, const char *Name,
                    function_ref<Value *(IRBuilder<> &)> Body) -> Value * {
     if (!Cond)
       return Body(B);
-    BasicBlock *Here = B.GetInsertBlock(), *Next = Here->getNextNode();
-    BasicBlock *Do = BasicBlock::Create(Ctx, Name, F, Next);
-    BasicBlock *Cont =
-        BasicBlock::Create(Ctx, Twine(Name) + ".cont", F, Next);
-    B.CreateCondBr(Cond, Do, Cont);
-    B.SetInsertPoint(Do);
-    Value *V = Body(B);
-    B.CreateBr(Cont);
-    B.SetInsertPoint(Cont);
-    if (!V)
-      return nullptr;
-    PHINode *Phi = B.CreatePHI(Unit, 2, "coalda.u.v");
-    Phi->addIncoming(V, Do);
-    Phi->addIncoming(PoisonValue::get(Unit), Here);
-    return Phi;
+    return emitUnder(B, Cond, Name, "coalda.u.v",
+                     B.GetInsertBlock()->getNextNode(), Body);
   };
   SmallVector<Value *, 8> Loaded;
   for (unsigned K = 0; K < PerThread; ++K)
