@@ -5,7 +5,7 @@ BUILD   := build
 PLUGIN  := $(BUILD)/libCoalda.so
 GEN     := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: setup build lit pytest test demo fuzz clean
+.PHONY: setup build lit pytest test demo fuzz memcheck clean
 
 setup:
 	@scripts/setup.sh
@@ -36,6 +36,13 @@ fuzz: build
 	COALDA_FUZZ_EXAMPLES=5000 $(BIN)/pytest -q tests/test_fuzz.py
 	COALDA_STAGE_FUZZ=1600 $(BIN)/pytest -q -n auto tests/test_staging.py -k random_staging
 	COALDA_WINDOW_FUZZ=400 $(BIN)/pytest -q -n auto tests/test_window_fuzz.py -k random_window
+
+# the pass under valgrind on every lit input (tests/test_pass_memory.py runs
+# a chosen few in `make test`): about 6 minutes on 2 cores
+memcheck: build
+	ls pass/test/*/*.ll | xargs -P "$$(nproc)" -n 1 sh -c 'valgrind --error-exitcode=9 -q opt-19 \
+	  -load-pass-plugin=build/libCoalda.so -passes=coalda -disable-output "$$0" >/dev/null || \
+	  { echo "memcheck: $$0 (valgrind above)"; exit 255; }'
 
 clean:
 	rm -rf $(BUILD) coalda-out

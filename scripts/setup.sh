@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 missing=()
 have() { command -v "$1" >/dev/null 2>&1; }
 for pair in clang++-19:clang-19 opt-19:llvm-19 llc-19:llvm-19 llvm-config-19:llvm-19-dev \
-            cmake:cmake ninja:ninja-build g++:g++ python3:python3; do
+            cmake:cmake ninja:ninja-build g++:g++ python3:python3 valgrind:valgrind; do
   tool=${pair%%:*} pkg=${pair##*:}
   have "$tool" || missing+=("$pkg")
 done

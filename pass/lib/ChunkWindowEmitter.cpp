@@ -68,6 +68,9 @@ private:
     DenseMap<const Loop *, Value *> Limit; ///< row 0's end, per site loop
     /// A site read by induction: its induction variable's last value.
     DenseMap<const AccessExpr *, Value *> IVLast;
+    /// What a refill's loads may assume of the array's addresses: the
+    /// least alignment of its accesses, taken before emitSite erases them.
+    Align GlobalAlign;
   };
 
   const StagingCandidate &C;
@@ -127,6 +130,9 @@ void WindowEmitter::vote() {
     ArrayState St;
     std::string Name = baseName(A.Base);
     St.Stride = materializePoly(B, A.LaneStride, *P.Atoms);
+    St.GlobalAlign = Align(A.Accesses.front()->Width);
+    for (const AccessExpr *M : A.Accesses)
+      St.GlobalAlign = std::min(St.GlobalAlign, M->alignment());
     // Cost rule: short rows are read well enough by L1.
     Fits = B.CreateAnd(
         Fits, B.CreateICmpSGE(St.Stride, B.getInt64(opts::WindowMinRow)));
@@ -228,9 +234,6 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
   barrier(B);
   Type *Unit = W == 16 ? (Type *)FixedVectorType::get(B.getInt32Ty(), 4)
                        : B.getIntNTy(W * 8);
-  Align GlobalAlign(W);
-  for (const AccessExpr *M : A.Accesses)
-    GlobalAlign = std::min(GlobalAlign, M->alignment());
   Value *Own = S.Access->pointer();
   SmallVector<std::pair<Value *, Value *>, 8> Moves; // (value, tile slot)
   for (uint64_t U = 0; U < PerRow; ++U) {
@@ -243,7 +246,7 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
         B.CreateAdd(B.CreateMul(St.Stride, B.CreateSub(Row, Tid)), At));
     Src = B.CreateSelect(B.CreateICmpULT(At, Bytes), Src, Own);
     Value *Val =
-        B.CreateAlignedLoad(Unit, Src, GlobalAlign, "coalda.window.in");
+        B.CreateAlignedLoad(Unit, Src, St.GlobalAlign, "coalda.window.in");
     Moves.push_back(
         {Val,
          B.CreateGEP(

@@ -20,6 +20,7 @@
 
 #include "CopyGroup.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -441,14 +442,18 @@ Value *emitUnder(IRBuilder<> &B, Value *Cond, const Twine &Name,
 }
 
 void eraseMembers(const CopyGroup &G) {
+  // Every address first: a transfer is a load and a store, so erasing as
+  // we go would read an erased instruction's operand.
+  // Stores before loads: a store may use a member load's value.
   SmallVector<WeakTrackingVH, 16> Addresses;
-  SmallPtrSet<Instruction *, 16> Erased; // a transfer is a load and a store
+  SmallSetVector<Instruction *, 16> Members;
   for (const auto *List : {&G.Stores, &G.Loads})
     for (const AccessExpr *A : *List) {
       Addresses.push_back(A->pointer());
-      if (Erased.insert(A->Inst).second)
-        A->Inst->eraseFromParent();
+      Members.insert(A->Inst);
     }
+  for (Instruction *I : Members)
+    I->eraseFromParent();
   RecursivelyDeleteTriviallyDeadInstructionsPermissive(Addresses);
 }
 
