@@ -149,6 +149,12 @@ cl::opt<unsigned> StageUnroll(
              "thread moves them without a loop, all loads before all stores "
              "(a bound on the code emitted, not tuned; 0: always a loop, the "
              "form measured until 2026-11-26)"));
+cl::opt<unsigned> StageEarlyLoads(
+    "coalda-stage-early-loads", cl::init(8), cl::Hidden,
+    cl::desc("At most this many loads of other memory that a staged "
+             "region's first block makes before it writes any are issued "
+             "before the load phase's row copies, not after its barrier (0: "
+             "never, the form measured until 2026-11-27)"));
 cl::opt<bool> BreakForTesting(
     "coalda-test-break-ir", cl::init(false), cl::Hidden,
     cl::desc("Testing only: corrupt every rewritten kernel, so that the "

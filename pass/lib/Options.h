@@ -26,6 +26,7 @@ extern llvm::cl::opt<bool> FastFullRow;
 extern llvm::cl::opt<bool> CopyIndex32;
 extern llvm::cl::opt<bool> StageIndex32;
 extern llvm::cl::opt<unsigned> StageUnroll;
+extern llvm::cl::opt<unsigned> StageEarlyLoads;
 extern llvm::cl::opt<bool> BreakForTesting;
 extern llvm::cl::opt<unsigned> MaxStride;
 extern llvm::cl::opt<bool> Staging;

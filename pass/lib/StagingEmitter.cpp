@@ -17,7 +17,10 @@
 //             the row start's alignment; thread t's units t + k*ntid.x,
 //             k < ceil(S_j/U), without a loop when at most 8 (all loads,
 //             then all stores: several in flight), indices in 32 bits);
-//             barrier0 if any
+//             barrier0 if any. In front of the row copies, the region's
+//             first loads of other memory (made before the thread writes
+//             anything but a tile), under the guard's test: in flight with
+//             the row's loads, not after the barrier (emitEarlyLoads)
 //   region:   staged accesses use tile_j + S_j*tid.x + their offset
 //   Store:    (on every edge from the region to M) barrier0; for each
 //             written array: tile_j back to the row's S_j*ntid.x bytes (of
@@ -303,6 +306,8 @@ private:
                   const SmallPtrSetImpl<BasicBlock *> &Clones);
   void makeTiles();
   void emitLoadPhase();
+  SmallVector<LoadInst *, 8> earlyLoads(Value *&Cond);
+  void emitEarlyLoads(IRBuilder<> &B);
   void redirectAccesses(BasicBlock *Load);
   void emitStorePhase();
   llvm::BasicBlock *storeBlock();
@@ -815,10 +820,129 @@ void StagingEmitter::emitLoadPhase() {
     }
   if (Any)
     barrier(B);
-  if (C.transposed())
+  if (C.transposed()) {
     redirectTransposed(B);
-  else
-    redirectAccesses(B.GetInsertBlock());
+    return;
+  }
+  redirectAccesses(B.GetInsertBlock());
+  // The region's first loads of other memory go in front of the row copies,
+  // so that they are in flight together and not after the barrier.
+  if (Any) {
+    B.SetInsertPoint(Load->getTerminator());
+    emitEarlyLoads(B);
+  }
+}
+
+/// The loads of other memory than the tiles that the region's first block
+/// (the guard's active edge, or Entry) runs before anything that writes
+/// memory other than a tile, in order; Cond: the test under which that block
+/// runs (null: always in the staged path).
+SmallVector<LoadInst *, 8> StagingEmitter::earlyLoads(Value *&Cond) {
+  SmallVector<LoadInst *, 8> Loads;
+  if (!opts::StageEarlyLoads || !P.InnerGuards.empty())
+    return Loads;
+  BasicBlock *First = Entry;
+  Cond = nullptr;
+  if (P.Guard) {
+    // Entry is the guard's branch alone; its active edge the first block.
+    if (&Entry->front() != P.Guard)
+      return Loads;
+    First = P.Guard->getSuccessor(P.ActiveOnTrue ? 0 : 1);
+    if (!InRegion.contains(First) || !First->getSinglePredecessor())
+      return Loads;
+    Cond = P.Guard->getCondition();
+  }
+  SmallPtrSet<const Value *, 4> OwnTiles(Tiles.begin(), Tiles.end());
+  auto WritesOnlyTiles = [&](const Instruction &I) {
+    const auto *S = dyn_cast<StoreInst>(&I);
+    return S && S->isSimple() &&
+           OwnTiles.contains(getUnderlyingObject(S->getPointerOperand()));
+  };
+  for (Instruction &I : *First) {
+    if (isa<DbgInfoIntrinsic>(I))
+      continue;
+    if (auto *L = dyn_cast<LoadInst>(&I)) {
+      if (!L->isSimple())
+        break;
+      if (L->getPointerAddressSpace() != 3 &&
+          !OwnTiles.contains(getUnderlyingObject(L->getPointerOperand())))
+        Loads.push_back(L);
+      if (Loads.size() == opts::StageEarlyLoads)
+        break;
+      continue;
+    }
+    if (I.isTerminator() || WritesOnlyTiles(I))
+      continue;
+    const auto *Call = dyn_cast<CallBase>(&I);
+    if (I.mayHaveSideEffects() || I.mayReadOrWriteMemory() ||
+        (Call && Call->isConvergent())) {
+      LLVM_DEBUG(dbgs() << "coalda:   early loads end at " << I << "\n");
+      break;
+    }
+  }
+  return Loads;
+}
+
+/// Moves earlyLoads() to B (in the Load block, before the row copies): a
+/// clone of each, with its address, under the same test, whose value the
+/// region uses instead. They read what they read at their place: between
+/// here and there the thread writes only tiles, and the barrier they cross
+/// is the rewrite's own (another thread's write that the original could see
+/// there would race with the read).
+void StagingEmitter::emitEarlyLoads(IRBuilder<> &B) {
+  Value *Cond = nullptr;
+  SmallVector<LoadInst *, 8> Loads = earlyLoads(Cond);
+  DominatorTree DT(*F);
+  Instruction *At = &*B.GetInsertPoint();
+  if (Cond && !canMaterializeAt(Cond, At, DT))
+    return;
+  erase_if(Loads, [&](LoadInst *L) {
+    return !canMaterializeAt(L->getPointerOperand(), At, DT);
+  });
+  if (Loads.empty())
+    return;
+  DenseMap<Value *, Value *> Clones;
+  SmallVector<Value *, 8> Addresses;
+  for (LoadInst *L : Loads)
+    Addresses.push_back(materializeAt(L->getPointerOperand(), At, DT, Clones));
+  if (Cond) {
+    Cond = materializeAt(Cond, At, DT, Clones);
+    if (!P.ActiveOnTrue)
+      Cond = B.CreateNot(Cond);
+  }
+  BasicBlock *Done = B.GetInsertBlock()->splitBasicBlock(At, "coalda.early.done");
+  BasicBlock *From = B.GetInsertBlock();
+  From->getTerminator()->eraseFromParent();
+  BasicBlock *Do = From;
+  if (Cond) {
+    Do = BasicBlock::Create(Ctx, "coalda.early", F, Done);
+    B.SetInsertPoint(From);
+    B.CreateCondBr(Cond, Do, Done);
+  }
+  IRBuilder<> DB(Do);
+  DB.SetCurrentDebugLocation(Loc);
+  SmallVector<Value *, 8> Early;
+  for (auto [L, Address] : zip(Loads, Addresses)) {
+    auto *Clone = cast<LoadInst>(L->clone());
+    Clone->setOperand(LoadInst::getPointerOperandIndex(), Address);
+    DB.Insert(Clone, "coalda.early.ld");
+    Early.push_back(Clone);
+  }
+  DB.CreateBr(Done);
+  B.SetInsertPoint(Done, Done->getFirstInsertionPt());
+  for (auto [L, V] : zip(Loads, Early)) {
+    Value *Now = V;
+    if (Cond) {
+      PHINode *Phi = B.CreatePHI(V->getType(), 2, "coalda.early.v");
+      Phi->addIncoming(V, Do);
+      Phi->addIncoming(PoisonValue::get(V->getType()), From);
+      Now = Phi;
+    }
+    L->replaceAllUsesWith(Now);
+    L->eraseFromParent();
+  }
+  LLVM_DEBUG(dbgs() << "coalda:   " << Loads.size()
+                    << " loads issued before the load phase\n");
 }
 
 Value *StagingEmitter::slotOf(IRBuilder<> &B, Value *X, Value *Y) {
