@@ -41,7 +41,9 @@ inside a grid-stride loop instead of the guard (`loop`: an int, unsigned or
 size_t index, `i < n` or `i <= n - 1`, a grid of a third of the blocks: the
 rows of full iterations are staged, the partial last one runs the original
 code; elements of 24 bytes or more in warp tiles, each full warp of each
-iteration on its own), and sometimes a write of the thread's element before
+iteration on its own; a third of the loops' read-modify-writes also read,
+through `view = out - stride`, the element the thread had in the last
+iteration, which another thread wrote back when that one was staged), and sometimes a write of the thread's element before
 (the rows must be loaded after it) or a read of it after (the rows must be
 stored before it: another thread stores them), and sometimes, without a
 guard (every lane of every warp arrives), a warp collective after the first
@@ -132,6 +134,7 @@ class StageKernel:
     neighbour: str = ""  # a NEIGHBOURS lane whose first member is read after it, or none
     partial_rmw: bool = False  # `partial` updates its members from their own values
     alias_write: bool = False  # `partial` also writes member 1 of element i ^ 1
+    previous: bool = False  # in a loop, member 1 also reads the last iteration's element
 
     @property
     def struct(self) -> str:
@@ -178,6 +181,10 @@ class StageKernel:
         # in a loop, branches between the accesses spread them over several
         # blocks (staged per iteration only in one): either is right
         if self.loop and self.branch:
+            return None
+        # the view of the last iteration's element is checked against the
+        # thread's own at run time: staged with a vote, or left alone
+        if self.previous:
             return None
         if any(t == "short" for t, _ in self.members) or self.guard == "non_prefix" or self.pack:
             return None
@@ -256,6 +263,8 @@ class StageKernel:
                 value = f"out[{idx}].{m} * 2 + {k + 1}"
             else:
                 value = f"x[{idx}].{m} * 3 + out[{idx}].{m}"
+            if k == 1 and self.previous:
+                value = f"{value} + (float)view[{idx}].{first}"
             if self.math:
                 value = self.math.format(v=f"(float)({value})")
             if self.branch and (self.branch != "cond_read" or k == 0):
@@ -278,7 +287,13 @@ class StageKernel:
             "early_or": None, "data_exit": None,
         }[self.guard]
         if self.loop:
-            head = LOOPS[self.loop].replace("GID", "blockIdx.x * blockDim.x + threadIdx.x")
+            head = LOOPS[self.loop]
+            if self.previous:
+                # view[i] is out[i - STRIDE]: the element this thread had in
+                # the last iteration (the loop starts one iteration late)
+                lines.append(f"  const {self.struct} *view = out - blockDim.x * gridDim.x;")
+                head = head.replace("GID", "(GID + STRIDE)")
+            head = head.replace("GID", "blockIdx.x * blockDim.x + threadIdx.x")
             lines.append("  " + head.replace("STRIDE", "blockDim.x * gridDim.x"))
             if self.prologue:
                 lines.append(f"    out[{idx}].{first} = ({first_type})(flag + 7);")
@@ -359,6 +374,7 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
     warp_rng = np.random.default_rng([seed, 4])
     collective_rng = np.random.default_rng([seed, 5])
     partial_rng = np.random.default_rng([seed, 6])
+    previous_rng = np.random.default_rng([seed, 7])
     kernels = []
     for k in range(count):
         op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
@@ -381,6 +397,12 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
             # (the split that cost llc its fma: docs/benchmarks.md)
             if kernel.op == "rmw" and loop_rng.random() < 0.5:
                 kernel.op = "axpy"
+            # a third of those read through a view the element the thread
+            # wrote back in the last iteration (another thread stored its
+            # row: the miscompile adversarial/early_loads.cu's
+            # grid_stride_prev found, when that iteration ran the original)
+            kernel.previous = (kernel.op in ("rmw", "axpy") and kernel.index != "gapped"
+                               and len(kernel.members) >= 2 and previous_rng.random() < 0.35)
         elif warp_rng.random() < 0.2:
             kernel.guard = "data_exit"
         elif collective_rng.random() < 0.15:

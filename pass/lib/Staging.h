@@ -288,6 +288,13 @@ struct StagingPlan {
   bool refillBarrier() const {
     return GridLoop && !barrierVote() && !LeadingBarrier;
   }
+  /// After a grid-stride iteration's rows are written back, a barrier
+  /// always: the next iteration may run the original code (the partial
+  /// last one does), which reaches neither a vote nor a leading barrier,
+  /// and may read through another pointer the bytes that another thread
+  /// has just written back for it (adversarial/early_loads.cu's
+  /// grid_stride_prev reads its previous element through `y - stride`).
+  bool endBarrierAfterStores() const { return TrailingBarrier || GridLoop; }
 };
 
 struct StagingOutcome {

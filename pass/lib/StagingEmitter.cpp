@@ -1112,7 +1112,7 @@ void StagingEmitter::emitStorePhase() {
   for (auto [A, Element, Tile] : zip(C.Arrays, Elements, Tiles))
     if (A.Written)
       emitRowCopy(B, Element, Tile, A, /*ToTile=*/false);
-  if (P.TrailingBarrier || P.refillBarrier())
+  if (P.endBarrierAfterStores())
     barrier(B);
 }
 
