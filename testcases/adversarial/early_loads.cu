@@ -242,11 +242,14 @@ __global__ void load_after_fence(F3 *y, const float *c, float *r, int n) {
 // __syncthreads, read at another thread's slot in the region. The pass sees
 // the shared loads through generic pointers (clang's addrspacecasts) and moves
 // them early with v's: after the user's barrier, before the row copies. Early
-// (three loads).
+// (three loads). Every slot is written whatever the block's size (the
+// overlap layouts launch one thread: a slot left unwritten would be read
+// uninitialized, which the GPU's two runs see as a difference).
 __global__ void shared_before(F3 *y, const float *v, int n) {
   __shared__ float s[128];
-  int t = threadIdx.x, i = G;
-  s[t] = i < n ? v[i] : 0.f;
+  int t = threadIdx.x, i = G, first = i - t;
+  for (int k = t; k < 128; k += blockDim.x)
+    s[k] = first + k < n ? v[first + k] : 0.f;
   __syncthreads();
   if (i < n) {
     y[i].x = y[i].x + s[(t + 1) % 128];
@@ -261,7 +264,8 @@ __global__ void shared_before(F3 *y, const float *v, int n) {
 __global__ void shared_generic(F3 *y, float *g, int flag, int n) {
   __shared__ float s[128];
   int t = threadIdx.x, i = G;
-  s[t] = (float)(t * 3 + 1);
+  for (int k = t; k < 128; k += blockDim.x) // every slot (see shared_before)
+    s[k] = (float)(k * 3 + 1);
   __syncthreads();
   float *p = flag ? s : g;
   if (i < n) {
@@ -294,8 +298,9 @@ __global__ void shared_written_in_region(F3 *y, float *g, int flag, int n) {
 __device__ __noinline__ float read_slot(const float *p, int k) { return p[k]; }
 __global__ void shared_helper(F3 *y, const float *v, int n) {
   __shared__ float s[128];
-  int t = threadIdx.x, i = G;
-  s[t] = i < n ? v[i] : 0.f;
+  int t = threadIdx.x, i = G, first = i - t;
+  for (int k = t; k < 128; k += blockDim.x) // every slot (see shared_before)
+    s[k] = first + k < n ? v[first + k] : 0.f;
   __syncthreads();
   if (i < n) {
     y[i].x = y[i].x + read_slot(s, 127 - t);
