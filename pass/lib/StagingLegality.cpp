@@ -757,6 +757,33 @@ void markBarriersOutside(const StagingCandidate &C, StagingPlan &P,
         P.TrailingBarrier = true;
     }
   }
+  // In a grid-stride loop the region's writes run as the original code of
+  // an iteration that is not staged (a warp with a lane that left, the
+  // partial one), and the next iteration's rows may hold what they wrote,
+  // unless it is the same array's own element (its later rows lie past
+  // it): those rows are loaded after a barrier (for a warp tile, after the
+  // ballot, which orders no memory; for a block tile, after a vote that
+  // may be gone).
+  if (!P.GridLoop)
+    return;
+  for (const Instruction *I : Region) {
+    if (!I->mayWriteToMemory())
+      continue;
+    if (const auto *Call = dyn_cast<CallBase>(I); Call && harmlessCall(*Call))
+      continue;
+    const Value *Ptr = getLoadStorePointerOperand(I);
+    if (Ptr && notGlobal(Ptr))
+      continue;
+    for (const StagedArray &A : C.Arrays) {
+      bool Own = any_of(A.Accesses,
+                        [&](const AccessExpr *M) { return M->Inst == I; });
+      if (A.Loaded && !Own && !(Ptr && provablyDisjoint(Ptr, A.Base))) {
+        LLVM_DEBUG(dbgs() << "coalda: a leading barrier: the region writes "
+                          << *I << "\n");
+        P.LeadingBarrier = true;
+      }
+    }
+  }
 }
 
 /// 3c. A warp collective between the accesses (a shuffle, vote, reduction)
