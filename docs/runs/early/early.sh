@@ -36,7 +36,7 @@ if [ "$1" = san ]; then  # san 3: the testcases and the adversaries at -O3; san 
       san $f testcases/$f.cu --from .device/$f --sizes 1000,4099
     done
   fi
-  for a in staging uniform_go real_shapes warp_tiles early_loads; do
+  for a in staging uniform_go real_shapes warp_tiles early_loads loop_stagings; do
     san adv-$a-O$o testcases/adversarial/$a.cu -O $o --from .device/adv-$a-O$o
   done
   summarize early-O$o

@@ -17,7 +17,7 @@ for f in staging staging_loops; do
   cp /tmp/early-$f-late/$f.after.ptx .device/$f-variants/late.ptx
 done
 for o in 3 0; do
-  for a in staging uniform_go real_shapes warp_tiles early_loads; do
+  for a in staging uniform_go real_shapes warp_tiles early_loads loop_stagings; do
     [ -f testcases/adversarial/$a.cu ] || continue
     $C optimize testcases/adversarial/$a.cu -O $o -o .device/adv-$a-O$o --pass-arg=-coalda-stage-small-always > /dev/null
   done
