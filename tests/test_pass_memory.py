@@ -10,8 +10,8 @@ the old bytes:
   by earlier sites (the emitted alignment could change from run to run).
 
 The inputs: every lit test of the kinds that erase several accesses of one
-group or array (struct assignments, chunk windows, stagings, flat copies,
-guards). `make memcheck` runs every lit input (about 6 minutes on 2 cores).
+group or array (struct assignments, chunk windows, stagings and their early
+loads, flat copies, guards). `make memcheck` runs every lit input (about 6 minutes on 2 cores).
 Skipped where valgrind is not installed (scripts/setup.sh installs it).
 """
 
@@ -28,7 +28,7 @@ from coalda.toolchain import toolchain
 LIT = Path(__file__).resolve().parent.parent / "pass" / "test"
 INPUTS = sorted(
     p for pattern in ("Transform/struct-assign-*.ll", "Staging/window-*.ll", "Staging/partial-element.ll",
-                      "Staging/warp-tile.ll", "Transform/flat-*.ll", "Guards/*.ll")
+                      "Staging/warp-tile.ll", "Staging/early-loads.ll", "Transform/flat-*.ll", "Guards/*.ll")
     for p in LIT.glob(pattern)
 )
 VALGRIND = shutil.which("valgrind")
