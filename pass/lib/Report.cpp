@@ -310,7 +310,8 @@ json::Value stagingJSON(const StagingOutcome &O) {
           P.barrierVote() + (P.LeadingBarrier && !P.barrierVote()) +
           any_of(O.Candidate.Arrays,
                  [](const StagedArray &A) { return A.Loaded; }) +
-          Written + ((Written && P.endBarrierAfterStores()) || P.refillBarrier()));
+          Written +
+          ((Written && P.endBarrierAfterStores()) || P.refillBarrier()));
       J["overlap_checks"] =
           (int64_t)(O.Plan.Checks.size() + O.Plan.ArrayChecks.size());
     }

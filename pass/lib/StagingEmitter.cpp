@@ -910,7 +910,8 @@ void StagingEmitter::emitEarlyLoads(IRBuilder<> &B) {
     if (!P.ActiveOnTrue)
       Cond = B.CreateNot(Cond);
   }
-  BasicBlock *Done = B.GetInsertBlock()->splitBasicBlock(At, "coalda.early.done");
+  BasicBlock *Done =
+      B.GetInsertBlock()->splitBasicBlock(At, "coalda.early.done");
   BasicBlock *From = B.GetInsertBlock();
   From->getTerminator()->eraseFromParent();
   BasicBlock *Do = From;
