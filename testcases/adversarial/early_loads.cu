@@ -29,6 +29,14 @@ struct M4 { double d; float f; short s; char c, k; };   // 16 bytes, mixed width
 
 #define G (blockIdx.x * blockDim.x + threadIdx.x)
 
+// The update of the kernels that read their element one iteration back
+// (or at another distance) through the view x: the element, plus two
+// members read through x.
+#define UPDATE_FROM_VIEW(i)                                                    \
+  y[i].x = y[i].x + 1.f;                                                       \
+  y[i].y = y[i].y + x[i].x;                                                    \
+  y[i].z = y[i].z + x[i].z
+
 // The baseline: y = a*x + y on float3s; x's three loads are made after y's
 // first tile load and go in front of the row copies. Early.
 __global__ void axpy(F3 *y, const F3 *x, float a, int n) {
@@ -442,9 +450,7 @@ __global__ void grid_stride_prev(F3 *y, int n) {
   int s = blockDim.x * gridDim.x;
   const F3 *x = y - s;
   for (int i = G + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -457,9 +463,7 @@ __global__ void grid_stride_prev_prologue(F3 *y, int n) {
   if (G < n)
     y[G].z = 1.f;
   for (int i = G + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -470,9 +474,7 @@ __global__ void grid_stride_prev_param(F3 *y, int off, int n) {
   int s = blockDim.x * gridDim.x;
   const F3 *x = y + off;
   for (int i = G + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 

@@ -21,6 +21,15 @@ struct D3 { double x, y, z; };
 struct D4 { double v, x, y, z; };
 
 #define G (blockIdx.x * blockDim.x + threadIdx.x)
+
+// The update of the kernels that read their element one iteration back
+// (or at another distance) through the view x: the element, plus two
+// members read through x.
+#define UPDATE_FROM_VIEW(i)                                                    \
+  y[i].x = y[i].x + 1.f;                                                       \
+  y[i].y = y[i].y + x[i].x;                                                    \
+  y[i].z = y[i].z + x[i].z
+
 #define DEAD(i) ((alive[i] & 31) == 3)
 
 // A counted loop with the bound test inside (not a grid-stride loop): the
@@ -33,9 +42,7 @@ __global__ void counted_prev(F3 *y, int n) {
   for (int k = 1; k < 5; k++) {
     int i = G + k * s;
     if (i < n) {
-      y[i].x = y[i].x + 1.f;
-      y[i].y = y[i].y + x[i].x;
-      y[i].z = y[i].z + x[i].z;
+      UPDATE_FROM_VIEW(i);
     }
   }
 }
@@ -57,9 +64,7 @@ __global__ void block_stride_prev(F3 *y, int n) {
   int s = blockDim.x;
   const F3 *x = y - s;
   for (int i = threadIdx.x + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -72,9 +77,7 @@ __global__ void uniform_if_in_loop(F3 *y, int n) {
   int k = 1;
   for (int i = G + s; i < n; i += s, k++) {
     if (k & 1) {
-      y[i].x = y[i].x + 1.f;
-      y[i].y = y[i].y + x[i].x;
-      y[i].z = y[i].z + x[i].z;
+      UPDATE_FROM_VIEW(i);
     } else {
       y[i].x = x[i].y * 2.f;
     }
@@ -186,9 +189,7 @@ __global__ void size_t_prev(F3 *y, size_t n) {
   size_t s = (size_t)blockDim.x * gridDim.x;
   const F3 *x = y - s;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -198,9 +199,7 @@ __global__ void unsigned_prev(F3 *y, unsigned n) {
   unsigned s = blockDim.x * gridDim.x;
   const F3 *x = y - s;
   for (unsigned i = G + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -210,9 +209,7 @@ __global__ void prev2(F3 *y, int n) {
   int s = blockDim.x * gridDim.x;
   const F3 *x = y - 2 * s;
   for (int i = G + 2 * s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -222,9 +219,7 @@ __global__ void break_prev(F3 *y, int n) {
   int s = blockDim.x * gridDim.x;
   const F3 *x = y - s;
   for (int i = G + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
     if (y[i].x > 1.5f)
       break;
   }
@@ -248,9 +243,7 @@ __global__ void __launch_bounds__(128) bounded_prev(F3 *y, int n) {
   int s = blockDim.x * gridDim.x;
   const F3 *x = y - s;
   for (int i = G + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -363,9 +356,7 @@ __global__ void chunk_prev(F3 *y, int n) {
   int lo = blockIdx.x * 200, hi = min(lo + 200, n);
   const F3 *x = y - blockDim.x;
   for (int i = lo + threadIdx.x + blockDim.x; i < hi; i += blockDim.x) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -389,9 +380,7 @@ __global__ void down_prev(F3 *y, int n) {
   int s = blockDim.x * gridDim.x;
   const F3 *x = y + s;
   for (int i = n - 1 - s - (int)G; i >= 0; i -= s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
@@ -401,9 +390,7 @@ __global__ void start_off_prev(F3 *y, int off, int n) {
   int s = blockDim.x * gridDim.x;
   const F3 *x = y - s;
   for (int i = G + off + s; i < n; i += s) {
-    y[i].x = y[i].x + 1.f;
-    y[i].y = y[i].y + x[i].x;
-    y[i].z = y[i].z + x[i].z;
+    UPDATE_FROM_VIEW(i);
   }
 }
 
