@@ -232,8 +232,7 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
   B.CreateStore(Row0, St.Start);
   B.CreateStore(Bytes, St.Length);
   barrier(B);
-  Type *Unit = W == 16 ? (Type *)FixedVectorType::get(B.getInt32Ty(), 4)
-                       : B.getIntNTy(W * 8);
+  Type *Unit = copyUnitType(Ctx, W);
   Value *Own = S.Access->pointer();
   SmallVector<std::pair<Value *, Value *>, 8> Moves; // (value, tile slot)
   for (uint64_t U = 0; U < PerRow; ++U) {

@@ -289,6 +289,10 @@ llvm::DenseMap<llvm::Value *, llvm::Value *> cloneInOrder(
     llvm::function_ref<void(llvm::Instruction *Clone, llvm::Instruction *Of)>
         Place);
 
+/// The IR type a copy moves a U-byte unit as: <4 x i32> for 16 bytes (one
+/// ld/st.v4), else an integer of U bytes.
+llvm::Type *copyUnitType(llvm::LLVMContext &Ctx, unsigned U);
+
 /// Body's code under Cond: B branches on Cond to a new block Name, where
 /// Body builds (with B's debug location), and on to a new block Name.cont,
 /// where B goes on. A value Body returns comes out of a phi named

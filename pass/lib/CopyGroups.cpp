@@ -419,6 +419,12 @@ cloneInOrder(ArrayRef<Instruction *> Order,
   return Clones;
 }
 
+Type *copyUnitType(LLVMContext &Ctx, unsigned U) {
+  if (U == 16)
+    return FixedVectorType::get(Type::getInt32Ty(Ctx), 4);
+  return Type::getIntNTy(Ctx, U * 8);
+}
+
 Value *emitUnder(IRBuilder<> &B, Value *Cond, const Twine &Name,
                  const Twine &ValueName, BasicBlock *Before,
                  function_ref<Value *(IRBuilder<> &)> Body) {

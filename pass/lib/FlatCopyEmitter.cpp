@@ -168,8 +168,7 @@ void FlatCopyEmitter::emitLoop(BasicBlock *From, unsigned Width,
                                unsigned Unroll, Value *First, Value *Limit,
                                BasicBlock *Next, const std::string &Name) {
   LocatedBuilder FB(From, Loc);
-  Type *Ty = Width == 16 ? (Type *)FixedVectorType::get(FB.getInt32Ty(), 4)
-                         : FB.getIntNTy(Width * 8);
+  Type *Ty = copyUnitType(FB.getContext(), Width);
   // Whole units are aligned by the run-time check; member-width units as
   // the original members were.
   Align A = Width == G.MemberWidth && Width < U ? MemberAlign : Align(Width);

@@ -102,7 +102,6 @@ private:
   Value *disjoint(IRBuilder<> &B, Value *Bytes);
   Value *aligned(IRBuilder<> &B, Value *Bytes, unsigned U);
   Value *materialize(IRBuilder<> &B, const Poly &Poly);
-  Type *unitType(unsigned U);
   BasicBlock *emitCopy(unsigned U, BasicBlock *Entry, Value *Count,
                        Value *RegionBytes, const std::string &Name);
   BasicBlock *emitOriginal();
@@ -374,12 +373,6 @@ Value *RegionCopyEmitter::materialize(IRBuilder<> &B, const Poly &Poly) {
   return materializePoly(B, Poly, Atoms);
 }
 
-Type *RegionCopyEmitter::unitType(unsigned U) {
-  if (U == 16)
-    return FixedVectorType::get(Type::getInt32Ty(Ctx), 4);
-  return Type::getIntNTy(Ctx, U * 8);
-}
-
 /// Copy the Bytes-long region in U-byte units by the row's first Count
 /// threads, starting in Entry (a new block if null); returns the entry
 /// block. The copy ends with a branch to Join. Units past the region's end
@@ -392,7 +385,7 @@ BasicBlock *RegionCopyEmitter::emitCopy(unsigned U, BasicBlock *Entry,
   if (!Entry)
     Entry = BasicBlock::Create(Ctx, Name, F, Join);
   LocatedBuilder B(Entry, Loc);
-  Type *Ty = unitType(U);
+  Type *Ty = copyUnitType(Ctx, U);
   Align A =
       U > G.MemberWidth ? Align(U) : commonAlignment(memberAlignment(G), U);
   unsigned PerThread = (G.Stride + U - 1) / U;

@@ -269,12 +269,12 @@ private:
   std::vector<Value *> Elements; ///< each array's element start, at Pre
   std::vector<GlobalVariable *> Tiles;
   Value *Tid = nullptr, *Ntid = nullptr; ///< i64 in the Load block
-  /// The row a thread helps move: the block's (RowLane = tid.x, RowThreads
-  /// = ntid.x) or, in a warp tile, its warp's (tid.x & 31, 32), whose slice
-  /// of each tile starts at byte S_j*(tid.x & ~31) (WarpFirst).
-  Value *RowLane = nullptr, *RowThreads = nullptr, *WarpFirst = nullptr;
-  /// RowLane and RowThreads in the row copies' unit index type, UnitTy: a
-  /// row's bytes fit its tile (at most 48 KB), so i32 unless
+  /// The row a thread helps move: the block's (RowLane = tid.x, of ntid.x
+  /// threads) or, in a warp tile, its warp's (tid.x & 31, of 32), whose
+  /// slice of each tile starts at byte S_j*(tid.x & ~31) (WarpFirst).
+  Value *RowLane = nullptr, *WarpFirst = nullptr;
+  /// RowLane and the row's threads in the row copies' unit index type,
+  /// UnitTy: a row's bytes fit its tile (at most 48 KB), so i32 unless
   /// -coalda-stage-index32=false.
   Type *UnitTy = nullptr;
   Value *UnitLane = nullptr, *UnitThreads = nullptr;
@@ -326,10 +326,10 @@ private:
   void emitUnrolledUnits(IRBuilder<> &B, Value *Global, Value *Tile,
                          unsigned U, unsigned PerThread, Value *Units,
                          bool Guarded, bool ToTile, const StagedArray *Masked);
+  /// A staged row's 8-byte units are <2 x i32>, the others copyUnitType's.
   Type *unitType(unsigned U) {
-    return U == 16  ? FixedVectorType::get(Type::getInt32Ty(Ctx), 4)
-           : U == 8 ? FixedVectorType::get(Type::getInt32Ty(Ctx), 2)
-                    : (Type *)Type::getIntNTy(Ctx, 8 * U);
+    return U == 8 ? FixedVectorType::get(Type::getInt32Ty(Ctx), 2)
+                  : copyUnitType(Ctx, U);
   }
   Value *unitOffset(IRBuilder<> &B, Value *K, unsigned U) {
     return B.CreateZExt(B.CreateMul(K, ConstantInt::get(UnitTy, U), "",
@@ -798,12 +798,10 @@ void StagingEmitter::emitLoadPhase() {
   bool Narrow = opts::StageIndex32;
   UnitTy = Narrow ? B.getInt32Ty() : I64;
   RowLane = Tid;
-  RowThreads = Ntid;
   UnitLane = Narrow ? Tid32 : Tid;
   UnitThreads = Narrow ? Ntid32 : Ntid;
   if (P.WarpTile) {
     RowLane = B.CreateAnd(Tid, B.getInt64(31), "coalda.lane");
-    RowThreads = B.getInt64(32);
     WarpFirst = B.CreateAnd(Tid, B.getInt64(~int64_t(31)), "coalda.warp");
     UnitLane = Narrow ? B.CreateAnd(Tid32, 31, "coalda.unit.lane") : RowLane;
     UnitThreads = ConstantInt::get(UnitTy, 32);
