@@ -19,10 +19,11 @@ tile or from an early load's value, the limit) stay stopped.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, optimize_levels
+from conftest import TESTCASES, differing_kernels, optimize_levels, plant, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "early_loads.cu"
 LEVELS = (3, 0)
@@ -127,3 +128,27 @@ def test_the_scan_stops_where_it_must(level: int, built: dict) -> None:
     _, bodies = built[level]
     counts = {name: len(EARLY_LOAD.findall(bodies[name])) for name in COUNTS}
     assert counts == COUNTS, f"-O{level}: early loads per kernel"
+
+
+def test_a_load_moved_above_a_store_to_its_address_is_caught(tmp_path: Path) -> None:
+    """The bug the scan's stop at a store prevents, planted at -O0 in
+    same_address_store: the read back of w[i] after the store to w[i] takes
+    the early load's value (w[i] before the store), as it would if the scan
+    had moved it too. The oracle sees it, in that kernel only."""
+    (out, _), = optimize_levels(SOURCE, tmp_path / "out", (0,), "--pass-arg=-coalda-stage-small-always").values()
+
+    def planted(text: str) -> str:
+        start = text.rindex("\ndefine", 0, text.index("@_Z18same_address_store"))
+        end = text.index("\n}\n", start)
+        body = text[start:end]
+        stored = re.search(r"store float %\w+, ptr (%arrayidx\d+)", body)
+        assert stored, "the store to w[i] is gone from the staged region"
+        after = body[stored.end():]
+        new = re.sub(r"  (%\d+) = load float, ptr %arrayidx\d+, align 4",
+                     r"  \1 = fadd float %coalda.early.v, 0.000000e+00", after, count=1)
+        return text[:start] + body[:stored.end()] + new + text[end:]
+
+    bad = plant(out, tmp_path, planted, "the read back of w[i]")
+    run = run_cli("run", SOURCE, "--emulate", "-q", "-O", "0", "--from", bad)
+    assert run.returncode == 1, run.stdout[-2000:]
+    assert differing_kernels(run) == {"same_address_store"}, run.stdout[-3000:]
