@@ -8,10 +8,12 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
   address space as plain memory); `extern __shared__` arrays become aliases of
   one 48 KiB buffer, as all dynamic shared memory of a block is one region.
   Blocks run one at a time, so one copy serves every block; it is filled with
-  SHARED_POISON bytes before each block (a byte no parameter's guard zone
-  holds: oracle.poison_of), so reading a tile byte no thread wrote shows up
-  as a difference, also where a staged row writes it into a guard zone, and the bytes past the launch's dynamic size must
-  still be POISON after it (else: a write past the end);
+  the schedule's poison byte before each block (schedule.SHARED_POISON under
+  forward, another under the other orders; neither is a parameter's guard
+  byte, oracle.poison_of), so reading a tile byte no thread wrote shows up
+  as a difference, also where a staged row writes it into a guard zone, and
+  the bytes past the launch's dynamic size must still be poison after it
+  (else: a write past the end);
 - the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
   `__syncwarp`) and the warp collectives (shuffles, votes, `__reduce_*_sync`,
   `__activemask()`)
@@ -65,10 +67,6 @@ __all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefus
 DIMS = ("x", "y", "z")
 REGISTERS = ("tid", "ctaid", "ntid", "nctaid")
 DYNAMIC_SHARED = 48 * 1024  # bytes of `extern __shared__` memory a launch may ask for
-# Not any of the first 255 parameters' guard byte (oracle.poison_of): a
-# staged row written where it must not be carries the unwritten tile bytes,
-# and the first parameter's guard (0xA5, the old shared poison) hid them.
-SHARED_POISON = 0x6A
 _SREG = re.compile(r"@llvm\.nvvm\.read\.ptx\.sreg\.(tid|ctaid|ntid|nctaid)\.([xyz])\b")
 _DECLARE_SREG = re.compile(r"^declare [^@\n]*@__coalda_sreg_(\w+)_([xyz])\(\)[^\n]*$", re.M)
 _BARRIER = re.compile(
@@ -334,29 +332,32 @@ def _lower_shared(text: str) -> tuple[str, list[str], bool]:
 
 
 def _shared_functions(static: list[str], sizes: dict[str, int], dynamic: bool, text: str) -> str:
-    """`__coalda_shared_poison()` fills all shared memory with POISON;
+    """`__coalda_shared_poison()` fills all shared memory with the byte
+    `@__coalda_poison_byte` holds (the host sets it per launch);
     `__coalda_shared_check(dyn)` sets the fault flag when a byte of the
-    dynamic buffer at or past `dyn` is not POISON any more."""
-    poison = SHARED_POISON if SHARED_POISON < 128 else SHARED_POISON - 256  # as i8
+    dynamic buffer at or past `dyn` is not that byte any more."""
     arrays = [(f"@{name}", str(sizes[name.strip('"')])) for name in static]
     if dynamic:
         arrays.append(("@__coalda_dynamic_shared", str(DYNAMIC_SHARED)))
-    fills = "".join(f"  call void @llvm.memset.p3.i64(ptr addrspace(3) {g}, i8 {poison}, i64 {size}, i1 false)\n"
+    fills = "".join(f"  call void @llvm.memset.p3.i64(ptr addrspace(3) {g}, i8 %poison, i64 {size}, i1 false)\n"
                     for g, size in arrays)
-    out = [f"@__coalda_fault = global i32 0\ndefine void @__coalda_shared_poison() {{\n{fills}  ret void\n}}"]
+    out = ["@__coalda_fault = global i32 0\n@__coalda_poison_byte = global i8 0\n"
+           "define void @__coalda_shared_poison() {\n  %poison = load i8, ptr @__coalda_poison_byte\n"
+           f"{fills}  ret void\n}}"]
     if arrays and not re.search(r"^declare [^\n]*@llvm\.memset\.p3\.i64\(", text, re.M):
         out.append("declare void @llvm.memset.p3.i64(ptr addrspace(3), i8, i64, i1 immarg)")
     if dynamic:
         out.append(f"""@__coalda_dynamic_shared = addrspace(3) global [{DYNAMIC_SHARED} x i8] zeroinitializer, align 16
 define void @__coalda_shared_check(i64 %dyn) {{
 entry:
+  %poison = load i8, ptr @__coalda_poison_byte
   %full = icmp uge i64 %dyn, {DYNAMIC_SHARED}
   br i1 %full, label %ok, label %loop
 loop:
   %i = phi i64 [ %dyn, %entry ], [ %i.next, %next ]
   %p = getelementptr i8, ptr addrspace(3) @__coalda_dynamic_shared, i64 %i
   %v = load i8, ptr addrspace(3) %p
-  %bad = icmp ne i8 %v, {poison}
+  %bad = icmp ne i8 %v, %poison
   br i1 %bad, label %fail, label %next
 next:
   %i.next = add i64 %i, 1
@@ -687,6 +688,7 @@ class EmulatedModule:
             for r in REGISTERS for d in DIMS
         }
         self._fault = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_fault"))
+        self._poison_byte = ctypes.c_uint8.from_address(self._engine.get_global_value_address("__coalda_poison_byte"))
         self._assertion = [ctypes.c_void_p.from_address(self._engine.get_global_value_address(f"__coalda_assert_{w}"))
                            for w in ("message", "file")]
         self._assert_line = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_assert_line"))
@@ -748,6 +750,7 @@ class EmulatedModule:
             else:
                 values.append(arg)
         self._fault.value = 0
+        self._poison_byte.value = schedule.shared_poison
         if kernel in self._fiber_entries:
             self._launch_threads(kernel, grid, block, values, schedule, shared_bytes)
         else:

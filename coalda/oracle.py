@@ -32,11 +32,17 @@ dst = src + 1; `overlap-back`: before it, dst = src - 1), guarded around the
 whole span, and launch one block of one thread: the original then has no race
 whatever it does, and a rewrite must keep its result (its run-time overlap
 check must send it to the original code). Only meaningful for kernels whose
-pointers are not `__restrict__`; no reference comparison there.
+pointers are not `__restrict__`; no reference comparison there. A kernel
+that needs its whole block there (it reads `__shared__` bytes another thread
+would have written: the original's two runs, with the two shared poisons,
+differ) is not checked in that layout (Verdict.UNCHECKED).
 
 Each layout runs under every schedule (coalda/schedule.py). The original
 must compute the same bytes under all of them, else the test kernel itself
-is racy (verdict RACY_ORIGINAL, no further comparison). Then the optimized
+is racy (verdict RACY_ORIGINAL, no further comparison): a race between its
+threads, or a read of `__shared__` bytes no thread wrote (each schedule
+starts the blocks' shared memory with its own poison byte, as a GPU leaves
+there whatever was before; the detail says which of the two). Then the optimized
 kernel runs under each schedule and is compared with the original: a
 difference under some schedules only is a race the rewrite introduced
 (RACE), one under all of them a plain MISMATCH; an emulator fault of the
@@ -256,6 +262,10 @@ class Verdict(enum.Enum):
     RACE = "race"  # the rewritten kernel differs under some schedules only
     RACY_ORIGINAL = "racy original"  # the original itself depends on the schedule
     FAULT = "fault"  # the rewritten kernel faulted in the emulator (barrier divergence, deadlock)
+    # an overlap layout's one-thread launch in which the original reads
+    # __shared__ bytes no thread wrote (it needs its whole block): nothing
+    # to compare, and no failure of the rewrite
+    UNCHECKED = "unchecked"
     # on the GPU, the bytes differ only inside doubles that are NaN on both
     # sides (nan_payloads_only): a match whose detail says so
     NAN_PAYLOADS = "nan payloads"
@@ -273,7 +283,7 @@ class CaseResult:
     verdict: Verdict = Verdict.MATCH
 
     def __post_init__(self) -> None:
-        if self.verdict is Verdict.NAN_PAYLOADS:  # a match, whatever the caller said
+        if self.verdict in (Verdict.NAN_PAYLOADS, Verdict.UNCHECKED):  # no failure, whatever the caller said
             self.match = True
         if not self.match and self.verdict is Verdict.MATCH:
             self.verdict = Verdict.MISMATCH
@@ -343,6 +353,24 @@ class _Launch:
         return out
 
 
+def other_poison(schedule: Schedule) -> Schedule:
+    """The same order with the other shared poison (coalda/schedule.py)."""
+    return dataclasses.replace(schedule, other_poison=not schedule.other_poison)
+
+
+def _racy_detail(spec: KernelSpec, run_original: Callable[[Schedule], list[Arg]], expected: Sequence[Arg],
+                 first: Schedule, schedule: Schedule, detail: str) -> str:
+    """Why the original's result under SCHEDULE differs from FIRST's: when
+    FIRST's order with the other shared poison differs too, the kernel reads
+    __shared__ bytes no thread wrote (on a GPU: what an earlier block left);
+    else a race between its threads."""
+    unwritten = compare(spec, expected, run_original(other_poison(first)))
+    if unwritten:
+        return (f"racy original: the test kernel reads __shared__ memory no thread wrote "
+                f"({first} vs {other_poison(first)}: {unwritten})")
+    return f"racy original: the test kernel itself depends on the schedule ({first} vs {schedule}: {detail})"
+
+
 def check(
     spec: KernelSpec,
     symbol: Callable[[str], str],
@@ -378,26 +406,35 @@ def _check_layout(
 ) -> list[CaseResult]:
     grid, block = spec.dims(n)
     shared = spec.shared_bytes(n)
+    # the original's runs: every schedule; in an overlap layout's one thread
+    # the first one twice, the second time with the other shared poison
+    originals = list(schedules)
     if layout.overlap:  # one thread: the original is race-free on any overlap
         grid, block, schedules = (1, 1, 1), (1, 1, 1), schedules[:1]
+        originals = [schedules[0], other_poison(schedules[0])]
     launch = _Launch(symbol(spec.name), grid, block, shared)
     args = make_args(spec, n, rng, layout)
 
     def result(against: str, detail: str, schedule: Schedule, verdict: Verdict) -> CaseResult:
         return CaseResult(spec.name, n, layout.name, against, verdict is Verdict.MATCH, detail, str(schedule), verdict)
 
-    outputs = []
-    for schedule in schedules:
+    def run_original(schedule: Schedule) -> list[Arg]:
         try:
-            outputs.append(launch.run(original, args, schedule))
+            return launch.run(original, args, schedule)
         except EmulationFault as fault:
             raise EmulationFault(f"the original kernel {spec.name} (n={n}, {layout.name}, {schedule}): {fault}") from None
+
+    outputs = [run_original(schedule) for schedule in originals]
     expected = outputs[0]
-    for schedule, output in zip(schedules[1:], outputs[1:]):
+    for schedule, output in zip(originals[1:], outputs[1:]):
         detail = compare(spec, expected, output)
+        if detail and layout.overlap:
+            return [result("original", "not checked: in this one-thread launch the original reads __shared__ "
+                           f"memory no thread wrote, so it needs its whole block ({detail})", schedules[0],
+                           Verdict.UNCHECKED)]
         if detail:
-            return [result("original", f"racy original: the test kernel itself depends on the schedule "
-                           f"({schedules[0]} vs {schedule}: {detail})", schedule, Verdict.RACY_ORIGINAL)]
+            return [result("original", _racy_detail(spec, run_original, expected, schedules[0], schedule, detail),
+                           schedule, Verdict.RACY_ORIGINAL)]
     details: list[tuple[str, bool]] = []
     payloads: set[int] = set()  # the schedules whose differences are all in NaN payloads
     for k, schedule in enumerate(schedules):

@@ -215,6 +215,8 @@ def run_table(rows: list[Any], title: str, timed: bool) -> Table:
         r = row.result
         if r.verdict.value == "nan payloads":
             result = f"[yellow]match but for NaN payloads[/] ({r.detail})"
+        elif r.verdict.value == "unchecked":
+            result = f"[yellow]{r.detail}[/]"
         elif r.match:
             result = "[green]match[/]"
         else:
@@ -227,10 +229,19 @@ def run_table(rows: list[Any], title: str, timed: bool) -> Table:
 def run_success(rows: list[Any]) -> str:
     """The closing line of a `coalda run` whose comparisons all match."""
     payloads = sum(1 for row in rows if row.result.verdict.value == "nan payloads")
+    unchecked = [row.result for row in rows if row.result.verdict.value == "unchecked"]
+    checked = len(rows) - len(unchecked)
     if not payloads:
-        return f"All {len(rows)} comparisons match byte for byte."
-    return (f"All {len(rows)} comparisons match; {payloads} of them byte for byte except inside doubles that are "
-            "NaN on both sides, whose payload the GPU takes from either NaN operand.")
+        line = f"All {checked} comparisons match byte for byte."
+    else:
+        line = (f"All {checked} comparisons match; {payloads} of them byte for byte except inside doubles that "
+                "are NaN on both sides, whose payload the GPU takes from either NaN operand.")
+    if unchecked:
+        kernels = ", ".join(sorted({r.kernel for r in unchecked}))
+        launches = "launch was" if len(unchecked) == 1 else "launches were"
+        line += (f" {len(unchecked)} one-thread overlap {launches} not checked ({kernels}: run by one thread, the "
+                 "original reads __shared__ memory no thread wrote).")
+    return line
 
 
 def run_failure(rows: list[Any]) -> str:

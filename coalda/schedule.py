@@ -25,6 +25,14 @@ behind, as a GPU may group any of a warp's lanes that reach one instruction.
 
 Blocks always run one after another (shared memory is per block; one copy of
 it serves every block in turn).
+
+A block's `__shared__` memory starts out undefined on a GPU: what an earlier
+block or kernel left there. The emulator fills it with a poison byte before
+every block, `SHARED_POISON` under forward and `SHARED_POISON_OTHER` under
+the other orders (or, with `other_poison`, the other one of the two), so a
+kernel that reads a shared byte no thread wrote computes different bytes
+under different schedules, as it may on the GPU, and its test is reported
+as depending on the schedule rather than passing by luck.
 """
 
 from __future__ import annotations
@@ -37,6 +45,12 @@ from .errors import CoaldaError
 
 KINDS = ("forward", "reverse", "shuffled", "strided")
 WARP = 32
+# Neither is the guard byte of any of the first 254 parameters
+# (oracle.poison_of: 0x6A is no parameter's, 0x2F the 255th's): a staged row
+# written where it must not be carries the unwritten tile bytes into a guard
+# zone, where a guard byte would hide them.
+SHARED_POISON = 0x6A
+SHARED_POISON_OTHER = 0x2F
 
 
 @dataclass(frozen=True)
@@ -46,13 +60,22 @@ class Schedule:
 
     name: str
     seed: int = 0
+    # the other of the two shared poisons than the order's own
+    other_poison: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in KINDS:
             raise CoaldaError(f"unknown schedule {self.name!r} (known: {', '.join(KINDS)})")
 
     def __str__(self) -> str:
-        return f"shuffled({self.seed})" if self.name == "shuffled" else self.name
+        name = f"shuffled({self.seed})" if self.name == "shuffled" else self.name
+        return f"{name}, other shared poison" if self.other_poison else name
+
+    @property
+    def shared_poison(self) -> int:
+        """The byte every `__shared__` byte holds when a block starts."""
+        own = self.name == "forward"
+        return SHARED_POISON if own != self.other_poison else SHARED_POISON_OTHER
 
     def _rng(self, *key: int) -> np.random.Generator:
         return np.random.default_rng([self.seed, *key])

@@ -1190,7 +1190,10 @@ class SharedKernel:
             after = [f"  S[{own}] = ({u})(t + 3);"]
         elif self.scratch == "read_mirror":
             late = [f"  out[i] = S[{mirror}];"]
-        body = [*before, *fill, *after, "  __syncthreads();", *late, *drain]
+        # the spare array a select view may point at is written too: a read
+        # of a slot no thread wrote differs between two runs on a GPU
+        spare = ["  memset(&spare[t], 0, sizeof(spare[0]));"] if "select" in self.view else []
+        body = [*spare, *before, *fill, *after, "  __syncthreads();", *late, *drain]
         return (
             self.element.declare(name)
             + f"__global__ void {name}({t} *dst, const {t} *{restrict(self.restrict)}src, {u} *out, int flag) {{\n"

@@ -21,9 +21,10 @@ from coalda.emulate import EmulationFault, EmulatorExecutor
 from coalda.errors import CoaldaError
 from coalda.pipeline import Artifacts, build
 from coalda.oracle import (
-    GUARD, LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args, poison_of,
+    GUARD, LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args,
+    other_poison, poison_of,
 )
-from coalda.schedule import FORWARD, REVERSE, SHUFFLED
+from coalda.schedule import FORWARD, REVERSE, SHARED_POISON, SHARED_POISON_OTHER, SHUFFLED
 from coalda.spec import KernelSpec, Param, load_spec
 from conftest import TESTCASES, run_cli
 
@@ -149,6 +150,16 @@ extern "C" __global__ void own_stack(int *p) {
   p[t] = wrong;
 }
 
+// (c) sized for its block of 64: run by one thread (an overlap layout), it
+// reads slot 1, which no thread wrote.
+extern "C" __global__ void tile_rotate(Pixel *dst, const Pixel *src) {
+  __shared__ Pixel tile[64];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  tile[t] = src[i];
+  __syncthreads();
+  dst[i] = tile[(t + 1) % 64];
+}
+
 // (f) dynamic shared memory, with and without a barrier.
 extern "C" __global__ void dyn_mirror(float *dst, const float *src) {
   extern __shared__ float dyn[];
@@ -263,14 +274,17 @@ def test_unwritten_shared_bytes_read_as_poison(modules: dict[str, str]) -> None:
     in every block (the previous block's tile does not leak into the next).
     That byte is no buffer's guard byte: a staged row stored where it must
     not be shows its unwritten slots in a guard zone too."""
-    assert emulate.SHARED_POISON not in {poison_of(i) for i in range(64)}
+    poisons = {SHARED_POISON, SHARED_POISON_OTHER}
+    assert len(poisons) == 2 and not poisons & {poison_of(i) for i in range(254)}
     module = emulate.load(modules["planted"])
     src = np.zeros(3 * 2 * BLOCK, dtype=np.uint8)
-    for schedule in SCHEDULES:
+    for schedule in [*SCHEDULES, other_poison(FORWARD)]:
         dst = np.zeros_like(src)
         module.launch("tile_fill", (2, 1, 1), (BLOCK, 1, 1), [dst, src], schedule)
         rows = dst.reshape(2, BLOCK, 3)
-        assert (rows[:, 0] == emulate.SHARED_POISON).all() and not rows[:, 1:].any()
+        assert (rows[:, 0] == schedule.shared_poison).all() and not rows[:, 1:].any()
+    assert FORWARD.shared_poison == SHARED_POISON and other_poison(FORWARD).shared_poison == SHARED_POISON_OTHER
+    assert {s.shared_poison for s in SCHEDULES[1:]} == {SHARED_POISON_OTHER}
 
 
 # -- (c) a racy original
@@ -288,6 +302,44 @@ def test_a_racy_original_is_reported_as_such(modules: dict[str, str]) -> None:
                for r in results), results[0].detail
     control = run_check(modules, spec, 4 * BLOCK, original="correct", optimized="correct")
     assert len(control) == len(LAYOUTS) * len(SCHEDULES) and all(r.match for r in control)
+
+
+def test_an_original_that_reads_unwritten_shared_memory_is_reported_as_such(modules: dict[str, str]) -> None:
+    """tile_fill's plant leaves the last slot unfilled and thread 0 reads
+    it: on a GPU it reads what an earlier block left there. Each schedule
+    starts the blocks with its own poison byte, so the original's result
+    depends on the schedule; the detail says why (the same order with the
+    other poison differs too), not that its threads race."""
+    results = run_check(modules, pixels("tile_fill"), 2 * BLOCK, original="planted", optimized="planted")
+    assert [r.layout for r in results] == [layout.name for layout in LAYOUTS]
+    assert all(r.verdict is Verdict.RACY_ORIGINAL and not r.match for r in results)
+    assert all(r.detail.startswith("racy original: the test kernel reads __shared__ memory no thread wrote "
+                                   "(forward vs forward, other shared poison: dst: 6 bytes differ") for r in results), \
+        results[0].detail
+    control = run_check(modules, pixels("tile_fill"), 2 * BLOCK, original="correct", optimized="correct")
+    assert len(control) == len(LAYOUTS) * len(SCHEDULES) and all(r.match for r in control)
+
+
+def test_a_kernel_that_needs_its_whole_block_is_not_checked_in_a_one_thread_launch(modules: dict[str, str]) -> None:
+    """tile_rotate reads its neighbour's slot. In the full launch it is
+    well defined and checked; in an overlap layout's one thread it reads a
+    slot no thread wrote (garbage on a GPU, differing between two runs):
+    its two runs there, with the two shared poisons, differ, and the layout
+    says it checked nothing rather than failing (or passing by luck).
+    tile_mirror's one thread reads only its own slot, so it stays checked;
+    and a rewrite that differs in a layout that is checked still fails."""
+    results = run_check(modules, pixels("tile_rotate"), 2 * BLOCK, optimized="correct", overlap=True)
+    full = [r for r in results if r.layout in {layout.name for layout in LAYOUTS}]
+    assert len(full) == len(LAYOUTS) * len(SCHEDULES) and all(r.verdict is Verdict.MATCH for r in full)
+    one = [r for r in results if r not in full]
+    assert [(r.layout, r.verdict, r.match) for r in one] == [
+        ("overlap", Verdict.UNCHECKED, True), ("overlap-back", Verdict.UNCHECKED, True)]
+    assert all(r.detail.startswith("not checked: in this one-thread launch the original reads __shared__ memory "
+                                   "no thread wrote") for r in one), one[0].detail
+    mirror = run_check(modules, pixels("tile_mirror"), 2 * BLOCK, optimized="correct", layouts=(), overlap=True)
+    assert [(r.layout, r.verdict) for r in mirror] == [("overlap", Verdict.MATCH), ("overlap-back", Verdict.MATCH)]
+    planted = run_check(modules, pixels("tile_mirror"), 2 * BLOCK, layouts=(), overlap=True)
+    assert planted and all(r.verdict is Verdict.MISMATCH for r in planted), [r.detail for r in planted]
 
 
 # -- (d) a race that only some schedules expose
