@@ -36,6 +36,7 @@ fuzz: build
 	COALDA_FUZZ_EXAMPLES=5000 $(BIN)/pytest -q tests/test_fuzz.py
 	COALDA_STAGE_FUZZ=1600 $(BIN)/pytest -q -n auto tests/test_staging.py -k random_staging
 	COALDA_WINDOW_FUZZ=400 $(BIN)/pytest -q -n auto tests/test_window_fuzz.py -k random_window
+	COALDA_TRANSPOSE_FUZZ=480 $(BIN)/pytest -q -n auto tests/test_transpose.py -k "random_transposes and not catch"
 
 # the pass under valgrind on every lit input (tests/test_pass_memory.py runs
 # a chosen few in `make test`): about 6 minutes on 2 cores
