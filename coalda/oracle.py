@@ -37,6 +37,15 @@ that needs its whole block there (it reads `__shared__` bytes another thread
 would have written: the original's two runs, with the two shared poisons,
 differ) is not checked in that layout (Verdict.UNCHECKED).
 
+The alias layout (`ALIAS_LAYOUT`, on the emulator: `check(..., overlap=True,
+alias=True)`) puts every buffer at one address and runs the whole grid under
+every schedule: kernels whose threads each touch only their own elements
+(an axpy's x and y, a copy onto itself) are race-free there, and it runs
+the rewrites' paths that one thread never takes (block and warp tiles,
+transposes) on buffers their run-time checks must see overlap. Where the
+original's result depends on the schedule there, the layout is not checked
+(Verdict.UNCHECKED).
+
 Each layout runs under every schedule (coalda/schedule.py). The original
 must compute the same bytes under all of them, else the test kernel itself
 is racy (verdict RACY_ORIGINAL, no further comparison): a race between its
@@ -65,8 +74,9 @@ from .spec import Dim3, KernelSpec, Param, evaluate
 from .threads import EmulationFault
 
 __all__ = [
-    "GUARD", "LAYOUTS", "OVERLAP_LAYOUTS", "POISON", "SCHEDULES", "Arg", "CaseResult", "Executor", "HostBuffer",
-    "Layout", "Schedule", "Verdict", "check", "clone", "compare", "make_args", "reference_args",
+    "ALIAS_LAYOUT", "GUARD", "LAYOUTS", "OVERLAP_LAYOUTS", "POISON", "SCHEDULES", "Arg", "CaseResult", "Executor",
+    "HostBuffer", "Layout", "Schedule", "Verdict", "check", "clone", "compare", "make_args", "other_poison",
+    "reference_args",
 ]
 
 # Wider than any tile (48 KB): a rewrite that moves a whole row past the
@@ -131,6 +141,8 @@ class Layout:
     name: str
     offsets: Callable[[int, int], int]
     overlap: bool = False
+    # an overlap layout launched by one thread (else the spec's whole grid)
+    one_thread: bool = True
 
 
 def _steps(align: int) -> list[int]:
@@ -154,6 +166,14 @@ OVERLAP_LAYOUTS: tuple[Layout, ...] = (
     Layout("overlap", lambda i, a: -i * a, overlap=True),
     Layout("overlap-back", lambda i, a: i * a, overlap=True),
 )
+# Every buffer at one address, the whole grid: a kernel whose threads each
+# read and write only their own elements (x and y of an axpy, a copy onto
+# itself) is race-free there, and its rewrites' paths that one thread never
+# takes (block and warp tiles, transposes) run on buffers their run-time
+# checks must see overlap. Where the original's threads race there, nothing
+# is compared (Verdict.UNCHECKED). The emulator's only: it takes schedules
+# to tell.
+ALIAS_LAYOUT = Layout("alias", lambda i, a: 0, overlap=True, one_thread=False)
 
 
 def _allocation(nbytes: int, poison: int = POISON) -> np.ndarray:
@@ -189,10 +209,7 @@ def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout
         if not param.is_buffer:
             args.append(value)
             continue
-        offset = GUARD + layout.offsets(index, param.align or spec.align)
-        storage = _allocation(offset + value + GUARD, poison_of(index))
-        storage[offset : offset + value] = _contents(param, value, n, rng)
-        args.append(HostBuffer(storage, offset, value, poison=poison_of(index)))
+        args.append(_own_buffer(param, value, n, rng, index, layout.offsets(index, param.align or spec.align)))
     return args
 
 
@@ -209,8 +226,13 @@ def _overlapping_args(
     spec: KernelSpec, values: list[int], n: int, rng: np.random.Generator, layout: Layout
 ) -> list[Arg]:
     buffers = [i for i, p in enumerate(spec.params) if p.is_buffer]
+    # the whole grid's writes through the other buffers must not change the
+    # bounds and indices a spec gives (int32 contents): those stay apart
+    apart = {i for i in buffers if not layout.one_thread and spec.params[i].int32 is not None}
+    own = {i: _own_buffer(spec.params[i], values[i], n, rng, i) for i in apart}
+    buffers = [i for i in buffers if i not in apart]
     if not buffers:
-        return list(values)
+        return [own.get(i, v) for i, v in enumerate(values)]
     position = {i: layout.offsets(i, spec.align) for i in buffers}
     low = min(position.values())
     span = max(position[i] - low + values[i] for i in buffers)
@@ -221,9 +243,20 @@ def _overlapping_args(
             at = GUARD + position[i] - low
             storage[at : at + values[i]] = _contents(spec.params[i], values[i], n, rng)
     return [
+        own[i] if i in own else
         HostBuffer(storage, GUARD + position[i] - low, values[i], GUARD, GUARD + span) if p.is_buffer else values[i]
         for i, p in enumerate(spec.params)
     ]
+
+
+def _own_buffer(param: Param, size: int, n: int, rng: np.random.Generator, index: int,
+                misalign: int = 0) -> HostBuffer:
+    """A buffer in an allocation of its own, `misalign` bytes past a 64-byte
+    boundary, between guard zones of its parameter's poison."""
+    offset = GUARD + misalign
+    storage = _allocation(offset + size + GUARD, poison_of(index))
+    storage[offset : offset + size] = _contents(param, size, n, rng)
+    return HostBuffer(storage, offset, size, poison=poison_of(index))
 
 
 def reference_args(spec: KernelSpec, reference: KernelSpec, args: Sequence[Arg], n: int) -> list[Arg]:
@@ -383,6 +416,7 @@ def check(
     schedules: Sequence[Schedule] = SCHEDULES,
     overlap: bool = False,
     nan_payloads: bool = False,
+    alias: bool = False,
 ) -> list[CaseResult]:
     """Run original vs optimized (and the reference vs original) for one n:
     one result per layout and schedule (one per layout when the original is
@@ -393,7 +427,7 @@ def check(
     if not schedules:
         raise CoaldaError("check needs at least one schedule")
     results: list[CaseResult] = []
-    for layout in [*layouts, *(OVERLAP_LAYOUTS if overlap else ())]:
+    for layout in [*layouts, *(OVERLAP_LAYOUTS if overlap else ()), *((ALIAS_LAYOUT,) if overlap and alias else ())]:
         results += _check_layout(spec, symbol, original, optimized, n, rng, layout, reference, schedules,
                                  nan_payloads)
     return results
@@ -409,7 +443,7 @@ def _check_layout(
     # the original's runs: every schedule; in an overlap layout's one thread
     # the first one twice, the second time with the other shared poison
     originals = list(schedules)
-    if layout.overlap:  # one thread: the original is race-free on any overlap
+    if layout.overlap and layout.one_thread:  # one thread: the original is race-free on any overlap
         grid, block, schedules = (1, 1, 1), (1, 1, 1), schedules[:1]
         originals = [schedules[0], other_poison(schedules[0])]
     launch = _Launch(symbol(spec.name), grid, block, shared)
@@ -428,10 +462,13 @@ def _check_layout(
     expected = outputs[0]
     for schedule, output in zip(originals[1:], outputs[1:]):
         detail = compare(spec, expected, output)
-        if detail and layout.overlap:
+        if detail and layout.overlap and layout.one_thread:
             return [result("original", "not checked: in this one-thread launch the original reads __shared__ "
                            f"memory no thread wrote, so it needs its whole block ({detail})", schedules[0],
                            Verdict.UNCHECKED)]
+        if detail and layout.overlap:
+            return [result("original", "not checked: with every buffer at one address the original's result "
+                           f"depends on the schedule ({detail})", schedule, Verdict.UNCHECKED)]
         if detail:
             return [result("original", _racy_detail(spec, run_original, expected, schedules[0], schedule, detail),
                            schedule, Verdict.RACY_ORIGINAL)]

@@ -236,12 +236,21 @@ def run_success(rows: list[Any]) -> str:
     else:
         line = (f"All {checked} comparisons match; {payloads} of them byte for byte except inside doubles that "
                 "are NaN on both sides, whose payload the GPU takes from either NaN operand.")
-    if unchecked:
-        kernels = ", ".join(sorted({r.kernel for r in unchecked}))
-        launches = "launch was" if len(unchecked) == 1 else "launches were"
-        line += (f" {len(unchecked)} one-thread overlap {launches} not checked ({kernels}: run by one thread, the "
+    one = [r for r in unchecked if r.layout != "alias"]
+    alias = [r for r in unchecked if r.layout == "alias"]
+    if one:
+        launches = "launch was" if len(one) == 1 else "launches were"
+        line += (f" {len(one)} one-thread overlap {launches} not checked ({_names(one)}: run by one thread, the "
                  "original reads __shared__ memory no thread wrote).")
+    if alias:
+        launches = "launch was" if len(alias) == 1 else "launches were"
+        line += (f" {len(alias)} alias {launches} not checked ({_names(alias)}: with every buffer at one address, "
+                 "the original's threads race).")
     return line
+
+
+def _names(results: list[Any]) -> str:
+    return ", ".join(sorted({r.kernel for r in results}))
 
 
 def run_failure(rows: list[Any]) -> str:

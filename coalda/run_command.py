@@ -130,7 +130,7 @@ def run(
                 raise CoaldaError(f"kernel {kspec.name} at n={n}: empty launch (grid {grid}, block {block})")
             overlap = may_overlap(kspec, noalias.get(symbol(kspec.name), frozenset()))
             results = check(kspec, symbol, original, optimized, n, rng, LAYOUTS, reference, schedules, overlap,
-                            nan_payloads=gpu)
+                            nan_payloads=gpu, alias=not gpu)
             for r in results:
                 rows.append(Row(r))
             if gpu:

@@ -1,6 +1,6 @@
 """The adversarial corpus (testcases/adversarial/*.cu): every kernel of every
 file, at -O0 and -O3, through the differential oracle (every layout, every
-schedule, the overlap layouts where no pointer is __restrict__), and the
+schedule, the overlap and alias layouts where no pointer is __restrict__), and the
 rewrite decision of the kernels that must stay rewritten.
 
 Each .cu says above every kernel what it attacks and what the pass does with
@@ -194,7 +194,7 @@ def test_adversarial_kernel_computes_the_original_bytes(stem: str, kernel: str, 
     bad = []
     for n in b.spec.sizes:
         for r in check(kspec, lambda name: b.symbol(name), original, optimized, n,
-                       np.random.default_rng(n), overlap=overlap):
+                       np.random.default_rng(n), overlap=overlap, alias=True):
             assert r.verdict is not Verdict.RACY_ORIGINAL, f"the test kernel itself is racy: {r.detail}"
             if not r.match:
                 bad.append(f"n={r.n} {r.layout} {r.schedule}: {r.verdict.value}: {r.detail}")

@@ -21,7 +21,7 @@ from coalda.emulate import EmulationFault, EmulatorExecutor
 from coalda.errors import CoaldaError
 from coalda.pipeline import Artifacts, build
 from coalda.oracle import (
-    GUARD, LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args,
+    ALIAS_LAYOUT, GUARD, LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args,
     other_poison, poison_of,
 )
 from coalda.schedule import FORWARD, REVERSE, SHARED_POISON, SHARED_POISON_OTHER, SHUFFLED
@@ -158,6 +158,26 @@ extern "C" __global__ void tile_rotate(Pixel *dst, const Pixel *src) {
   tile[t] = src[i];
   __syncthreads();
   dst[i] = tile[(t + 1) % 64];
+}
+
+// (c) y += x with x read first; PLANT reads x after y's store: the same
+// bytes unless x and y are one buffer.
+extern "C" __global__ void own_axpy(float *y, const float *x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+#ifdef PLANT
+  y[i] = y[i] * 2.0f;
+  y[i] += x[i];
+#else
+  float t = x[i];
+  y[i] = y[i] * 2.0f + t;
+#endif
+}
+
+// (c) each thread reads its right neighbour's element: with both buffers at
+// one address, thread i's read races with thread i+1's write.
+extern "C" __global__ void shift_left(float *dst, const float *src) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i] = src[i + 1] + 1.0f;
 }
 
 // (f) dynamic shared memory, with and without a barrier.
@@ -342,6 +362,40 @@ def test_a_kernel_that_needs_its_whole_block_is_not_checked_in_a_one_thread_laun
     assert planted and all(r.verdict is Verdict.MISMATCH for r in planted), [r.detail for r in planted]
 
 
+def test_the_alias_layout_runs_the_whole_grid_on_one_buffer(modules: dict[str, str]) -> None:
+    """own_axpy's plant reads x after storing y: the same bytes on distinct
+    buffers and in the one-thread overlap launches (x = y + 4 bytes there,
+    another element), but not with x and y at one address, where every
+    thread reads its own updated y. The alias layout (the whole grid, every
+    schedule) sees it; the GPU's runs do not take it (alias=False)."""
+    spec = KernelSpec("own_axpy", (Param("y", "inout", "4*n"), Param("x", "in", "4*n")), grid="n // block",
+                      block=BLOCK, align=4)
+    planted = run_check(modules, spec, 2 * BLOCK, overlap=True, alias=True)
+    by_layout: dict[str, set[Verdict]] = {}
+    for r in planted:
+        by_layout.setdefault(r.layout, set()).add(r.verdict)
+    assert by_layout == {**{layout.name: {Verdict.MATCH} for layout in (*LAYOUTS, *OVERLAP_LAYOUTS)},
+                         "alias": {Verdict.MISMATCH}}, by_layout
+    assert [r.schedule for r in planted if r.layout == "alias"] == [str(s) for s in SCHEDULES]
+    control = run_check(modules, spec, 2 * BLOCK, optimized="correct", overlap=True, alias=True)
+    assert all(r.verdict is Verdict.MATCH for r in control), [r.detail for r in control if not r.match]
+    assert "alias" not in {r.layout for r in run_check(modules, spec, 2 * BLOCK, overlap=True)}
+
+
+def test_an_original_that_races_on_one_buffer_is_not_checked_there(modules: dict[str, str]) -> None:
+    """shift_left reads its neighbour's element: on one buffer its threads
+    race, so the alias layout says it compared nothing, in one row; the
+    other layouts compare as usual."""
+    spec = KernelSpec("shift_left", (Param("dst", "out", "4*n"), Param("src", "in", "4*n + 4")),
+                      grid="n // block", block=BLOCK, align=4)
+    results = run_check(modules, spec, 2 * BLOCK, optimized="correct", overlap=True, alias=True)
+    alias = [r for r in results if r.layout == "alias"]
+    assert [(r.verdict, r.match) for r in alias] == [(Verdict.UNCHECKED, True)]
+    assert alias[0].detail.startswith("not checked: with every buffer at one address the original's result "
+                                      "depends on the schedule (dst:"), alias[0].detail
+    assert all(r.verdict is Verdict.MATCH for r in results if r.layout != "alias")
+
+
 # -- (d) a race that only some schedules expose
 
 
@@ -510,6 +564,22 @@ def test_layouts_misalign_and_guard_every_buffer() -> None:
     assert [(make_args(four, 8, rng, layout)[1].offset - GUARD) for layout in LAYOUTS] == [0, 4, 12, 12]  # type: ignore[union-attr]
 
 
+def test_the_alias_layout_keeps_given_contents_apart() -> None:
+    """Every buffer at one address, but the one whose contents the spec
+    gives (a bound, indices): the whole grid's writes through the others
+    would change it, and a kernel that indexes with it would run wild (the
+    emulator runs native code: it crashed on the staging adversary)."""
+    spec = KernelSpec("k", (Param("d", "out", "4*n"), Param("s", "in", "4*n"), Param("lim", "in", "4", "n"),
+                            Param("n", "value", "n")), align=4)
+    d, s, lim, n = make_args(spec, 64, np.random.default_rng(0), ALIAS_LAYOUT)
+    assert d.storage is s.storage and d.offset == s.offset  # type: ignore[union-attr]
+    assert lim.storage is not d.storage and lim.guard_intact()  # type: ignore[union-attr]
+    assert lim.storage[lim.offset : lim.offset + 4].view("<i4")[0] == 64 and n == 64  # type: ignore[union-attr]
+    # the one-thread overlap layouts keep every buffer in the one allocation
+    assert all(len({id(a.storage) for a in make_args(spec, 64, np.random.default_rng(0), layout)
+                    if not isinstance(a, int)}) == 1 for layout in OVERLAP_LAYOUTS)
+
+
 def test_overlap_layouts_share_one_allocation(modules: dict[str, str]) -> None:
     spec = KernelSpec("guarded_copy", (Param("dst", "out", "n"), Param("src", "in", "n")), grid="n // block", block=BLOCK)
     for layout, shift in zip(OVERLAP_LAYOUTS, (1, -1)):
@@ -541,9 +611,10 @@ def test_schedules_are_typed_and_seeded() -> None:
 def test_coalda_run_emulates_the_shared_tile_testcase(shared_tile: Artifacts) -> None:
     proc = run_cli("run", TESTCASES / "shared_tile.cu", "--emulate")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    # 3 kernels x 2 sizes x 4 layouts x 4 schedules, plus 2 overlap layouts x 2
-    # sizes for mirror_tile_aliased (the only one without __restrict__)
-    assert "All 100 comparisons match byte for byte." in proc.stdout
+    # 3 kernels x 2 sizes x 4 layouts x 4 schedules, plus for
+    # mirror_tile_aliased (the only one without __restrict__) 2 overlap
+    # layouts x 2 sizes and the alias layout's 4 schedules x 2 sizes
+    assert "All 108 comparisons match byte for byte." in proc.stdout
     # The fill of the kernel without __restrict__ is rewritten too: dst is
     # written only after the barrier that ends it.
     report = json.loads(shared_tile.report.read_text())
