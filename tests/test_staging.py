@@ -305,3 +305,41 @@ def test_a_planted_loop_staging_bug_is_caught(loops_o3: Path, tmp_path: Path, ed
     assert run.returncode == 1, run.stdout[-2000:]
     bad_rows = [line for line in run.stdout.splitlines() if "MISMATCH" in line or "RACE" in line or "FAULT" in line]
     assert bad_rows and all(any(name in line for name in GRID_STRIDE) for line in bad_rows), bad_rows
+
+
+CHAIN = """struct F3 { float x, y, z; };
+// y's element updated member by member; its second member reads x's first,
+// which is y's own first member, just doubled, when x is y
+__global__ void chain(F3 *y, const F3 *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    y[i].x = y[i].x * 2.0f;
+    y[i].y = x[i].x + y[i].y;
+    y[i].z = x[i].z * 3.0f + y[i].z;
+  }
+}
+"""
+
+
+def test_a_missing_overlap_check_is_caught_by_the_alias_layout(tmp_path: Path) -> None:
+    """chain is staged behind run-time checks that x and y are apart. With
+    them planted away, the staged path reads x[i].x from global memory while
+    the doubled y[i].x waits in the tile: wrong where x is y. Only the alias
+    layout sees it: the other layouts keep the buffers apart, and the
+    one-thread overlap launches never take the staged path."""
+    source = tmp_path / "chain.cu"
+    source.write_text(CHAIN)
+    (tmp_path / "chain.toml").write_text(
+        'sizes = [1000]\n[kernels.chain]\nblock = 128\ngrid = "cdiv(n, block)"\nalign = 4\n'
+        'params = [{ name = "y", inout = "12*n" }, { name = "x", in = "12*n" }, { name = "n", value = "n" }]\n')
+    out = tmp_path / "out"
+    got = staged(optimize(source, out))
+    assert got["chain"]["overlap_checks"] == 2
+    run = run_cli("run", source, "--emulate", "-q", "--from", out)
+    assert run.returncode == 0 and "All 22 comparisons match byte for byte." in run.stdout, run.stdout[-2000:]
+    bad = plant(out, tmp_path, lambda text: re.sub(r"(%coalda\.apart\d* = or i1) %\w+, %\w+", r"\1 true, true", text),
+                "the overlap checks")
+    run = run_cli("run", source, "--emulate", "--from", bad)
+    assert run.returncode == 1
+    differing = {m[1] for m in re.finditer(r"│ chain\s+│ 1000 │ ([\w-]+)\s+│[^\n]*MISMATCH", run.stdout)}
+    assert differing == {"alias"}, run.stdout[-3000:]
