@@ -71,6 +71,14 @@ def plant(out: Path, tmp_path: Path, edit: Callable[[str], str], what: str = "")
     return bad
 
 
+def in_function(text: str, symbol: str, edit: Callable[[str], str]) -> str:
+    """TEXT (a module's IR) with EDIT applied to the body of the first
+    function defined with a name that starts with SYMBOL, alone."""
+    start = text.rindex("\ndefine", 0, text.index(f"@{symbol}"))
+    end = text.index("\n}\n", start)
+    return text[:start] + edit(text[start:end]) + text[end:]
+
+
 def plant_lane_bug(out: Path, tmp_path: Path) -> Path:
     """OUT with a lane bug planted in the warp tiles' path: the row's lane is
     tid & 15, so lanes 16-31 move lanes 0-15's units again and theirs stay

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, differing_kernels, optimize_levels, plant, run_cli
+from conftest import TESTCASES, differing_kernels, in_function, optimize_levels, plant, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "early_loads.cu"
 LEVELS = (3, 0)
@@ -137,18 +137,16 @@ def test_a_load_moved_above_a_store_to_its_address_is_caught(tmp_path: Path) -> 
     had moved it too. The oracle sees it, in that kernel only."""
     (out, _), = optimize_levels(SOURCE, tmp_path / "out", (0,), "--pass-arg=-coalda-stage-small-always").values()
 
-    def planted(text: str) -> str:
-        start = text.rindex("\ndefine", 0, text.index("@_Z18same_address_store"))
-        end = text.index("\n}\n", start)
-        body = text[start:end]
+    def planted(body: str) -> str:
         stored = re.search(r"store float %\w+, ptr (%arrayidx\d+)", body)
         assert stored, "the store to w[i] is gone from the staged region"
         after = body[stored.end():]
         new = re.sub(r"  (%\d+) = load float, ptr %arrayidx\d+, align 4",
                      r"  \1 = fadd float %coalda.early.v, 0.000000e+00", after, count=1)
-        return text[:start] + body[:stored.end()] + new + text[end:]
+        return body[:stored.end()] + new
 
-    bad = plant(out, tmp_path, planted, "the read back of w[i]")
+    bad = plant(out, tmp_path, lambda text: in_function(text, "_Z18same_address_store", planted),
+                "the read back of w[i]")
     run = run_cli("run", SOURCE, "--emulate", "-q", "-O", "0", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     assert differing_kernels(run) == {"same_address_store"}, run.stdout[-3000:]

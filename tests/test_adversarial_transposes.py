@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, differing_kernels, optimize_levels, plant, run_cli
+from conftest import TESTCASES, differing_kernels, in_function, optimize_levels, plant, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "transposes.cu"
 LEVELS = (3, 0)
@@ -202,16 +202,12 @@ def test_a_3d_block_on_the_staged_path_is_caught(reports: dict, tmp_path: Path) 
     oracle sees it, in that kernel only (shape_1024 beside it stays right)."""
     out = reports[3][0]
 
-    def planted(text: str) -> str:
-        start = text.rindex("\ndefine", 0, text.index("@_Z8shape_3d"))
-        end = text.index("\n}\n", start)
-        body = text[start:end]
+    def planted(body: str) -> str:
         z = re.search(r"(%\w+) = call i32 @llvm\.nvvm\.read\.ptx\.sreg\.ntid\.z\(\)", body)
         assert z, "no ntid.z test in shape_3d"
-        new = re.sub(rf"(%\w+) = icmp eq i32 {re.escape(z.group(1))}, 1", r"\1 = icmp eq i32 1, 1", body, count=1)
-        return text[:start] + new + text[end:]
+        return re.sub(rf"(%\w+) = icmp eq i32 {re.escape(z.group(1))}, 1", r"\1 = icmp eq i32 1, 1", body, count=1)
 
-    bad = plant(out, tmp_path, planted, "the ntid.z test")
+    bad = plant(out, tmp_path, lambda text: in_function(text, "_Z8shape_3d", planted), "the ntid.z test")
     spec = tmp_path / "two.toml"
     tables = SOURCE.with_suffix(".toml").read_text().split("\n[kernels.")
     spec.write_text("sizes = [70]\n\n" + "\n".join("[kernels." + t for t in tables[1:]
