@@ -325,8 +325,10 @@ def test_a_missing_overlap_check_is_caught_by_the_alias_layout(tmp_path: Path) -
     """chain is staged behind run-time checks that x and y are apart. With
     them planted away, the staged path reads x[i].x from global memory while
     the doubled y[i].x waits in the tile: wrong where x is y. Only the alias
-    layout sees it: the other layouts keep the buffers apart, and the
-    one-thread overlap launches never take the staged path."""
+    layout sees it: the other layouts keep the buffers apart, and in the
+    one-thread overlap launches (a row of one thread, staged too) x is y
+    shifted by 4 bytes, so x[0].x is y[0].y, which the thread has not
+    written yet when it reads it, in either form."""
     source = tmp_path / "chain.cu"
     source.write_text(CHAIN)
     (tmp_path / "chain.toml").write_text(
