@@ -10,6 +10,8 @@
 #           gpu_sizes: racecheck runs past 90 s there)
 #   race    the adversary under racecheck at sizes 1, 33 and 70 (its
 #           emulator sizes), 250 s each
+#   aliases the alias adversary (-O3, -O0) plainly and under memcheck,
+#           racecheck and synccheck
 set -u
 source scripts/gpu_prelude.sh
 if [ "$1" = bench ]; then
@@ -25,6 +27,12 @@ if [ "$1" = san ]; then
     san adv-transposes-O$o testcases/adversarial/transposes.cu -O $o --from .device/adv-transposes-O$o
   done
   summarize transposes
+fi
+if [ "$1" = aliases ]; then  # the alias adversary (its GPU runs: the layouts but alias, the emulator's)
+  for o in 3 0; do
+    san adv-aliases-O$o testcases/adversarial/aliases.cu -O $o --from .device/adv-aliases-O$o
+  done
+  summarize aliases
 fi
 if [ "$1" = race ]; then
   for o in 3 0; do
