@@ -295,9 +295,10 @@ class Verdict(enum.Enum):
     RACE = "race"  # the rewritten kernel differs under some schedules only
     RACY_ORIGINAL = "racy original"  # the original itself depends on the schedule
     FAULT = "fault"  # the rewritten kernel faulted in the emulator (barrier divergence, deadlock)
-    # an overlap layout's one-thread launch in which the original reads
-    # __shared__ bytes no thread wrote (it needs its whole block): nothing
-    # to compare, and no failure of the rewrite
+    # nothing to compare, and no failure of the rewrite: an overlap layout's
+    # one-thread launch in which the original reads __shared__ bytes no
+    # thread wrote (it needs its whole block), or the alias layout where the
+    # original's threads race on the one buffer
     UNCHECKED = "unchecked"
     # on the GPU, the bytes differ only inside doubles that are NaN on both
     # sides (nan_payloads_only): a match whose detail says so
