@@ -1227,7 +1227,7 @@ class SharedKernel:
 @st.composite
 def shared_kernels(draw: st.DrawFn) -> SharedKernel:
     element = draw(elements(partial=False))
-    size, align = element.layout
+    _, align = element.layout
     # mostly two names of one memory, and scratch before the fill (what broke)
     view = draw(st.sampled_from(sorted(SHARED_VIEWS) + ["two_extern", "raw_extern", "select_static"]))
     offset = draw(st.integers(0, 2)) * align if view.startswith("raw") else 0
