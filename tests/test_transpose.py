@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, differing_kernels, plant, run_cli
-from transpose_kernels import random_transposes
+from conftest import TESTCASES, differing_kernels, emulate_levels, optimize_levels, plant, run_cli
+from transpose_kernels import TransposeKernel, random_transposes
 
 
 @pytest.fixture(scope="module")
@@ -155,6 +155,19 @@ TRANSPOSE_FUZZ = int(os.environ.get("COALDA_TRANSPOSE_FUZZ", "16"))
 TRANSPOSE_BATCH = 16
 
 
+# small elements too, as the adversaries are built (the cost rule's own
+# decisions are pinned elsewhere)
+SMALL = "--pass-arg=-coalda-stage-small-always"
+
+
+def write_batch(tmp_path: Path, kernels: list[TransposeKernel], sizes: str) -> Path:
+    """The kernels as tr.cu, with their launch spec beside it."""
+    source = tmp_path / "tr.cu"
+    source.write_text("".join(k.source() for k in kernels))
+    (tmp_path / "tr.toml").write_text(f"sizes = {sizes}\n\n" + "\n".join(k.spec() for k in kernels))
+    return source
+
+
 @pytest.mark.parametrize("batch", range(max(1, TRANSPOSE_FUZZ // TRANSPOSE_BATCH)))
 def test_random_transposes(batch: int, tmp_path: Path) -> None:
     """Random naive transposes (element types, block shapes, index types,
@@ -162,16 +175,9 @@ def test_random_transposes(batch: int, tmp_path: Path) -> None:
     before and after at -O3 and -O0 under every layout and schedule, and
     the canonical forms transposed at -O3."""
     kernels = random_transposes(batch, TRANSPOSE_BATCH)
-    source = tmp_path / "tr.cu"
-    source.write_text("".join(k.source() for k in kernels))
-    (tmp_path / "tr.toml").write_text("sizes = [33, 70]\n\n" + "\n".join(k.spec() for k in kernels))
-    for level in (3, 0):
-        out = tmp_path / f"out{level}"
-        # small elements too, as the adversaries are built (the cost rule's
-        # own decisions are pinned elsewhere)
-        proc = run_cli("optimize", source, "-O", str(level), "-o", out, "--pass-arg=-coalda-stage-small-always")
-        assert proc.returncode == 0, proc.stderr
-        report = json.loads((out / "tr.report.json").read_text())
+    source = write_batch(tmp_path, kernels, "[33, 70]")
+    optimized = optimize_levels(source, tmp_path, (3, 0), SMALL)
+    for level, (_, report) in optimized.items():
         done = {k["name"]: s for k in report["kernels"] for s in k.get("stagings", []) if s["transformed"]}
         assert all(s["kind"] == "transposed" for s in done.values()), done
         if level == 3:
@@ -181,7 +187,7 @@ def test_random_transposes(batch: int, tmp_path: Path) -> None:
             # all of them are with the pass of 559af7a: fewer than half means the
             # generator broke
             assert len(done) >= TRANSPOSE_BATCH // 2, sorted(done)
-        run = run_cli("run", source, "--emulate", "-q", "-O", str(level), "--from", out)
+    for run in emulate_levels(source, optimized).values():
         assert run.returncode == 0, source.read_text() + run.stdout[-3000:] + run.stderr
 
 
@@ -192,12 +198,8 @@ def test_random_transposes_catch_a_block_of_two_layers_on_the_permuted_path(tmp_
     kernels = random_transposes(0, TRANSPOSE_BATCH)
     layered = {k.name for k in kernels if k.block[2] > 1}
     assert layered
-    source = tmp_path / "tr.cu"
-    source.write_text("".join(k.source() for k in kernels))
-    (tmp_path / "tr.toml").write_text("sizes = [33]\n\n" + "\n".join(k.spec() for k in kernels))
-    out = tmp_path / "out"
-    proc = run_cli("optimize", source, "-o", out, "--pass-arg=-coalda-stage-small-always")
-    assert proc.returncode == 0, proc.stderr
+    source = write_batch(tmp_path, kernels, "[33]")
+    ((out, _),) = optimize_levels(source, tmp_path, (3,), SMALL).values()
     bad = plant(out, tmp_path, lambda text: re.sub(
         r"(%\w+) = icmp eq i32 %\w+, 1(, !dbg !\d+\n\s+%\w+ = icmp ugt i32 %\w+, 1)", r"\1 = icmp eq i32 1, 1\2",
         text), "the shape test's ntid.z == 1")
