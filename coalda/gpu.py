@@ -33,6 +33,45 @@ def _scalar(ty: str, value: int | float) -> np.generic:
     return kind(value)
 
 
+# Fills `nbytes` (a multiple of 16) of a block's dynamic __shared__ memory
+# with a 32-bit word (the schedule's poison byte, four times), 16 bytes per
+# store, so that what a kernel finds in shared bytes no thread wrote is that
+# byte and not whatever ran before (see GpuExecutor.scrub). Volatile stores:
+# nothing reads them back, and ptxas must not drop them.
+SCRUB_KERNEL = "coalda_scrub_shared"
+SCRUB_THREADS = 256
+SCRUB_MAX_BYTES = 48 * 1024  # the most a block may have without an opt-in, which COALDA never makes
+SCRUB_PTX = f"""\
+.version 7.0
+.target sm_70
+.address_size 64
+
+.extern .shared .align 16 .b8 scrub[];
+
+.visible .entry {SCRUB_KERNEL}(.param .u32 word, .param .u32 nbytes)
+{{
+\t.reg .pred %p<2>;
+\t.reg .b32 %r<7>;
+\tld.param.u32 %r1, [word];
+\tld.param.u32 %r6, [nbytes];
+\tmov.u32 %r2, %tid.x;
+\tshl.b32 %r2, %r2, 4;
+\tmov.u32 %r3, %ntid.x;
+\tshl.b32 %r3, %r3, 4;
+\tmov.u32 %r4, scrub;
+$L_next:
+\tsetp.ge.u32 %p1, %r2, %r6;
+\t@%p1 bra $L_done;
+\tadd.s32 %r5, %r4, %r2;
+\tst.volatile.shared.v4.u32 [%r5], {{%r1, %r1, %r1, %r1}};
+\tadd.s32 %r2, %r2, %r3;
+\tbra.uni $L_next;
+$L_done:
+\tret;
+}}
+"""
+
+
 class GpuUnavailable(CoaldaError):
     pass
 
@@ -101,6 +140,7 @@ class GpuExecutor:
             raise CudaError(f"the driver rejected the PTX: {str(exc).strip().splitlines()[0]}") from None
         self.signatures = signatures
         self._kernels: dict[str, Any] = {}
+        self._scrub: Any = None
 
     def kernel(self, name: str) -> Any:
         if name not in self._kernels:
@@ -149,14 +189,41 @@ class GpuExecutor:
         except Exception as exc:
             raise CudaError(f"launch of {kernel} failed: {str(exc).strip().splitlines()[0]}") from None
 
+    def scrub(self, kernel: str, shared_bytes: int, poison: int) -> None:
+        """Fills, in front of the next launch on this stream, as much shared
+        memory as one block of kernel has (its static __shared__ bytes and
+        shared_bytes of dynamic ones) with the byte poison, in every block of
+        a grid of such blocks eight per SM: a GPU leaves in a block's shared
+        memory what an earlier block or kernel left there; after this, a
+        kernel that reads shared bytes no thread wrote finds the byte the
+        emulator puts there under the same schedule, and the original's two
+        runs with the two poisons differ (oracle.py reports such a kernel as
+        "not checked" in its one-thread launches). Best effort: nothing
+        promises where the next kernel's blocks land. Only the kernel's own
+        amount: under racecheck every store of the scrub is checked (48 KB
+        in every block made the early-loads adversary's racecheck 6x slower)."""
+        core, _ = _modules()
+        if self._scrub is None:
+            try:
+                self._scrub = core.ObjectCode.from_ptx(SCRUB_PTX.encode()).get_kernel(SCRUB_KERNEL)
+            except Exception as exc:
+                raise CudaError(f"the driver rejected the shared-memory scrub: {str(exc).strip().splitlines()[0]}") from None
+        static = self.kernel(kernel).attributes.shared_size_bytes
+        nbytes = min(-(-(int(static() if callable(static) else static) + shared_bytes) // 16) * 16, SCRUB_MAX_BYTES)
+        if not nbytes:
+            return
+        config = core.LaunchConfig(grid=(8 * sm_count(), 1, 1), block=(SCRUB_THREADS, 1, 1), shmem_size=nbytes)
+        core.launch(self.stream, config, self._scrub, np.uint32(poison * 0x01010101), np.uint32(nbytes))
+
     def run(
         self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg],
         schedule: Schedule | None = None, shared_bytes: int = 0,
     ) -> None:
-        """One launch; `schedule` is the emulator's business and ignored here
-        (the GPU picks its own)."""
-        del schedule
+        """One launch. The GPU picks its own order of threads; of `schedule`
+        it takes the shared poison, which scrub() puts in shared memory first."""
         dargs = self.upload(kernel, args)
+        if schedule is not None:
+            self.scrub(kernel, shared_bytes, schedule.shared_poison)
         self.launch(kernel, grid, block, dargs, shared_bytes)
         self.download(dargs)
 

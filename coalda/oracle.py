@@ -35,7 +35,8 @@ check must send it to the original code). Only meaningful for kernels whose
 pointers are not `__restrict__`; no reference comparison there. A kernel
 that needs its whole block there (it reads `__shared__` bytes another thread
 would have written: the original's two runs, with the two shared poisons,
-differ) is not checked in that layout (Verdict.UNCHECKED).
+differ; on a GPU too, whose runner puts each poison in shared memory
+first) is not checked in that layout (Verdict.UNCHECKED).
 
 The alias layout (`ALIAS_LAYOUT`, on the emulator: `check(..., overlap=True,
 alias=True)`) puts every buffer at one address and runs the whole grid under

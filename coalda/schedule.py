@@ -32,7 +32,9 @@ every block, `SHARED_POISON` under forward and `SHARED_POISON_OTHER` under
 the other orders (or, with `other_poison`, the other one of the two), so a
 kernel that reads a shared byte no thread wrote computes different bytes
 under different schedules, as it may on the GPU, and its test is reported
-as depending on the schedule rather than passing by luck.
+as depending on the schedule rather than passing by luck. The GPU runner
+puts the same byte in shared memory before each launch (gpu.py,
+GpuExecutor.scrub).
 """
 
 from __future__ import annotations
