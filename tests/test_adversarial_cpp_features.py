@@ -84,8 +84,9 @@ REASONS_BOTH: dict[str, str | None] = {
 }
 REASONS: dict[int, dict[str, str | None]] = {
     # memcpy into a local: SROA leaves 1-byte-aligned member loads and
-    # stores, which the cost rule takes for a packed struct
-    3: REASONS_BOTH | {"memcpy_local": "y's members are only 1-byte aligned (a packed struct)"},
+    # stores (memcpy's pointers are void *), which the cost rule names
+    3: REASONS_BOTH | {"memcpy_local": "y's accesses are only 1-byte aligned (a packed struct, or a copy through "
+                                       "memcpy or void *)"},
     0: REASONS_BOTH | {"memcpy_local": "read-only array-of-structs elements", "lambda_ref": "is computed from memory",
                        "lambda_member_ref": None, "member_pointers": None, "range_for_row": None},
 }

@@ -149,7 +149,7 @@ REASONS_O3 = {
     "syncwarp_exchange": "llvm.nvvm.bar.warp.sync",
     "pitched_rows": "do not step in whole elements",
     "unrolled_rows": "not known before the loops",
-    "packed_update": "members are only 1-byte aligned (a packed struct)",
+    "packed_update": "accesses are only 1-byte aligned (a packed struct",
 }
 # Cost-rule decisions without -coalda-stage-small-always (-O3): small
 # elements whose loads all come first stay where they are.

@@ -254,6 +254,8 @@ std::string whatItDoes(const Instruction *I) {
   if (isa<FenceInst>(I))
     return "a memory fence";
   if (const auto *Call = dyn_cast<CallBase>(I)) {
+    if (Call->isInlineAsm())
+      return "inline assembly";
     const Function *Callee = Call->getCalledFunction();
     if (!Callee)
       return "an indirect call";

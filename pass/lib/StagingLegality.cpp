@@ -218,14 +218,16 @@ Verdict applyCostRule(StagingCandidate &C) {
   for (StagedArray &A : C.Arrays) {
     std::string Name = baseName(A.Base);
     if (A.MemberWidth < 4) {
-      // Wide members packed at a smaller alignment (#pragma pack, packed
-      // attributes) set the unit too: say which.
+      // Wide members accessed at a smaller alignment (#pragma pack, packed
+      // attributes; or memcpy and void * copies, whose alignment is the
+      // pointer's, 1) set the unit too: say which.
       bool Packed = all_of(A.Accesses,
                            [](const AccessExpr *M) { return M->Width >= 4; });
       std::string Unit = std::to_string(A.MemberWidth);
       Why = miss(MissedReason::StagingCostRule,
-                 Packed ? Name + "'s members are only " + Unit +
-                              "-byte aligned (a packed struct): staging is "
+                 Packed ? Name + "'s accesses are only " + Unit +
+                              "-byte aligned (a packed struct, or a copy "
+                              "through memcpy or void *): staging is "
                               "measured only for members of 4 bytes or more "
                               "at their own alignment (1- and 2-byte "
                               "members: 0.89-1.00x)"
