@@ -6,7 +6,9 @@ cuda-core or without a GPU, GpuUnavailable says so in one line.
 
 from __future__ import annotations
 
+import ctypes
 import functools
+import re
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -70,6 +72,23 @@ $L_done:
 \tret;
 }}
 """
+
+
+_ENTRY = re.compile(r"\.entry\s+([\w$.]+)\s*\(([^)]*)\)")
+# a parameter passed by value as bytes (a struct: `.param .align 4 .b8 k[12]`)
+_BYTES_PARAM = re.compile(r"\.b8\s+[\w$.]+\[(\d+)\]")
+
+
+def byval_sizes(ptx: str) -> dict[str, dict[int, int]]:
+    """Of each kernel in the PTX, the positions of the parameters it takes by
+    value as bytes (structs, lambdas, `__grid_constant__`), and their sizes.
+    The emulator passes such a parameter by its address (the IR's byval
+    pointer); the GPU needs its bytes in the parameter itself."""
+    sizes: dict[str, dict[int, int]] = {}
+    for entry in _ENTRY.finditer(ptx):
+        params = [p for p in entry[2].split(",") if p.strip()]
+        sizes[entry[1]] = {i: int(m[1]) for i, p in enumerate(params) if (m := _BYTES_PARAM.search(p))}
+    return sizes
 
 
 class GpuUnavailable(CoaldaError):
@@ -139,6 +158,7 @@ class GpuExecutor:
         except Exception as exc:
             raise CudaError(f"the driver rejected the PTX: {str(exc).strip().splitlines()[0]}") from None
         self.signatures = signatures
+        self.byval = byval_sizes(ptx)
         self._kernels: dict[str, Any] = {}
         self._scrub: Any = None
 
@@ -152,13 +172,20 @@ class GpuExecutor:
 
     def upload(self, kernel: str, args: Sequence[Arg]) -> DeviceArgs:
         """Each distinct host allocation once (buffers of an overlap layout
-        share one), and the kernel's argument values."""
+        share one), and the kernel's argument values: a buffer the kernel
+        takes by value (a struct) is its bytes, as they are now."""
         _, driver = _modules()
         dargs = DeviceArgs([], [], [])
         bases: dict[int, int] = {}
         types = [ty for _, ty in self.signatures[kernel]]
-        for ty, arg in zip(types, args):
-            if isinstance(arg, HostBuffer):
+        byval = self.byval.get(kernel, {})
+        for index, (ty, arg) in enumerate(zip(types, args)):
+            if isinstance(arg, HostBuffer) and index in byval:
+                if byval[index] != arg.size:
+                    raise CudaError(f"kernel {kernel} takes argument {index + 1} by value, {byval[index]} bytes; "
+                                    f"the spec gives a buffer of {arg.size}")
+                dargs.values.append(arg.storage[arg.offset : arg.offset + arg.size].copy())
+            elif isinstance(arg, HostBuffer):
                 if id(arg.storage) not in bases:
                     buf = self.dev.allocate(arg.storage.nbytes, stream=self.stream)
                     bases[id(arg.storage)] = int(buf.handle)
@@ -184,10 +211,28 @@ class GpuExecutor:
     def launch(self, kernel: str, grid: Dim3, block: Dim3, dargs: DeviceArgs, shared_bytes: int = 0) -> None:
         core, _ = _modules()
         try:
+            if any(isinstance(v, np.ndarray) for v in dargs.values):
+                self._launch_with_bytes(kernel, grid, block, dargs.values, shared_bytes)
+                return
             config = core.LaunchConfig(grid=grid, block=block, shmem_size=shared_bytes)
             core.launch(self.stream, config, self.kernel(kernel), *dargs.values)
+        except CudaError:
+            raise
         except Exception as exc:
             raise CudaError(f"launch of {kernel} failed: {str(exc).strip().splitlines()[0]}") from None
+
+    def _launch_with_bytes(self, kernel: str, grid: Dim3, block: Dim3, values: list[Any], shared_bytes: int) -> None:
+        """The driver's launch, for a kernel that takes a struct by value:
+        cuda-core's launch packs scalars and pointers only. Each parameter's
+        bytes in an array of its own, the driver's kernelParams pointing at
+        them (it copies them at the launch)."""
+        _, driver = _modules()
+        slots = [v if isinstance(v, np.ndarray) else np.array(v) for v in values]
+        params = (ctypes.c_void_p * max(len(slots), 1))(*[slot.ctypes.data for slot in slots])
+        handle = self.kernel(kernel).handle  # a CUkernel, which the driver launches as a CUfunction
+        _check(driver.cuLaunchKernel(driver.CUfunction(int(handle)), *grid, *block, shared_bytes,
+                                     driver.CUstream(int(self.stream.handle)), ctypes.addressof(params), 0),
+               f"cuLaunchKernel of {kernel}")
 
     def scrub(self, kernel: str, shared_bytes: int, poison: int) -> None:
         """Fills, in front of the next launch on this stream, as much shared
