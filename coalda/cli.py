@@ -43,8 +43,12 @@ class CoaldaGroup(click.Group):
             _fail("interrupted", code=130)
 
 
-def _fail(message: str, code: int = 1) -> None:
+def _error(message: str) -> None:
     stderr.print(f"[bold red]coalda: error:[/] {escape(message)}", markup=True, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 1) -> None:
+    _error(message)
     sys.exit(code)
 
 
@@ -357,14 +361,23 @@ def run_cmd(
         spec = choose_spec(file, spec_file, compiled)
         check_spec(spec, compiled.report, signatures(compiled.before_ir))
         step(f"running {len(spec.kernels)} kernel(s) on the {where}")
-        rows = run(compiled, spec, size_list, seed, gpu=not emulate)
-    table = run_table(rows, f"{file} on the {where} (seed {seed})", timed=not emulate)
-    # Logs and pipes get the whole table, not one cropped to 80 columns.
-    (stdout if stdout.is_terminal else Console(width=160)).print(table)
+        checked = run(compiled, spec, size_list, seed, gpu=not emulate)
+    rows = checked.rows
+    if rows:  # none when the emulator could run no kernel the spec names
+        table = run_table(rows, f"{file} on the {where} (seed {seed})", timed=not emulate)
+        # Logs and pipes get the whole table, not one cropped to 80 columns.
+        (stdout if stdout.is_terminal else Console(width=160)).print(table)
     failure = run_failure(rows)
-    if failure:
-        _fail(failure)
-    stdout.print(run_success(rows))
+    if rows and not failure:
+        unchecked = f" {len(checked.refused)} not checked, below." if checked.refused else ""
+        stdout.print(run_success(rows) + unchecked)
+    # one line per kernel that was not checked, then the failure; exit 1
+    # if any: something the spec asks for was not shown to match
+    problems = [*checked.refused, *([failure] if failure else [])]
+    for line in problems[:-1]:
+        _error(line)
+    if problems:
+        _fail(problems[-1])
 
 
 @cli.command("bench", cls=ClangArgsCommand)

@@ -21,7 +21,11 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
   for `threads.BlockRun`; `__threadfence*` are no-ops (one thread
   runs at a time). CUDA's math library (libdevice's NVVM intrinsics and its
   inline PTX snippets, `__ldg`) runs as host definitions (coalda/nvvm.py);
-  other NVVM intrinsics and inline PTX are refused with a clear message;
+  a function that uses other NVVM intrinsics or inline PTX gets a body
+  that only records that it ran (the host cannot compile its own), and a
+  kernel that reaches it is refused by name, saying through which call
+  (EmulatedModule.refused): one such function no longer keeps the other
+  kernels of its module from running;
 - a `contract` fadd or fsub of a `contract` fmul of the same basic block
   becomes one fma, as llc fuses them for the GPU (one rounding; across
   blocks two): a rewrite that split them would change the GPU's bits, and
@@ -106,6 +110,11 @@ _TARGET_ATTRS = re.compile(r'"target-(cpu|features)"="[^"]*"')
 _BUILTIN_VARS = re.compile(r"^@(threadIdx|blockIdx|blockDim|gridDim) = [^\n]*$", re.M)
 _SHARED_GLOBAL = re.compile(r"^@(\S+) = ([^\n]*?)addrspace\(3\) global ([^\n]*)$", re.M)
 _DEFINE = re.compile(r"^define [^\n]*?@([^\s(]+)\(.*?^\}", re.M | re.S)
+# A definition's debug-info subprogram, and that subprogram's source name.
+_DEFINE_DBG = re.compile(r"^define [^\n]*?@([^\s(]+)\([^\n]*?!dbg !(\d+) \{$", re.M)
+_SUBPROGRAM = re.compile(r'^!(\d+) = distinct !DISubprogram\(name: "([^"\n]*)"', re.M)
+# A call through a pointer: `call ... %f(` with no `@callee` before it.
+_INDIRECT_CALL = re.compile(r"\b(?:call|invoke)\b[^\n@]*?%[-\w.$]+\(")
 _LOCATION = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)[^\n]*?(?:inlinedAt: !(\d+))?\)$", re.M)
 _FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED, _FAULT_ASSERT, _FAULT_MISSING = 1, 2, 3, 4, 5
 # CUDA's device runtime calls a kernel may make: assert()'s __assertfail sets
@@ -145,7 +154,13 @@ _CTYPES = {
 
 
 class EmulationRefused(CoaldaError):
-    """The kernel uses something the CPU emulator cannot run."""
+    """A kernel uses something the CPU emulator cannot run. KERNEL (its
+    symbol) and REASON (what follows "kernel NAME" in the message) let a
+    caller name the kernel as its user does (a launch spec's name)."""
+
+    def __init__(self, message: str, kernel: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.kernel, self.reason = kernel, reason
 
 
 @dataclass(frozen=True)
@@ -162,6 +177,10 @@ class HostModule:
     sites: tuple[Site, ...]
     threaded: frozenset[str]  # kernels that reach a barrier
     dynamic_shared: bool
+    # the functions whose bodies were replaced by a stub (_stub), in the
+    # order of their stub index, each with what it uses that cannot run
+    stubbed: tuple[tuple[str, str], ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()  # (kernel, reason) of each kernel that reaches a stub
 
 
 def _unflatten(flat: str, counts: str, register: str) -> str:
@@ -411,6 +430,11 @@ def _missing_stubs(host: llvm.ModuleRef, names: list[str]) -> str:
     return "\n".join(out)
 
 
+def _result_type(function_type: str) -> str:
+    """The result type of a function type as LLVM prints it (`void (ptr, i32)`)."""
+    return re.fullmatch(r"(.*?) \((.*)\)", function_type)[1]  # type: ignore[index]
+
+
 def _top_level(params: str) -> list[str]:
     """A parameter list's types, split at the commas outside brackets."""
     parts, depth, start = [], 0, 0
@@ -426,18 +450,112 @@ def _top_level(params: str) -> list[str]:
     return [*parts, last] if last else parts
 
 
-def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict[str, int]) -> HostModule:
-    """Device IR rewritten so the host can run it; refuses what it cannot run.
-    `shared_sizes` maps each static addrspace(3) global to its size in bytes."""
+def _unsupported(text: str) -> dict[str, str]:
+    """What each defined function of TEXT uses that the host cannot run
+    (inline PTX, an NVVM intrinsic with no host definition), in words."""
+    out = {}
+    for m in _DEFINE.finditer(text):
+        what = ["inline PTX assembly (asm)"] if _INLINE_ASM.search(m[0]) else []
+        what += sorted(set(_OTHER_NVVM.findall(m[0])))
+        if what:
+            out[m[1]] = ", ".join(what)
+    return out
+
+
+def _stub(text: str, unsupported: dict[str, str], results: dict[str, str]) -> str:
+    """Each function of UNSUPPORTED with a body that stores its index (in
+    UNSUPPORTED's order) into `@__coalda_refused` and returns zero: the host
+    cannot compile the original body, and the kernels that reach it
+    statically are refused before they run (_refusals). A kernel that
+    still got there (through a call the analysis cannot see) is refused
+    after its launch, never compared. RESULTS: each function's result type."""
+    if not unsupported:
+        return text
+    index = {name: k for k, name in enumerate(unsupported)}
+
+    def stub(m: re.Match[str]) -> str:
+        name = m[1]
+        if name not in index:
+            return m[0]
+        header = m[0].split("\n", 1)[0]
+        result = results.get(name.strip('"'))
+        if result is None or not header.endswith("{"):  # not the IR clang prints: refuse the whole module
+            raise EmulationRefused(f"function {name} uses {unsupported[name]}; the CPU emulator cannot run it")
+        value = "void" if result == "void" else f"{result} zeroinitializer"
+        return f"{header}\n  store i32 {index[name]}, ptr @__coalda_refused\n  ret {value}\n}}"
+
+    return _DEFINE.sub(stub, text)
+
+
+def _source_names(text: str) -> dict[str, str]:
+    """Each defined function's name as its source wrote it (its debug
+    info's subprogram: `__hadd2` for `_ZL7__hadd27__half2S_`), where the
+    IR has one."""
+    programs = dict(_SUBPROGRAM.findall(text))
+    return {m[1]: programs[m[2]] for m in _DEFINE_DBG.finditer(text) if m[2] in programs}
+
+
+def _refusals(
+    text: str, kernels: Sequence[KernelSignature], unsupported: dict[str, str], names: dict[str, str]
+) -> dict[str, str]:
+    """Why each kernel that may reach a function of UNSUPPORTED cannot run:
+    the clause that follows "kernel NAME", with the shortest chain of
+    direct calls to it; a kernel that makes an indirect call may reach any
+    of them whose address is taken (outside debug info and annotations)."""
+    if not unsupported:
+        return {}
+    bodies = {m[1]: m[0] for m in _DEFINE.finditer(text)}
+    code = "\n".join(line for line in text.split("\n") if not line.startswith(("!", "define ", "declare ")))
+    taken = [f for f in unsupported if re.search(rf"@{re.escape(f)}(?![-\w.$(])", code)]
+    out = {}
+    for kernel in kernels:
+        parent: dict[str, str] = {}
+        queue, seen, reached = [kernel.name], {kernel.name}, None
+        for fn in queue:  # breadth first: the shortest chain of calls
+            body = bodies.get(fn, "")
+            if fn in unsupported or (taken and _INDIRECT_CALL.search(body)):
+                reached = fn
+                break
+            for callee in re.findall(r"@([-\w.$]+)\(", body):
+                if callee in bodies and callee not in seen:
+                    seen.add(callee)
+                    parent[callee] = fn
+                    queue.append(callee)
+        if reached is None:
+            continue
+        chain = [reached]
+        while chain[-1] in parent:
+            chain.append(parent[chain[-1]])
+        calls = "".join(f"calls {names.get(f, f)}, which " for f in reversed(chain[:-1]))
+        if reached in unsupported:
+            what = f"uses {unsupported[reached]}"
+        else:
+            targets = " or ".join(names.get(f, f) for f in taken)
+            uses = ", ".join(sorted({u for f in taken for u in unsupported[f].split(", ")}))
+            what = f"makes an indirect call that may reach {targets}, which use{'s' if len(taken) == 1 else ''} {uses}"
+        out[kernel.name] = f"{calls}{what}; the CPU emulator cannot run it"
+    return out
+
+
+def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict[str, int],
+          results: dict[str, str] | None = None) -> HostModule:
+    """Device IR rewritten so the host can run it. A function the host
+    cannot run gets a stub, and the kernels that reach it are listed in
+    `refused` (they must not be launched). `shared_sizes` maps each static
+    addrspace(3) global to its size in bytes; `results` each defined
+    function's result type (for the stubs)."""
     text = _BUILTIN_VARS.sub("", device_ir)
     text = _SREG.sub(lambda m: f"@__coalda_sreg_{m[1]}_{m[2]}", text)
     text, sites = _lower_barriers(text)
     text = nvvm.lower(text)
-    if _INLINE_ASM.search(text):
-        raise EmulationRefused("kernel uses inline PTX assembly (asm); the CPU emulator cannot run it")
-    others = sorted(set(_OTHER_NVVM.findall(text)))
-    if others:
-        raise EmulationRefused(f"kernel uses {', '.join(others)}; the CPU emulator cannot run it")
+    unsupported = _unsupported(text)
+    text = _stub(text, unsupported, results or {})
+    # the stubs use no intrinsic: what is left (a global's initializer) is
+    # not code a kernel reaches, and cannot be compiled for the host
+    stray = sorted(set(_OTHER_NVVM.findall(re.sub(r"^declare [^\n]*$", "", text, flags=re.M))))
+    if stray:
+        raise EmulationRefused(f"the module uses {', '.join(stray)} outside its functions; the CPU emulator cannot run it")
+    refused = _refusals(text, kernels, unsupported, _source_names(device_ir))
     text, static, dynamic = _lower_shared(text)
     threaded = _threaded(text, kernels, sites)
     text = _DECLARE_SREG.sub(
@@ -456,12 +574,14 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         text,
         _alignment_checks(spaces),
         "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS),
+        "@__coalda_refused = global i32 -1",  # the index of the last stub that ran (_stub)
         _barrier_wrappers(),
         _shared_functions(static, shared_sizes, dynamic, text),
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
         *(fibers.entry_ir(i, k.name, [ty for _, ty in k.params]) for i, k in enumerate(kernels) if k.name in threaded),
     ]
-    return HostModule("\n".join(parts), tuple(sites), threaded, dynamic)
+    return HostModule("\n".join(parts), tuple(sites), threaded, dynamic, tuple(unsupported.items()),
+                      tuple(refused.items()))
 
 
 def _contract(text: str) -> str:
@@ -648,9 +768,15 @@ def _coords(index: int, extent: tuple[int, int, int]) -> tuple[int, int, int]:
 
 
 class EmulatedModule:
-    """A device module JIT-compiled for the host; launch its kernels by name."""
+    """A device module JIT-compiled for the host; launch its kernels by name.
 
-    def __init__(self, device_ir: str) -> None:
+    A kernel that reaches something the emulator cannot run (inline PTX, an
+    NVVM intrinsic it has no model for, a parameter type it cannot pass) is
+    in `refused`, with why; launching it raises EmulationRefused. With
+    partial=False (the default) such a kernel refuses the whole module at
+    once; with partial=True the module is built, and its other kernels run."""
+
+    def __init__(self, device_ir: str, partial: bool = False) -> None:
         self.device_ir = device_ir
         parsed = ir.parse(device_ir)
         self.signatures = {
@@ -658,18 +784,28 @@ class EmulatedModule:
             for fn in parsed.functions if not fn.is_declaration
         }
         self.kernels = [s for name, s in self.signatures.items() if ir.is_kernel(device_ir, name)]
+        self.names = _source_names(device_ir)
+        # kernel symbol -> why it cannot run: the clause after "kernel NAME"
+        self.refused: dict[str, str] = {}
+        for k in self.kernels:
+            for _, ty in k.params:
+                if ty not in _CTYPES:
+                    self.refused[k.name] = f"has a parameter of type {ty}, which the CPU emulator cannot pass"
+        # the host module gets no driver for those: it could not call them
+        runnable = [k for k in self.kernels if k.name not in self.refused]
         tm = _target_machine()
         layout = tm.target_data
         shared_sizes = {
             g.name: layout.get_abi_size(g.global_value_type)
             for g in parsed.global_variables if str(g.type) == "ptr addrspace(3)"
         }
-        lowered = lower(device_ir, self.kernels, shared_sizes)
+        results = {fn.name: _result_type(str(fn.global_value_type)) for fn in parsed.functions if not fn.is_declaration}
+        lowered = lower(device_ir, runnable, shared_sizes, results)
         self.sites, self.threaded, self.dynamic_shared = lowered.sites, lowered.threaded, lowered.dynamic_shared
-        for k in self.kernels:
-            for _, ty in k.params:
-                if ty not in _CTYPES:
-                    raise EmulationRefused(f"kernel {k.name} has a parameter of type {ty}, which the emulator cannot pass")
+        self.stubbed = lowered.stubbed
+        self.refused.update(lowered.refused)
+        if self.refused and not partial:
+            raise self.refusal()
         host = ir.parse(lowered.text)
         host.verify()
         host.triple = tm.triple
@@ -693,11 +829,12 @@ class EmulatedModule:
                            for w in ("message", "file")]
         self._assert_line = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_assert_line"))
         self._missing_called = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_missing"))
+        self._stub_ran = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_refused"))
         self._poison = ctypes.CFUNCTYPE(None)(self._engine.get_function_address("__coalda_shared_poison"))
         self._check = ctypes.CFUNCTYPE(None, ctypes.c_int64)(self._engine.get_function_address("__coalda_shared_check"))
         self._drivers = {}
         self._fiber_entries: dict[str, tuple[int, type[ctypes.Structure]]] = {}
-        for i, k in enumerate(self.kernels):
+        for i, k in enumerate(runnable):
             types = [_CTYPES[ty] for _, ty in k.params]
             if k.name in self.threaded:
                 fields = [(f"a{j}", t) for j, t in enumerate(types)]
@@ -715,6 +852,23 @@ class EmulatedModule:
                 ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32, *[ctypes.c_void_p] * 5)(
                 self._engine.get_function_address("__coalda_fiber_interval"))
 
+    def refusal(self, kernel: str | None = None) -> EmulationRefused:
+        """The refusal of KERNEL (default: the first refused kernel, naming
+        how many others are refused too), in the source's names."""
+        first = kernel or next(iter(self.refused))
+        message = f"kernel {self.names.get(first, first)} {self.refused[first]}"
+        others = [self.names.get(k, k) for k in self.refused if k != first]
+        if kernel is None and others:
+            message += f" ({len(others)} other kernel(s) cannot run either: {', '.join(others)})"
+        return EmulationRefused(message, first, self.refused[first])
+
+    def _stub_refusal(self, kernel: str) -> EmulationRefused:
+        """A kernel got to a stub (_stub) that the static analysis did not
+        see it reach: refused after the fact, never compared."""
+        stub, what = self.stubbed[self._stub_ran.value]
+        reason = f"reached {self.names.get(stub, stub)}, which uses {what}; the CPU emulator cannot run it"
+        return EmulationRefused(f"kernel {self.names.get(kernel, kernel)} {reason}", kernel, reason)
+
     def launch(
         self,
         kernel: str,
@@ -727,7 +881,10 @@ class EmulatedModule:
         """Run every thread of the grid in the schedule's order; array
         arguments are passed by address. `shared_bytes` is the launch's
         dynamic shared memory. Raises EmulationFault on barrier divergence,
-        a deadlock or a write past the dynamic shared memory."""
+        a deadlock or a write past the dynamic shared memory, and
+        EmulationRefused for a kernel in `refused`."""
+        if kernel in self.refused:
+            raise self.refusal(kernel)
         if kernel not in self._drivers and kernel not in self._fiber_entries:
             names = ", ".join([*self._drivers, *self._fiber_entries]) or "none"
             raise CoaldaError(f"no kernel {kernel!r} in the module (kernels: {names})")
@@ -750,13 +907,23 @@ class EmulatedModule:
             else:
                 values.append(arg)
         self._fault.value = 0
+        self._stub_ran.value = -1
         self._poison_byte.value = schedule.shared_poison
-        if kernel in self._fiber_entries:
-            self._launch_threads(kernel, grid, block, values, schedule, shared_bytes)
-        else:
-            order = schedule.grid_order(math.prod(grid), math.prod(block))
-            self._drivers[kernel](*values, order.ctypes.data, order.size, shared_bytes)
+        try:
+            if kernel in self._fiber_entries:
+                self._launch_threads(kernel, grid, block, values, schedule, shared_bytes)
+            else:
+                order = schedule.grid_order(math.prod(grid), math.prod(block))
+                self._drivers[kernel](*values, order.ctypes.data, order.size, shared_bytes)
+        except EmulationFault:
+            # a stub's zero may have caused the fault: the refusal says why
+            if self._stub_ran.value >= 0:
+                self._fault.value = 0
+                raise self._stub_refusal(kernel) from None
+            raise
         fault, self._fault.value = self._fault.value, 0
+        if self._stub_ran.value >= 0:
+            raise self._stub_refusal(kernel)
         if fault == _FAULT_OVERRUN:
             raise EmulationFault(f"kernel {kernel}: a block wrote past its {shared_bytes} bytes of dynamic shared memory")
         if fault == _FAULT_MISALIGNED:
@@ -805,19 +972,29 @@ class EmulatedModule:
 
 @functools.lru_cache(maxsize=64)
 def _cached(digest: str, text: str) -> EmulatedModule:
-    return EmulatedModule(text)
+    return EmulatedModule(text, partial=True)
 
 
-def load(device_ir: str) -> EmulatedModule:
-    """An EmulatedModule for this IR, JIT-compiled once per distinct text."""
-    return _cached(hashlib.sha256(device_ir.encode()).hexdigest(), device_ir)
+def load(device_ir: str, partial: bool = False) -> EmulatedModule:
+    """An EmulatedModule for this IR, JIT-compiled once per distinct text
+    (see EmulatedModule for `partial`)."""
+    module = _cached(hashlib.sha256(device_ir.encode()).hexdigest(), device_ir)
+    if module.refused and not partial:
+        raise module.refusal()
+    return module
 
 
 class EmulatorExecutor:
-    """oracle.Executor on the CPU emulator."""
+    """oracle.Executor on the CPU emulator. With partial=True, the kernels
+    of the module that can run do, and the others are in `refusal`."""
 
-    def __init__(self, device_ir: str) -> None:
-        self.module = load(device_ir)
+    def __init__(self, device_ir: str, partial: bool = False) -> None:
+        self.module = load(device_ir, partial)
+
+    def refusal(self, kernel: str) -> str | None:
+        """Why KERNEL (a symbol) cannot run here (the clause after "kernel
+        NAME"), or None."""
+        return self.module.refused.get(kernel)
 
     def run(
         self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[object],

@@ -4,26 +4,32 @@ On the emulator every case runs under every schedule (coalda/schedule.py);
 kernels with at least two buffers and no `__restrict__` pointer also run the
 overlap layouts (one thread, all buffers in one allocation), where the
 rewrite must keep the original's result. The GPU picks its own schedule, so
-it runs each case once."""
+it runs each case once.
+
+A kernel the emulator cannot run (inline PTX, an NVVM intrinsic it has no
+model for, directly or in a function it calls) is not checked, and says so
+in one line (Checked.refused), while the module's other kernels are: the
+user learns what matches and what was not checked, and the exit code says
+that something asked for was not checked."""
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .compile import CompileOptions
-from .emulate import EmulatorExecutor
+from .emulate import EmulationRefused, EmulatorExecutor
 from .ir import noalias_params, signatures
 from .errors import CoaldaError
 from .pipeline import Artifacts, build, inputs_digest
 from .report import Report
 from .oracle import LAYOUTS, SCHEDULES, CaseResult, Executor, check, make_args
-from .spec import KernelSpec, Spec, infer_spec, load_spec, spec_path
+from .spec import KernelSpec, Spec, infer_spec, kernel_symbols, load_spec, spec_path, unknown_kernel
 
 
 @dataclass
@@ -80,13 +86,21 @@ class Row:
     ms_optimized: float | None = None
 
 
+@dataclass
+class Checked:
+    """What `coalda run` did: the comparisons, and one line for each check
+    the spec asks for that could not be made (a kernel, or its comparison
+    with its reference, that the emulator cannot run). Those kernels have
+    no rows: a kernel that was not checked is never shown as matching."""
+
+    rows: list[Row]
+    refused: list[str]
+
+
 def symbol_map(report: Report) -> dict[str, str]:
-    symbols: dict[str, str] = {}
-    for kernel in report["kernels"]:
-        if kernel["name"] in symbols:
-            raise CoaldaError(f"kernel name {kernel['name']} is overloaded; the launch spec cannot name it")
-        symbols[kernel["name"]] = kernel["symbol"]
-    return symbols
+    """The names a launch spec may give kernels (spec.kernel_symbols): an
+    overloaded name is refused only where a spec names it."""
+    return kernel_symbols(report)
 
 
 def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
@@ -97,29 +111,56 @@ def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
     return kspec.overlap and len(buffers) >= 2 and not noalias.intersection(buffers)
 
 
+def not_checked(name: str, reason: str, rewritten: bool = False) -> str:
+    """The line saying that kernel NAME was not checked; REASON is the
+    emulator's clause that follows "kernel NAME" (EmulationRefused.reason)."""
+    return f"{'the rewritten ' if rewritten else ''}kernel {name} {reason}, so {name} was not checked"
+
+
+def emulator_refusal(emulators: Sequence[EmulatorExecutor], kspec: KernelSpec, reference: KernelSpec | None,
+                     symbol: Callable[[str], str]) -> tuple[str | None, str | None]:
+    """Why the emulator cannot check KSPEC at all (the original's module
+    first, then the rewritten one's), and, where it can, why it cannot
+    compare it with its REFERENCE; None where nothing is in the way."""
+    for rewritten, emulator in enumerate(emulators):
+        reason = emulator.refusal(symbol(kspec.name))
+        if reason:
+            return not_checked(kspec.name, reason, bool(rewritten)), None
+    reason = emulators[0].refusal(symbol(reference.name)) if reference else None
+    if reference and reason:
+        return None, f"kernel {kspec.name} was not compared with its reference {reference.name}: {reference.name} {reason}"
+    return None, None
+
+
 def run(
     compiled: Compiled, spec: Spec, sizes: Sequence[int] | None, seed: int, gpu: bool, repeat: int = 10
-) -> list[Row]:
+) -> Checked:
     symbols = symbol_map(compiled.report)
 
     def symbol(name: str) -> str:
         if name not in symbols:
-            raise CoaldaError(f"the launch spec names kernel {name}, which the source does not define")
+            raise unknown_kernel(name, compiled.report)
         return symbols[name]
 
     original: Executor
     optimized: Executor
+    emulators: tuple[EmulatorExecutor, ...] = ()
     if gpu:
         from .gpu import GpuExecutor, median
 
         sigs = signatures(compiled.before_ir)
         original, optimized = GpuExecutor(compiled.before_ptx, sigs), GpuExecutor(compiled.after_ptx, sigs)
     else:
-        original, optimized = EmulatorExecutor(compiled.before_ir), EmulatorExecutor(compiled.after_ir)
+        # partial: a kernel the emulator cannot run is refused alone, by
+        # name, and the module's other kernels are still checked
+        emulators = (EmulatorExecutor(compiled.before_ir, partial=True),
+                     EmulatorExecutor(compiled.after_ir, partial=True))
+        original, optimized = emulators
     noalias = noalias_params(compiled.before_ir)
     schedules = SCHEDULES[:1] if gpu else SCHEDULES
     rng = np.random.default_rng(seed)
     rows: list[Row] = []
+    refused: dict[str, str] = {}  # kernel (or "kernel>reference") -> its line, once
     for n in sizes or (spec.gpu_sizes if gpu else spec.sizes):
         for kspec in spec.kernels.values():
             reference = spec.kernels.get(kspec.same_as) if kspec.same_as else None
@@ -129,8 +170,25 @@ def run(
             if min(grid) < 1 or min(block) < 1:
                 raise CoaldaError(f"kernel {kspec.name} at n={n}: empty launch (grid {grid}, block {block})")
             overlap = may_overlap(kspec, noalias.get(symbol(kspec.name), frozenset()))
-            results = check(kspec, symbol, original, optimized, n, rng, LAYOUTS, reference, schedules, overlap,
-                            nan_payloads=gpu, alias=not gpu)
+            if kspec.name in refused:
+                continue
+            whole, against = emulator_refusal(emulators, kspec, reference, symbol) if emulators else (None, None)
+            if whole:
+                refused[kspec.name] = whole
+                continue
+            if against:  # the comparison with the original can still be made
+                refused[f"{kspec.name}>{reference.name if reference else ''}"] = against
+                reference = None
+            try:
+                results = check(kspec, symbol, original, optimized, n, rng, LAYOUTS, reference, schedules, overlap,
+                                nan_payloads=gpu, alias=not gpu)
+            except EmulationRefused as exc:  # reached a stub through a call the analysis did not see
+                if exc.reason and exc.kernel == symbol(kspec.name):
+                    refused[kspec.name] = not_checked(kspec.name, exc.reason)
+                else:  # its reference's refusal
+                    refused[kspec.name] = f"kernel {kspec.name} was not checked: {exc}"
+                rows = [row for row in rows if row.result.kernel != kspec.name]  # its earlier sizes too
+                continue
             for r in results:
                 rows.append(Row(r))
             if gpu:
@@ -139,4 +197,4 @@ def run(
                 t0 = median(original.time(symbol(kspec.name), grid, block, args, repeat, shared))  # type: ignore[attr-defined]
                 t1 = median(optimized.time(symbol(kspec.name), grid, block, args, repeat, shared))  # type: ignore[attr-defined]
                 rows[-len(results)].ms_original, rows[-len(results)].ms_optimized = t0, t1
-    return rows
+    return Checked(rows, list(refused.values()))

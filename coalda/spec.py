@@ -9,6 +9,10 @@
     same_as = "copy_coalesced"         # a hand-written kernel with equal output
     params = [{ name = "dst", out = "3*n" }, { name = "src", in = "3*n" }]
 
+A kernel is named as the source names it (`[kernels."copy<float, 3>"]` for a
+template's instance); one of several overloads of a name, by its mangled
+symbol (`[kernels._Z5scaleP2F3i]`, as the report's "symbol" gives it).
+
 A parameter is `in`, `out` or `inout` with a size in bytes, or `value` (a
 scalar expression of n). `shared` (default 0) is the launch's dynamic shared
 memory in bytes (`extern __shared__`), an expression of n and block; `align`
@@ -209,6 +213,30 @@ def how_to_write(source: Path | None, name: str, params: tuple[tuple[str, str], 
             "as expressions of n (the format: `coalda run --help` and the README; an example: testcases/rgb.toml)")
 
 
+def kernel_symbols(report: Report) -> dict[str, str]:
+    """Each name a launch spec may give a kernel, with the kernel's symbol:
+    its source name (`copy<float, 3>`) where no other kernel has that name,
+    and its mangled symbol (`_Z5scaleP2F3i`) always, which is how a spec
+    names one of several overloads."""
+    names: dict[str, list[str]] = {}
+    for kernel in report["kernels"]:
+        names.setdefault(kernel["name"], []).append(kernel["symbol"])
+    symbols = {kernel["symbol"]: kernel["symbol"] for kernel in report["kernels"]}
+    symbols.update({name: found[0] for name, found in names.items() if len(found) == 1})
+    return symbols
+
+
+def unknown_kernel(name: str, report: Report) -> SpecError:
+    """The refusal of a spec's kernel NAME that kernel_symbols lacks: an
+    overloaded name (saying how to name each overload), or none at all."""
+    overloads = [kernel["symbol"] for kernel in report["kernels"] if kernel["name"] == name]
+    if len(overloads) > 1:
+        tables = " or ".join(f"[kernels.{_toml_key(symbol)}]" for symbol in overloads)
+        return SpecError(f"the launch spec names kernel {name}, which is overloaded ({len(overloads)} kernels have "
+                         f"that name); name one overload by its symbol instead: {tables}")
+    return SpecError(f"the launch spec names kernel {name}, which the source does not define")
+
+
 def infer_spec(report: Report, signatures: dict[str, tuple[tuple[str, str], ...]]) -> Spec:
     """A spec from the IR alone, where that is unambiguous: every pointer is
     indexed at one constant stride of one lane, written pointers are outputs,
@@ -216,8 +244,11 @@ def infer_spec(report: Report, signatures: dict[str, tuple[tuple[str, str], ...]
     write the spec."""
     kernels = {}
     source = Path(report["source"]) if report.get("source") else None
+    symbols = kernel_symbols(report)
     for kernel in report["kernels"]:
-        name, params = kernel["name"], signatures.get(kernel["symbol"])
+        # an overloaded name names no kernel: each overload by its symbol
+        name = kernel["name"] if kernel["name"] in symbols else kernel["symbol"]
+        params = signatures.get(kernel["symbol"])
         if params is None:
             continue
         how = how_to_write(source, name, params, kernel)
@@ -252,10 +283,13 @@ def infer_spec(report: Report, signatures: dict[str, tuple[tuple[str, str], ...]
 def check_spec(spec: Spec, report: Report, signatures: dict[str, tuple[tuple[str, str], ...]]) -> None:
     """Each kernel of SPEC gets one parameter entry per argument of the
     kernel, pointers as buffers and scalars as values; the message names the
-    kernel as the source does (`copy<float, 3>`), never its mangled symbol."""
-    symbols = {k["name"]: k["symbol"] for k in report["kernels"]}
+    kernel as the spec does: as the source does (`copy<float, 3>`), or by the
+    symbol the spec names an overload by."""
+    symbols = kernel_symbols(report)
     where = f"launch spec {spec.source}" if spec.source else "the inferred launch spec"
     for name, kspec in spec.kernels.items():
+        if name not in symbols and any(k["name"] == name for k in report["kernels"]):
+            raise unknown_kernel(name, report)  # overloaded: which overload's arguments to check against?
         params = signatures.get(symbols.get(name, ""))
         if params is None:
             continue

@@ -270,20 +270,30 @@ def test_inline_ptx_kernels_are_rewritten_into_valid_ir(asm_built: tuple) -> Non
 
 
 def test_inline_ptx_is_refused_in_one_line(asm_built: tuple) -> None:
-    """The emulator refuses the module (every kernel of it) in one line,
-    without a traceback; the rewritten kernels cannot be checked there."""
+    """The emulator refuses each kernel that reaches inline PTX in one line
+    that names it (and at -O0 the helper that holds the asm, __hadd2),
+    without a traceback; both kernels of the module do, so nothing was
+    checked: no table, exit 1 (tests/test_run_refusals.py: a module whose
+    other kernels are still checked)."""
     source, out = asm_built
     runs = emulate_levels(source, out)
-    for run in runs.values():
+    half2 = {3: "uses", 0: "calls __hadd2, which uses"}  # at -O3 __hadd2 is inlined
+    for level, run in runs.items():
         assert run.returncode == 1
         assert "Traceback" not in run.stderr
-        assert run.stderr.strip() == ("coalda: error: kernel uses inline PTX assembly (asm); "
-                                      "the CPU emulator cannot run it"), run.stderr[-2000:]
+        assert run.stdout == ""
+        assert run.stderr.strip().splitlines() == [
+            "coalda: error: kernel cg_rank uses inline PTX assembly (asm); the CPU emulator cannot run it, "
+            "so cg_rank was not checked",
+            f"coalda: error: kernel half2_math {half2[level]} inline PTX assembly (asm); the CPU emulator cannot "
+            "run it, so half2_math was not checked",
+        ], run.stderr[-2000:]
 
 
 def test_overloaded_kernels_are_refused_in_one_line(tmp_path: Path) -> None:
     """Two kernels named `scale` (overloads on the element type): `coalda
-    run` refuses the file in one line, whatever the spec names."""
+    run` refuses a spec that names `scale` in one line that lists the
+    overloads' symbols; a spec that names them by symbol checks both."""
     source = tmp_path / "overloads.cu"
     source.write_text("struct F3 { float x, y, z; };\nstruct D3 { double x, y, z; };\n"
                       "__global__ void scale(F3 *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
@@ -299,6 +309,17 @@ def test_overloaded_kernels_are_refused_in_one_line(tmp_path: Path) -> None:
     assert [(k["name"], k["symbol"], [s["tile"] for s in k["stagings"] if s["transformed"]])
             for k in report["kernels"]] == [("scale", "_Z5scaleP2F3i", ["block"]), ("scale", "_Z5scaleP2D3i", ["warp"])]
     run = run_cli("run", source, "--emulate", "-q", "--from", tmp_path / "out")
-    assert run.returncode == 1
+    assert run.returncode == 1 and run.stdout == ""
     assert "Traceback" not in run.stderr
-    assert run.stderr.strip() == "coalda: error: kernel name scale is overloaded; the launch spec cannot name it"
+    assert run.stderr.strip() == ("coalda: error: the launch spec names kernel scale, which is overloaded (2 kernels "
+                                  "have that name); name one overload by its symbol instead: "
+                                  "[kernels._Z5scaleP2F3i] or [kernels._Z5scaleP2D3i]")
+    by_symbol = tmp_path / "by_symbol.toml"
+    by_symbol.write_text('sizes = [64]\n[kernels._Z5scaleP2F3i]\nblock = 64\ngrid = 1\nalign = 4\n'
+                         'params = [{ name = "y", inout = "12*n" }, { name = "n", value = "n" }]\n'
+                         '[kernels._Z5scaleP2D3i]\nblock = 64\ngrid = 1\nalign = 8\n'
+                         'params = [{ name = "y", inout = "24*n" }, { name = "n", value = "n" }]\n')
+    run = run_cli("run", source, "--emulate", "-q", "--from", tmp_path / "out", "--spec", by_symbol)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert re.search(r"All \d+ comparisons match byte for byte\.", run.stdout), run.stdout[-2000:]
+    assert {m[1] for m in re.finditer(r"^│ (\S+)\s+│", run.stdout, re.M)} == {"_Z5scaleP2F3i", "_Z5scaleP2D3i"}
