@@ -50,3 +50,39 @@ def noalias_params(device_ir: str) -> dict[str, frozenset[int]]:
         for fn in parsed.functions
         if not fn.is_declaration
     }
+
+
+# a shufflevector whose mask leaves a lane undefined (clang's store of a
+# 3-element ext_vector_type as 4 lanes: `<i32 0, i32 1, i32 2, i32 poison>`)
+_UNDEFINED_LANE = re.compile(r"=\s*shufflevector\b.*,\s*<\d+ x i32> <[^>]*\b(?:poison|undef)\b")
+_CALLEE = re.compile(r"@([\w$.\"-]+)\(")
+
+
+def undefined_lane_stores(device_ir: str) -> frozenset[str]:
+    """The defined functions that store, or call a function that stores, a
+    vector with a lane left undefined: bytes whose value the program leaves
+    open (on a GPU, what a register held), which a rewrite may write
+    differently without being wrong."""
+    parsed = parse(device_ir)
+    direct: set[str] = set()
+    calls: dict[str, set[str]] = {}
+    for fn in parsed.functions:
+        if fn.is_declaration:
+            continue
+        undefined: set[str] = set()
+        calls[fn.name] = set()
+        for block in fn.blocks:
+            for inst in block.instructions:
+                text = str(inst)
+                if inst.opcode == "shufflevector" and _UNDEFINED_LANE.search(text):
+                    undefined.add(inst.name)
+                elif inst.opcode == "store" and next(iter(inst.operands)).name in undefined - {""}:
+                    direct.add(fn.name)
+                elif inst.opcode == "call":
+                    calls[fn.name].update(m.strip('"') for m in _CALLEE.findall(text))
+    flagged = set(direct)
+    while True:  # callers of flagged functions, to a fixed point
+        more = {f for f, callees in calls.items() if f not in flagged and callees & flagged}
+        if not more:
+            return frozenset(flagged)
+        flagged |= more

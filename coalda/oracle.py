@@ -298,8 +298,9 @@ class Verdict(enum.Enum):
     FAULT = "fault"  # the rewritten kernel faulted in the emulator (barrier divergence, deadlock)
     # nothing to compare, and no failure of the rewrite: an overlap layout's
     # one-thread launch in which the original reads __shared__ bytes no
-    # thread wrote (it needs its whole block), or the alias layout where the
-    # original's threads race on the one buffer
+    # thread wrote (it needs its whole block), the alias layout where the
+    # original's threads race on the one buffer, or on the GPU a difference
+    # in a kernel whose original stores vector lanes it leaves undefined
     UNCHECKED = "unchecked"
     # on the GPU, the bytes differ only inside doubles that are NaN on both
     # sides (nan_payloads_only): a match whose detail says so
@@ -388,6 +389,10 @@ class _Launch:
         return out
 
 
+UNDEFINED_LANES = ("not checked on the GPU: the original stores vector lanes it leaves undefined (the padding lane "
+                   "of a 3-element vector), whatever a register held there; the emulator checks it")
+
+
 def other_poison(schedule: Schedule) -> Schedule:
     """The same order with the other shared poison (coalda/schedule.py)."""
     return dataclasses.replace(schedule, other_poison=not schedule.other_poison)
@@ -419,26 +424,31 @@ def check(
     overlap: bool = False,
     nan_payloads: bool = False,
     alias: bool = False,
+    undefined_lanes: bool = False,
 ) -> list[CaseResult]:
     """Run original vs optimized (and the reference vs original) for one n:
     one result per layout and schedule (one per layout when the original is
     racy or the layout is an overlap layout). With nan_payloads (the GPU's
     runs: the emulator's f64 NaNs are canonical), an optimized result whose
     bytes differ only inside doubles that are NaN on both sides is a match
-    (Verdict.NAN_PAYLOADS)."""
+    (Verdict.NAN_PAYLOADS). With undefined_lanes (the GPU's runs of a kernel
+    whose original stores a vector with a lane it leaves undefined,
+    ir.undefined_lane_stores), a difference is not checked
+    (Verdict.UNCHECKED): those bytes are whatever a register held, and
+    which bytes they are the GPU cannot tell; the emulator checks it."""
     if not schedules:
         raise CoaldaError("check needs at least one schedule")
     results: list[CaseResult] = []
     for layout in [*layouts, *(OVERLAP_LAYOUTS if overlap else ()), *((ALIAS_LAYOUT,) if overlap and alias else ())]:
         results += _check_layout(spec, symbol, original, optimized, n, rng, layout, reference, schedules,
-                                 nan_payloads)
+                                 nan_payloads, undefined_lanes)
     return results
 
 
 def _check_layout(
     spec: KernelSpec, symbol: Callable[[str], str], original: Executor, optimized: Executor, n: int,
     rng: np.random.Generator, layout: Layout, reference: KernelSpec | None, schedules: Sequence[Schedule],
-    nan_payloads: bool = False,
+    nan_payloads: bool = False, undefined_lanes: bool = False,
 ) -> list[CaseResult]:
     grid, block = spec.dims(n)
     shared = spec.shared_bytes(n)
@@ -496,6 +506,8 @@ def _check_layout(
             results.append(result("original", "", schedule, Verdict.MATCH))
         elif fault:
             results.append(result("original", detail, schedule, Verdict.FAULT))
+        elif undefined_lanes:
+            results.append(result("original", f"{UNDEFINED_LANES}: {detail}", schedule, Verdict.UNCHECKED))
         elif failing < len(schedules):
             results.append(result("original", f"race in the rewritten kernel (schedule {schedule}): {detail}",
                                   schedule, Verdict.RACE))
