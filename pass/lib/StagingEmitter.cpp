@@ -362,7 +362,25 @@ private:
   Value *sreg(IRBuilder<> &B, Intrinsic::ID ID) {
     return B.CreateIntrinsic(ID, {}, {});
   }
+  bool indexReadsRows() const;
 };
+
+/// Whether a staged access's address reads threadIdx.y or .z (a 2-D index,
+/// or the block's linear thread number). The tiles hold a row (the threads
+/// of one tid.y and tid.z), which is the whole block only when the block is
+/// one row, so blocks of several rows take the original code: the finding
+/// says so, as such a kernel is most often launched that way.
+bool StagingEmitter::indexReadsRows() const {
+  for (const StagedArray &A : C.Arrays)
+    for (const AccessExpr *M : A.Accesses)
+      for (const auto &Term : M->Uniform.Terms)
+        for (unsigned Id : Term.first) {
+          const Atom &Of = (*P.Atoms)[Id];
+          if (Of.Kind == Atom::ThreadIdx && Of.Dim > 0)
+            return true;
+        }
+  return false;
+}
 
 /// Splits the region off: Pre ends in an unconditional branch to Entry, and
 /// every path from Entry reaches Merge.
@@ -1357,6 +1375,9 @@ std::string StagingEmitter::emit() {
                        warpReason()
       : P.GridLoop ? ", on each full iteration of the grid-stride loop"
                    : "";
+  if (indexReadsRows())
+    Where += "; the index reads threadIdx.y or .z, and only blocks of one "
+             "row (blockDim.y = blockDim.z = 1) take the staged path";
   return "staged " + Names + " through shared memory (" +
          (P.WarpTile ? "warp tiles, " : "block tile, ") +
          std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
