@@ -42,16 +42,16 @@ EARLY = {
     # -O3: one guard for the flag and the bound; the struct copy is three
     # loads; the device array's select is a plain address
     3: EARLY_BOTH | {"conditional_load", "device_array", "two_conditions", "struct_load"},
-    # -O0: the prologue's store to w is before the region
-    0: EARLY_BOTH | {"prologue_other"},
+    # -O0: the prologue's store to w is before the region; the flag's
+    # branch is an inner guard, behind which the loads go early too
+    0: EARLY_BOTH | {"prologue_other", "two_conditions"},
 }
 # Staged, nothing early: the first write of other memory comes before any
 # load of it (store_first, shared_written_in_region; prologue_other at -O3,
 # where the prologue is in the region), the views at a constant offset are
-# the staged array's own accesses (view_own_shifted, warp_view_own), the
-# flag's branch is an inner guard (two_conditions at -O0).
+# the staged array's own accesses (view_own_shifted, warp_view_own).
 STAGED_BOTH = {"view_own_shifted", "store_first", "shared_written_in_region", "warp_view_own"}
-STAGED = {3: STAGED_BOTH | {"prologue_other"}, 0: STAGED_BOTH | {"two_conditions"}}
+STAGED = {3: STAGED_BOTH | {"prologue_other"}, 0: STAGED_BOTH}
 # Not staged: 1-byte members (the cost rule); an atomic, volatile access or
 # fence in the region; at -O0 a branch's store not every thread makes, an
 # address computed from memory in the region, a memcpy.

@@ -306,7 +306,10 @@ private:
                   const SmallPtrSetImpl<BasicBlock *> &Clones);
   void makeTiles();
   void emitLoadPhase();
-  SmallVector<LoadInst *, 8> earlyLoads(Value *&Cond);
+  /// A condition the region's first block runs under, and the value of it
+  /// that lets it run.
+  using Test = std::pair<Value *, bool>;
+  SmallVector<LoadInst *, 8> earlyLoads(SmallVectorImpl<Test> &Tests);
   void emitEarlyLoads(IRBuilder<> &B);
   void redirectAccesses(BasicBlock *Load);
   void emitStorePhase();
@@ -850,23 +853,31 @@ void StagingEmitter::emitLoadPhase() {
 }
 
 /// The loads of other memory than the tiles that the region's first block
-/// (the guard's active edge, or Entry) runs before anything that writes
-/// memory other than a tile, in order; Cond: the test under which that block
-/// runs (null: always in the staged path).
-SmallVector<LoadInst *, 8> StagingEmitter::earlyLoads(Value *&Cond) {
+/// (the active edge of the guard, or of the last of a chain of early
+/// returns; or Entry) runs before anything that writes memory other than a
+/// tile, in order; Tests: the conditions under which that block runs (none:
+/// always in the staged path). The blocks of a chain's branches touch no
+/// memory (legality), so the loads see memory as at their place.
+SmallVector<LoadInst *, 8>
+StagingEmitter::earlyLoads(SmallVectorImpl<Test> &Tests) {
   SmallVector<LoadInst *, 8> Loads;
-  if (!opts::StageEarlyLoads || !P.InnerGuards.empty())
+  if (!opts::StageEarlyLoads)
     return Loads;
   BasicBlock *First = Entry;
-  Cond = nullptr;
   if (P.Guard) {
-    // Entry is the guard's branch alone; its active edge the first block.
+    // Entry is the guard's branch alone; the active edge of the chain's
+    // last branch (InnerGuards.front(), the one nearest the accesses) the
+    // first block.
     if (&Entry->front() != P.Guard)
       return Loads;
-    First = P.Guard->getSuccessor(P.ActiveOnTrue ? 0 : 1);
+    Tests.push_back({P.Guard->getCondition(), P.ActiveOnTrue});
+    for (const StagingPlan::InnerGuard &G : reverse(P.InnerGuards))
+      Tests.push_back({G.Branch->getCondition(), G.ActiveOnTrue});
+    const BranchInst *Last =
+        P.InnerGuards.empty() ? P.Guard : P.InnerGuards.front().Branch;
+    First = Last->getSuccessor(Tests.back().second ? 0 : 1);
     if (!InRegion.contains(First) || !First->getSinglePredecessor())
       return Loads;
-    Cond = P.Guard->getCondition();
   }
   SmallPtrSet<const Value *, 4> OwnTiles(Tiles.begin(), Tiles.end());
   auto WritesOnlyTiles = [&](const Instruction &I) {
@@ -906,11 +917,13 @@ SmallVector<LoadInst *, 8> StagingEmitter::earlyLoads(Value *&Cond) {
 /// is the rewrite's own (another thread's write that the original could see
 /// there would race with the read).
 void StagingEmitter::emitEarlyLoads(IRBuilder<> &B) {
-  Value *Cond = nullptr;
-  SmallVector<LoadInst *, 8> Loads = earlyLoads(Cond);
+  SmallVector<Test, 4> Tests;
+  SmallVector<LoadInst *, 8> Loads = earlyLoads(Tests);
   DominatorTree DT(*F);
   Instruction *At = &*B.GetInsertPoint();
-  if (Cond && !canMaterializeAt(Cond, At, DT))
+  if (any_of(Tests, [&](const Test &T) {
+        return !canMaterializeAt(T.first, At, DT);
+      }))
     return;
   erase_if(Loads, [&](LoadInst *L) {
     return !canMaterializeAt(L->getPointerOperand(), At, DT);
@@ -921,10 +934,14 @@ void StagingEmitter::emitEarlyLoads(IRBuilder<> &B) {
   SmallVector<Value *, 8> Addresses;
   for (LoadInst *L : Loads)
     Addresses.push_back(materializeAt(L->getPointerOperand(), At, DT, Clones));
-  if (Cond) {
-    Cond = materializeAt(Cond, At, DT, Clones);
-    if (!P.ActiveOnTrue)
-      Cond = B.CreateNot(Cond);
+  // Each test only where the ones before it hold (`select`, not `and`): a
+  // later early return's condition may be poison where an earlier one
+  // stops the thread (an index past the end).
+  Value *Cond = nullptr;
+  for (auto [V, OnTrue] : Tests) {
+    Value *Holds = materializeAt(V, At, DT, Clones);
+    Holds = OnTrue ? Holds : B.CreateNot(Holds);
+    Cond = Cond ? B.CreateLogicalAnd(Cond, Holds) : Holds;
   }
   BasicBlock *Done =
       B.GetInsertBlock()->splitBasicBlock(At, "coalda.early.done");

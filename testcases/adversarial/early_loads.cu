@@ -553,7 +553,7 @@ __global__ void local_written(F3 *y, const float *v, int n) {
 }
 
 // Uniform flag and bound (&&): one branch at -O3 (early); at -O0 the bound's
-// branch, then the flag's (an inner guard): staged, not early.
+// branch, then the flag's (an inner guard): early behind both.
 __global__ void two_conditions(F3 *y, const F3 *x, int flag, int n) {
   int i = G;
   if (flag && i < n) {
