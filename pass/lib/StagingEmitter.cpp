@@ -19,8 +19,9 @@
 //             then all stores: several in flight), indices in 32 bits);
 //             barrier0 if any. In front of the row copies, the region's
 //             first loads of other memory (made before the thread writes
-//             anything but a tile), under the guard's test: in flight with
-//             the row's loads, not after the barrier (emitEarlyLoads)
+//             anything but a tile), under the guard's tests (a chain of
+//             early returns: all of them): in flight with the row's
+//             loads, not after the barrier (emitEarlyLoads)
 //   region:   staged accesses use tile_j + S_j*tid.x + their offset
 //   Store:    (on every edge from the region to M) barrier0; for each
 //             written array: tile_j back to the row's S_j*ntid.x bytes (of
