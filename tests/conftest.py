@@ -101,3 +101,19 @@ def staging_reasons(report: dict) -> dict[str, str]:
 @pytest.fixture
 def rgb() -> Path:
     return TESTCASES / "rgb.cu"
+
+
+def rewrite_kinds(report: dict) -> dict[str, str | None]:
+    """What each kernel of a report became: "block" / "warp" (an element
+    staged through block or warp tiles), "window" (a chunk window),
+    "transposed", "copy" (the region copy of a copy group), or None (left
+    alone); at most one each."""
+    out: dict[str, str | None] = {}
+    for k in report["kernels"]:
+        got = [("window" if s["kind"] == "window" else "transposed" if s["kind"] == "transposed" else s["tile"])
+               for s in k.get("stagings", []) if s["transformed"]]
+        if any(g["transformed"] for g in k.get("groups", [])):
+            got.append("copy")
+        assert len(got) <= 1, f"{k['name']}: several rewrites {got}"
+        out[k["name"]] = got[0] if got else None
+    return out

@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    TESTCASES, assert_all_match, differing_kernels, emulate_levels, in_function, optimize_levels, plant, run_cli,
+    TESTCASES, assert_all_match, differing_kernels, emulate_levels, in_function, optimize_levels, plant,
+    rewrite_kinds, run_cli,
 )
 
 SOURCE = TESTCASES / "adversarial" / "aliases.cu"
@@ -89,18 +90,6 @@ def kernel_names() -> set[str]:
             if line.startswith("__global__ void")}
 
 
-def kinds(report: dict) -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for k in report["kernels"]:
-        got = [("window" if s["kind"] == "window" else "transposed" if s["kind"] == "transposed" else s["tile"])
-               for s in k.get("stagings", []) if s["transformed"]]
-        if any(g["transformed"] for g in k.get("groups", [])):
-            got.append("copy")
-        assert len(got) <= 1, f"{k['name']}: several rewrites {got}"
-        out[k["name"]] = got[0] if got else None
-    return out
-
-
 def staging(report: dict, name: str) -> dict:
     (kernel,) = [k for k in report["kernels"] if k["name"] == name]
     (s,) = [s for s in kernel["stagings"] if s["transformed"]]
@@ -135,7 +124,7 @@ def test_pins_are_complete() -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_rewritten_how(level: int, built: dict) -> None:
     _, report = built[level]
-    got = kinds(report)
+    got = rewrite_kinds(report)
     wrong = {k: (got.get(k), want) for k, want in KINDS[level].items() if got.get(k) != want}
     assert not wrong, f"-O{level}: kernel: (got, pinned) {wrong}"
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, emulate_levels, optimize_levels, plant, run_cli
+from conftest import TESTCASES, emulate_levels, optimize_levels, plant, rewrite_kinds, run_cli
 
 SOURCE = TESTCASES / "adversarial" / "cpp_features.cu"
 SPEC = SOURCE.with_suffix(".toml")
@@ -96,18 +96,6 @@ REASONS: dict[int, dict[str, str | None]] = {
 NEVER_STAGED = {"rank_2d", "int_laundered"}
 
 
-def kinds(report: dict) -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for k in report["kernels"]:
-        got = [("window" if s["kind"] == "window" else "transposed" if s["kind"] == "transposed" else s["tile"])
-               for s in k.get("stagings", []) if s["transformed"]]
-        if any(g["transformed"] for g in k.get("groups", [])):
-            got.append("copy")
-        assert len(got) <= 1, f"{k['name']}: several rewrites {got}"
-        out[k["name"]] = got[0] if got else None
-    return out
-
-
 def staging_reasons(report: dict) -> dict[str, str | None]:
     return {k["name"]: " / ".join(s["reason"] for s in k["stagings"]) if k.get("stagings") else None
             for k in report["kernels"]}
@@ -142,7 +130,7 @@ def test_pins_are_complete(built: dict) -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_rewritten_how(level: int, built: dict) -> None:
-    got = kinds(built[level][1])
+    got = rewrite_kinds(built[level][1])
     wrong = {k: (got.get(k), want) for k, want in KINDS[level].items() if got.get(k) != want}
     assert not wrong, f"-O{level}: kernel: (got, pinned) {wrong}"
 
@@ -262,7 +250,7 @@ def asm_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int,
 def test_inline_ptx_kernels_are_rewritten_into_valid_ir(asm_built: tuple) -> None:
     _, out = asm_built
     for level in LEVELS:
-        assert kinds(out[level][1]) == ASM_KINDS[level]
+        assert rewrite_kinds(out[level][1]) == ASM_KINDS[level]
         (after,) = out[level][0].glob("*.after.ll")
         assert " asm " in after.read_text()
         proc = subprocess.run(["opt-19", "-passes=verify", "-disable-output", str(after)], capture_output=True, text=True)
