@@ -42,6 +42,18 @@ def signatures(device_ir: str) -> Signatures:
     }
 
 
+def byval_params(device_ir: str) -> dict[str, frozenset[int]]:
+    """Positions of the parameters each defined function takes by value (a
+    struct, a `__grid_constant__`, a lambda: a `byval` pointer in the IR)."""
+    parsed = parse(device_ir)
+    return {
+        fn.name: frozenset(i for i, a in enumerate(fn.arguments)
+                           if any(attr.startswith(b"byval") for attr in a.attributes))
+        for fn in parsed.functions
+        if not fn.is_declaration
+    }
+
+
 def noalias_params(device_ir: str) -> dict[str, frozenset[int]]:
     """Positions of the `__restrict__` (noalias) parameters of each defined function."""
     parsed = parse(device_ir)

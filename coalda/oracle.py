@@ -228,8 +228,10 @@ def _overlapping_args(
 ) -> list[Arg]:
     buffers = [i for i, p in enumerate(spec.params) if p.is_buffer]
     # the whole grid's writes through the other buffers must not change the
-    # bounds and indices a spec gives (int32 contents): those stay apart
-    apart = {i for i in buffers if not layout.one_thread and spec.params[i].int32 is not None}
+    # bounds and indices a spec gives (int32 contents): those stay apart, as
+    # do structs taken by value (a copy of their own on a GPU)
+    apart = {i for i in buffers
+             if spec.params[i].byval or not layout.one_thread and spec.params[i].int32 is not None}
     own = {i: _own_buffer(spec.params[i], values[i], n, rng, i) for i in apart}
     buffers = [i for i in buffers if i not in apart]
     if not buffers:

@@ -14,6 +14,7 @@ that something asked for was not checked."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tempfile
 from collections.abc import Callable, Sequence
@@ -24,7 +25,7 @@ import numpy as np
 
 from .compile import CompileOptions
 from .emulate import EmulationRefused, EmulatorExecutor
-from .ir import noalias_params, signatures, undefined_lane_stores
+from .ir import byval_params, noalias_params, signatures, undefined_lane_stores
 from .errors import CoaldaError
 from .pipeline import Artifacts, build, inputs_digest
 from .report import Report
@@ -105,10 +106,20 @@ def symbol_map(report: Report) -> dict[str, str]:
 
 def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
     """Whether the kernel must stay correct when its buffers overlap: two
-    or more of them, none `__restrict__`, and the spec does not say that the
+    or more of them (structs taken by value do not count: each is a copy
+    of its own), none `__restrict__`, and the spec does not say that the
     original is undefined then (`overlap = false`)."""
-    buffers = [i for i, p in enumerate(kspec.params) if p.is_buffer]
+    buffers = [i for i, p in enumerate(kspec.params) if p.is_buffer and not p.byval]
     return kspec.overlap and len(buffers) >= 2 and not noalias.intersection(buffers)
+
+
+def with_byval(kspec: KernelSpec, byval: frozenset[int]) -> KernelSpec:
+    """KSPEC with the buffers at positions BYVAL marked as taken by value."""
+    if not byval:
+        return kspec
+    params = tuple(dataclasses.replace(p, byval=True) if i in byval and p.is_buffer else p
+                   for i, p in enumerate(kspec.params))
+    return dataclasses.replace(kspec, params=params)
 
 
 def not_checked(name: str, reason: str, rewritten: bool = False) -> str:
@@ -157,6 +168,7 @@ def run(
                      EmulatorExecutor(compiled.after_ir, partial=True))
         original, optimized = emulators
     noalias = noalias_params(compiled.before_ir)
+    byval = byval_params(compiled.before_ir)
     # on the GPU, bytes a kernel stores undefined are what a register held
     undefined = undefined_lane_stores(compiled.before_ir) if gpu else frozenset()
     schedules = SCHEDULES[:1] if gpu else SCHEDULES
@@ -171,6 +183,7 @@ def run(
             grid, block = kspec.dims(n)
             if min(grid) < 1 or min(block) < 1:
                 raise CoaldaError(f"kernel {kspec.name} at n={n}: empty launch (grid {grid}, block {block})")
+            kspec = with_byval(kspec, byval.get(symbol(kspec.name), frozenset()))
             overlap = may_overlap(kspec, noalias.get(symbol(kspec.name), frozenset()))
             if kspec.name in refused:
                 continue

@@ -86,6 +86,10 @@ class Param:
     # this buffer's own alignment, where it differs from the kernel's `align`
     # (a packed struct's array beside float arrays)
     align: int | None = None
+    # the kernel takes this buffer by value (a struct): set from the IR by
+    # `coalda run`, not written in specs. A GPU passes a copy of its own,
+    # so it never overlaps another buffer
+    byval: bool = False
 
     @property
     def is_buffer(self) -> bool:
