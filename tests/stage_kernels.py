@@ -28,7 +28,9 @@ coalda/nvvm.py), under a random guard (none, `if (i < n)`, an early return, a no
 `i % 3 != 1`, a row-uniform flag; the bound's other forms, whose blocks
 decide go without a vote: `i <= n - 1`, `n > i`, `n - i > 0`, unsigned,
 two bounds `i < n && i < n - 37`, a flag that is 0 at run time, an early
-return `i >= n || !flag`; an early return on data, `(live[i] & 31) == 3`
+return `i >= n || !flag`, a chain of two early returns, `i >= n` then
+`threadIdx.y + blockIdx.y * blockDim.y >= flag` (two branches, whose
+region's early loads take both tests); an early return on data, `(live[i] & 31) == 3`
 after `i >= n`, where no block barrier may go: staged in warp tiles, about
 a third of the warps full), with or without `__restrict__` (without
 it the oracle also runs the buffers overlapping) and `__launch_bounds__`,
@@ -194,7 +196,7 @@ class StageKernel:
             return None
         # `if (i < n) prologue; if (i < n && more)`: -O3 may nest the second
         # test inside the first, a branch not every thread reaches
-        if self.prologue and self.guard in ("flag", "flag_off", "two_bounds"):
+        if self.prologue and self.guard in ("flag", "flag_off", "two_bounds", "early_chain"):
             return None
         return True
 
@@ -220,7 +222,8 @@ class StageKernel:
         accesses may be left alone, the prologue's own store, staged alone,
         has its own tile)."""
         if self.prologue and not self.loop and (
-                self.guard in ("flag", "flag_off", "two_bounds", "non_prefix") or self.promise() is not True):
+                self.guard in ("flag", "flag_off", "two_bounds", "non_prefix", "early_chain")
+                or self.promise() is not True):
             return None
         stride = 2 * self.size if self.index == "gapped" else self.size
         return (self.guard == "data_exit" and not self.loop) or stride >= 24
@@ -284,7 +287,7 @@ class StageKernel:
             "none": None, "bounds": "i < n", "early_return": None, "non_prefix": "i < n && i % 3 != 1",
             "flag": "i < n && flag", "inclusive": "i <= n - 1", "lane_right": "n > i", "difference": "n - i > 0",
             "unsigned": "(unsigned)i < (unsigned)n", "two_bounds": "i < n && i < n - 37", "flag_off": "i < n && flag",
-            "early_or": None, "data_exit": None,
+            "early_or": None, "early_chain": None, "data_exit": None,
         }[self.guard]
         if self.loop:
             head = LOOPS[self.loop]
@@ -306,6 +309,9 @@ class StageKernel:
             lines.append("  if (i >= n) return;")
         if self.guard == "early_or":
             lines.append("  if (i >= n || !flag) return;")
+        if self.guard == "early_chain":  # clang keeps the two branches
+            lines.append("  if (i >= n) return;")
+            lines.append("  if (threadIdx.y + blockIdx.y * blockDim.y >= flag) return;")
         if self.guard == "data_exit":
             lines.append("  if (i >= n) return;")
             lines.append("  if ((live[i] & 31) == 3) return;")
@@ -375,6 +381,7 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
     collective_rng = np.random.default_rng([seed, 5])
     partial_rng = np.random.default_rng([seed, 6])
     previous_rng = np.random.default_rng([seed, 7])
+    chain_rng = np.random.default_rng([seed, 8])
     kernels = []
     for k in range(count):
         op = str(rng.choice(OPS, p=[0.3, 0.3, 0.25, 0.15]))
@@ -412,6 +419,9 @@ def random_kernels(seed: int, count: int) -> list[StageKernel]:
             kernel.collective = str(collective_rng.choice(COLLECTIVES))
             if collective_rng.random() < 0.5:
                 kernel.neighbour = str(collective_rng.choice(NEIGHBOURS))
+        # half the early returns outside loops are a chain of two
+        if kernel.guard == "early_return" and not kernel.loop and chain_rng.random() < 0.5:
+            kernel.guard = "early_chain"
         if kernel.op == "partial":
             kernel.partial_rmw = bool(partial_rng.random() < 0.5)
             # member 1 (another thread's to write) is never read: not the
