@@ -453,6 +453,10 @@ Value *StagingEmitter::computeGo() {
   B.SetInsertPoint(Pre->getTerminator());
   if (P.UniformGo)
     return uniformGo(B, DT, Clones);
+  // Each test only where the ones before it hold (`select`, not `and`): an
+  // early return's condition, or a check's address, may be poison in a
+  // thread an earlier test stops (an index past the end), and freeze of
+  // `false and poison` could be true.
   Value *Go = B.getTrue();
   if (P.Guard) {
     Value *Cond = P.Guard->getCondition();
@@ -464,12 +468,12 @@ Value *StagingEmitter::computeGo() {
       Value *Inner = materializeAt(G.Branch->getCondition(),
                                    Pre->getTerminator(), DT, Clones);
       assert(Inner && "legality checked that the condition is computable");
-      Go = B.CreateAnd(Go, G.ActiveOnTrue ? Inner : B.CreateNot(Inner),
-                       "coalda.active");
+      Go = B.CreateLogicalAnd(Go, G.ActiveOnTrue ? Inner : B.CreateNot(Inner),
+                              "coalda.active");
     }
   }
   if (Value *Checks = checksHold(B, DT, Clones))
-    Go = B.CreateAnd(Go, Checks);
+    Go = match(Go, m_One()) ? Checks : B.CreateLogicalAnd(Go, Checks);
   if (P.WarpTile)
     return warpGo(B, Go);
   // An inactive thread's early addresses may be poison: freeze them out.
@@ -489,7 +493,7 @@ Value *StagingEmitter::warpGo(IRBuilder<> &B, Value *Go) {
                                       nullptr, "coalda.together");
   if (P.GridLoop) {
     Value *Row = oneRow(B, Together);
-    Go = match(Go, m_One()) ? Row : B.CreateAnd(Go, Row);
+    Go = match(Go, m_One()) ? Row : B.CreateLogicalAnd(Go, Row);
   }
   if (match(Go, m_One())) // no checks: the mask alone
     return B.CreateICmpEQ(Together, B.getInt32(-1), "coalda.stage.go");

@@ -10,11 +10,13 @@
 ; slot; after a barrier each thread updates its own slot; after another the
 ; block stores the column pieces in turn.
 
-; The second early return's condition is computed at the first and voted on.
+; The second early return's condition is computed at the first and voted on,
+; only where the first holds (a select: it may be poison where the first
+; stops the thread).
 ; CHECK-LABEL: define {{.*}}Fan2
 ; CHECK: coalda.vote:
 ; CHECK: %coalda.active = and i1 true, %cmp.not
-; CHECK: %coalda.active{{[0-9]+}} = and i1 %coalda.active, %cmp10.not.early
+; CHECK: %coalda.active{{[0-9]+}} = select i1 %coalda.active, i1 %cmp10.not.early, i1 false
 ; CHECK: call i32 @llvm.nvvm.barrier0.and
 
 ; The load phase: the owner's element into the owner's slot, then a barrier.
