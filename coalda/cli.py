@@ -299,9 +299,12 @@ def _sizes(value: str | None) -> list[int] | None:
     try:
         sizes = [int(v) for v in value.split(",") if v.strip()]
     except ValueError:
-        raise click.BadParameter("expected comma-separated integers, e.g. 32,1000,1048576") from None
-    if not sizes or min(sizes) < 1:
-        raise click.BadParameter("sizes must be positive")
+        raise click.BadParameter("expected comma-separated integers, e.g. 32,1000,1048576",
+                                 param_hint="'--sizes'") from None
+    if not sizes:
+        raise click.BadParameter("give one or more sizes, e.g. 32,1000", param_hint="'--sizes'")
+    if min(sizes) < 1:
+        raise click.BadParameter("sizes must be positive", param_hint="'--sizes'")
     return sizes
 
 
@@ -311,7 +314,7 @@ def _sizes(value: str | None) -> list[int] | None:
 @PROJECT
 @click.option("--emulate", is_flag=True, help="Run on the CPU emulator instead of the GPU.")
 @click.option("--sizes", help="Comma-separated problem sizes n (default: the spec's).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random inputs.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the random inputs.")
 @click.option("--spec", "spec_file", type=click.Path(dir_okay=False, path_type=Path), help="Launch spec (default: FILE.toml, else inferred from the IR).")
 @click.option("--from", "from_dir", type=click.Path(file_okay=False, path_type=Path), help="Use the IR/PTX in this `coalda optimize` OUTDIR.")
 @PASS_ARG
@@ -388,7 +391,7 @@ def run_cmd(
 @click.option("--blocks", default="128,256,512,1024", show_default=True, help="Threads per block to run each case at (XxY: 2-D blocks).")
 @click.option("--repeat", type=click.IntRange(1, None), default=20, show_default=True, help="Timed launches per variant (after a warm-up).")
 @click.option("--kernels", help="Comma-separated kernels to bench (default: all but the references).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--spec", "spec_file", type=click.Path(dir_okay=False, path_type=Path), help="Launch spec (default: FILE.toml).")
 @click.option("--from", "from_dir", type=click.Path(file_okay=False, path_type=Path), help="Use the IR/PTX in this `coalda optimize` OUTDIR.")
 @click.option("--variant", "variants", multiple=True, metavar="LABEL=PTX", help="Also time the kernels of this PTX file.")

@@ -200,9 +200,16 @@ def poison_of(index: int) -> int:
     return (POISON + 0x3B * index) % 256
 
 
+MAX_BUFFER = 1 << 34  # bytes of one buffer: 16 GiB, beyond what a test needs, within what a host has
+
+
 def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout) -> list[Arg]:
     """The kernel's arguments at size n: buffers laid out as `layout` says."""
     values = [evaluate(p.expr, {"n": n}) for p in spec.params]
+    for p, size in zip(spec.params, values):
+        if p.is_buffer and not 0 <= size <= MAX_BUFFER:
+            raise CoaldaError(f"kernel {spec.name} at n={n}: buffer {p.name} of {size} bytes; a buffer takes "
+                              f"0 to {MAX_BUFFER} bytes (16 GiB)")
     if layout.overlap:
         return _overlapping_args(spec, values, n, rng, layout)
     args: list[Arg] = []
@@ -220,7 +227,10 @@ def _contents(param: Param, size: int, n: int, rng: np.random.Generator) -> np.n
         return rng.integers(0, 256, size, dtype=np.uint8)
     if size % 4:
         raise CoaldaError(f"parameter {param.name}: int32 contents need a size that is a multiple of 4, not {size}")
-    return np.full(size // 4, evaluate(param.int32, {"n": n}), dtype="<i4").view(np.uint8)
+    value = evaluate(param.int32, {"n": n})
+    if not -(1 << 31) <= value < 1 << 31:
+        raise CoaldaError(f"parameter {param.name}: int32 contents of {value} at n={n}, which no int32 holds")
+    return np.full(size // 4, value, dtype="<i4").view(np.uint8)
 
 
 def _overlapping_args(

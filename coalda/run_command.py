@@ -55,8 +55,12 @@ def compile_or_reuse(
         def read(path: Path) -> str:
             return path.read_text() if path.is_file() else ""
 
-        report = json.loads(art.report.read_text())
-        if report.get("inputs") != inputs_digest(source, options):
+        try:
+            report = json.loads(art.report.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CoaldaError(f"{art.report} is not a report of `coalda optimize` ({exc}); run `coalda optimize "
+                              f"{source} -o {from_dir}` again") from None
+        if not isinstance(report, dict) or report.get("inputs") != inputs_digest(source, options):
             raise CoaldaError(
                 f"{from_dir} was made from another version of {source} or with other options; "
                 f"run `coalda optimize {source} -o {from_dir}` (with the same options) again"
@@ -85,6 +89,9 @@ class Row:
     result: CaseResult
     ms_original: float | None = None
     ms_optimized: float | None = None
+
+
+MAX_BLOCK, MAX_BLOCK_Z = 1024, 64  # CUDA's limits on a block's threads
 
 
 @dataclass
@@ -183,6 +190,9 @@ def run(
             grid, block = kspec.dims(n)
             if min(grid) < 1 or min(block) < 1:
                 raise CoaldaError(f"kernel {kspec.name} at n={n}: empty launch (grid {grid}, block {block})")
+            if block[0] * block[1] * block[2] > MAX_BLOCK or block[2] > MAX_BLOCK_Z:
+                raise CoaldaError(f"kernel {kspec.name} at n={n}: a block of {block} threads; a GPU launches at most "
+                                  f"{MAX_BLOCK} threads a block, at most {MAX_BLOCK_Z} along z")
             kspec = with_byval(kspec, byval.get(symbol(kspec.name), frozenset()))
             overlap = may_overlap(kspec, noalias.get(symbol(kspec.name), frozenset()))
             if kspec.name in refused:

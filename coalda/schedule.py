@@ -51,6 +51,9 @@ WARP = 32
 # (oracle.poison_of: 0x6A is no parameter's, 0x2F the 255th's): a staged row
 # written where it must not be carries the unwritten tile bytes into a guard
 # zone, where a guard byte would hide them.
+# threads of one emulated launch: more takes the CPU many minutes (10^8
+# ran past 30 s with nothing to show)
+MAX_THREADS = 1 << 24
 SHARED_POISON = 0x6A
 SHARED_POISON_OTHER = 0x2F
 
@@ -129,8 +132,9 @@ class Schedule:
         """Linear global thread indices (block * threads + thread) of a whole
         barrier-free launch, block after block, each block's threads in the
         order of its interval 0."""
-        if blocks * threads >= 1 << 32:
-            raise CoaldaError(f"launch of {blocks} blocks of {threads} threads is too large for the emulator")
+        if blocks * threads > MAX_THREADS:
+            raise CoaldaError(f"launch of {blocks} blocks of {threads} threads is too large for the emulator "
+                              f"(at most {MAX_THREADS} threads, minutes of CPU; the GPU takes larger sizes)")
         order = self.block_order(blocks)
         if self.name == "shuffled":
             tile = np.broadcast_to(np.arange(threads, dtype=np.uint32), (blocks, threads))

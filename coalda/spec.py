@@ -65,14 +65,24 @@ def evaluate(expr: str | int, names: dict[str, int]) -> int:
             return _BINOPS[type(node.op)](walk(node.left), walk(node.right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -walk(node.operand)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS:
-            return _FUNCS[node.func.id](*(walk(a) for a in node.args))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS
+                and not node.keywords):
+            args = [walk(a) for a in node.args]
+            try:
+                return _FUNCS[node.func.id](*args)
+            except TypeError:
+                raise SpecError(f"cannot evaluate {expr!r}: {node.func.id} does not take "
+                                f"{len(args)} argument(s)") from None
         raise SpecError(f"cannot evaluate {expr!r}: {ast.unparse(node)} is not allowed")
 
     try:
         return walk(ast.parse(str(expr), mode="eval"))
     except SyntaxError:
         raise SpecError(f"cannot evaluate {expr!r}: not an expression") from None
+    except ZeroDivisionError:
+        raise SpecError(f"cannot evaluate {expr!r}: division by zero") from None
+    except RecursionError:
+        raise SpecError(f"cannot evaluate an expression of {len(str(expr))} characters: nested too deeply") from None
 
 
 @dataclass(frozen=True)
@@ -142,8 +152,10 @@ def _dim3(value: Any, names: dict[str, int]) -> Dim3:
 
 
 def _param(raw: dict[str, Any], where: str) -> Param:
+    if not isinstance(raw, dict):
+        raise SpecError(f"{where}: each parameter is a table ({{ name = ..., in = ... }}), not {raw!r}")
     kinds = [k for k in ("in", "out", "inout", "value") if k in raw]
-    if "name" not in raw or len(kinds) != 1:
+    if not isinstance(raw.get("name"), str) or len(kinds) != 1:
         raise SpecError(f"{where}: a parameter needs a name and exactly one of in/out/inout/value")
     unknown = set(raw) - {"name", "in", "out", "inout", "value", "int32", "align"}
     if unknown:
@@ -156,28 +168,51 @@ def _param(raw: dict[str, Any], where: str) -> Param:
     return Param(raw["name"], kinds[0], raw[kinds[0]], raw.get("int32"), align)
 
 
+def _sizes(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list) or not value or not all(type(s) is int for s in value):
+        raise SpecError(f"{where} is a list of one or more integers, not {value!r}")
+    return value
+
+
+def _kernel(name: str, raw: Any, where: str) -> KernelSpec:
+    """One [kernels.NAME] table, its values of the types they must have."""
+    if not isinstance(raw, dict):
+        raise SpecError(f"{where}: a kernel is a table ([kernels.{_toml_key(name)}]), not {raw!r}")
+    unknown = set(raw) - {"params", "grid", "block", "same_as", "align", "shared", "overlap"}
+    if unknown:
+        raise SpecError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
+    if not isinstance(raw.get("params", []), list):
+        raise SpecError(f"{where}: params is a list of tables, not {raw['params']!r}")
+    params = tuple(_param(p, where) for p in raw.get("params", []))
+    align = raw.get("align", 1)
+    if type(align) is not int or align < 1 or align & (align - 1):
+        raise SpecError(f"{where}: align is a power of two, not {align!r}")
+    if not isinstance(raw.get("overlap", True), bool):
+        raise SpecError(f"{where}: overlap is true or false, not {raw['overlap']!r}")
+    if raw.get("same_as") == name:
+        raise SpecError(f"{where}: same_as names the kernel itself, a comparison that proves nothing")
+    return KernelSpec(name, params, raw.get("grid", "n // block"), raw.get("block", 256), raw.get("same_as"),
+                      align, raw.get("shared", 0), raw.get("overlap", True))
+
+
 def load_spec(path: Path) -> Spec:
     try:
         data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SpecError(f"cannot read launch spec {path}: {exc}") from None
-    kernels = {}
-    for name, raw in data.get("kernels", {}).items():
-        where = f"{path}: kernel {name}"
-        params = tuple(_param(p, where) for p in raw.get("params", []))
-        unknown = set(raw) - {"params", "grid", "block", "same_as", "align", "shared", "overlap"}
-        if unknown:
-            raise SpecError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
-        kernels[name] = KernelSpec(
-            name, params, raw.get("grid", "n // block"), raw.get("block", 256),
-            raw.get("same_as"), int(raw.get("align", 1)), raw.get("shared", 0),
-            bool(raw.get("overlap", True)),
-        )
+    unknown = set(data) - {"sizes", "gpu_sizes", "kernels"}
+    if unknown:
+        raise SpecError(f"launch spec {path}: unknown keys {', '.join(sorted(unknown))} "
+                        "(known: sizes, gpu_sizes, kernels)")
+    tables = data.get("kernels", {})
+    if not isinstance(tables, dict) or not tables:
+        raise SpecError(f"launch spec {path} names no kernel: give each one a [kernels.NAME] table")
+    kernels = {name: _kernel(name, raw, f"{path}: kernel {name}") for name, raw in tables.items()}
     spec = Spec(kernels, source=path)
     if "sizes" in data:
-        spec.sizes = [int(s) for s in data["sizes"]]
+        spec.sizes = _sizes(data["sizes"], f"launch spec {path}: sizes")
     if "gpu_sizes" in data:
-        spec.gpu_sizes = [int(s) for s in data["gpu_sizes"]]
+        spec.gpu_sizes = _sizes(data["gpu_sizes"], f"launch spec {path}: gpu_sizes")
     return spec
 
 
