@@ -319,6 +319,14 @@ class Verdict(enum.Enum):
     NAN_PAYLOADS = "nan payloads"
 
 
+class Unchecked(enum.Enum):
+    """Why a comparison was not made (Verdict.UNCHECKED)."""
+
+    ONE_THREAD = "one thread"  # the one-thread launch's original reads unwritten __shared__ bytes
+    ALIAS = "alias"  # the original's threads race with every buffer at one address
+    UNDEFINED_LANES = "undefined lanes"  # on the GPU: the original stores lanes it leaves undefined
+
+
 @dataclass
 class CaseResult:
     kernel: str
@@ -329,6 +337,7 @@ class CaseResult:
     detail: str = ""
     schedule: str = "forward"
     verdict: Verdict = Verdict.MATCH
+    unchecked: Unchecked | None = None  # with Verdict.UNCHECKED: why
 
     def __post_init__(self) -> None:
         if self.verdict in (Verdict.NAN_PAYLOADS, Verdict.UNCHECKED):  # no failure, whatever the caller said
@@ -473,8 +482,10 @@ def _check_layout(
     launch = _Launch(symbol(spec.name), grid, block, shared)
     args = make_args(spec, n, rng, layout)
 
-    def result(against: str, detail: str, schedule: Schedule, verdict: Verdict) -> CaseResult:
-        return CaseResult(spec.name, n, layout.name, against, verdict is Verdict.MATCH, detail, str(schedule), verdict)
+    def result(against: str, detail: str, schedule: Schedule, verdict: Verdict,
+               unchecked: Unchecked | None = None) -> CaseResult:
+        return CaseResult(spec.name, n, layout.name, against, verdict is Verdict.MATCH, detail, str(schedule), verdict,
+                          unchecked)
 
     def run_original(schedule: Schedule) -> list[Arg]:
         try:
@@ -489,10 +500,10 @@ def _check_layout(
         if detail and layout.overlap and layout.one_thread:
             return [result("original", "not checked: in this one-thread launch the original reads __shared__ "
                            f"memory no thread wrote, so it needs its whole block ({detail})", schedules[0],
-                           Verdict.UNCHECKED)]
+                           Verdict.UNCHECKED, Unchecked.ONE_THREAD)]
         if detail and layout.overlap:
             return [result("original", "not checked: with every buffer at one address the original's result "
-                           f"depends on the schedule ({detail})", schedule, Verdict.UNCHECKED)]
+                           f"depends on the schedule ({detail})", schedule, Verdict.UNCHECKED, Unchecked.ALIAS)]
         if detail:
             return [result("original", _racy_detail(spec, run_original, expected, schedules[0], schedule, detail),
                            schedule, Verdict.RACY_ORIGINAL)]
@@ -519,7 +530,8 @@ def _check_layout(
         elif fault:
             results.append(result("original", detail, schedule, Verdict.FAULT))
         elif undefined_lanes:
-            results.append(result("original", f"{UNDEFINED_LANES}: {detail}", schedule, Verdict.UNCHECKED))
+            results.append(result("original", f"{UNDEFINED_LANES}: {detail}", schedule, Verdict.UNCHECKED,
+                                  Unchecked.UNDEFINED_LANES))
         elif failing < len(schedules):
             results.append(result("original", f"race in the rewritten kernel (schedule {schedule}): {detail}",
                                   schedule, Verdict.RACE))
