@@ -39,6 +39,7 @@ OPTIONAL = {"flags": list, "sanitize_args": list, "fail": str, "mask": str, "out
 COMPARE_RULES = ("stdout", "files", "none")
 MAX_JOBS = 2
 STRIP_ABOVE = 40 * 1000 * 1000
+BUILDS = ("coalda", "plain")
 SKIP_SUFFIXES = (".o", ".a", ".so", ".obj", ".ptx", ".cubin", ".fatbin")
 
 
@@ -170,32 +171,39 @@ def copy_source(prog_dir: Path, dest: Path) -> None:
     shutil.copytree(prog_dir, dest, ignore=ignore, symlinks=True)
 
 
-def build_program(name: str, recipe: dict[str, Any], corpus: Path, out: Path, stamp: dict[str, Any]) -> dict[str, Any]:
-    """Both builds of one program, its rewritten kernels and its sources:
-    the manifest entry (with `error`, the one line to print, on failure)."""
+def compile_one(name: str, build: str, recipe: dict[str, Any], corpus: Path, out: Path) -> tuple[float, str | None]:
+    """One build of one program into OUT/NAME/BUILD: (seconds, the failure
+    line naming the program and the command to reproduce it, or None)."""
     prog_dir = (corpus / recipe["dir"]).resolve()
-    dest = (out / name).resolve()
-    shutil.rmtree(dest, ignore_errors=True)
-    dest.mkdir(parents=True)
+    cmd = cc_command(recipe, (out / name / build).resolve(), plain=build == "plain")
+    start = time.monotonic()
+    proc = subprocess.run(cmd, cwd=prog_dir, capture_output=True, text=True)
+    seconds = round(time.monotonic() - start, 2)
+    if proc.returncode == 0:
+        return seconds, None
+    last = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
+    return seconds, f"{name}: {build} build failed ({last[:200]}): cd {prog_dir} && {shlex.join(cmd)}"
+
+
+def finish_program(name: str, recipe: dict[str, Any], corpus: Path, out: Path, stamp: dict[str, Any],
+                   builds: dict[str, tuple[float, str | None]]) -> dict[str, Any]:
+    """The manifest entry of a program whose builds are done: its rewritten
+    kernels and sources (with `error`, the one line to print, on failure)."""
+    prog_dir = (corpus / recipe["dir"]).resolve()
     entry: dict[str, Any] = {"recipe": recipe, "built": False, **stamp}
-    times = {}
-    for build in ("coalda", "plain"):
-        cmd = cc_command(recipe, dest / build, plain=build == "plain")
-        start = time.monotonic()
-        proc = subprocess.run(cmd, cwd=prog_dir, capture_output=True, text=True)
-        times[build] = round(time.monotonic() - start, 2)
-        if proc.returncode != 0:
-            last = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
-            entry["error"] = f"{name}: {build} build failed ({last[:200]}): cd {prog_dir} && {shlex.join(cmd)}"
-            return entry
+    errors = [e for _, e in builds.values() if e]
+    if errors:
+        entry["error"] = errors[0]
+        return entry
     try:
         entry["rewritten_kernels"] = analyze_program(recipe, prog_dir)
     except RecipeError as exc:
         entry["error"] = f"{name}: {exc}"
         return entry
+    dest = out / name
     copy_source(prog_dir, dest / "src")
-    entry.update(built=True, build_s=times, src=f"{name}/src",
-                 binaries={b: {"path": f"{name}/{b}", "sha256": sha256(dest / b)} for b in ("coalda", "plain")})
+    entry.update(built=True, build_s={b: s for b, (s, _) in builds.items()}, src=f"{name}/src",
+                 binaries={b: {"path": f"{name}/{b}", "sha256": sha256(dest / b)} for b in BUILDS})
     return entry
 
 
@@ -399,16 +407,26 @@ def build(only: str, out: Path, corpus: Path, jobs: int) -> None:
         except RecipeError as exc:
             failures.append(f"{name}: {exc}")
     start = time.monotonic()
+    for name in recipes:
+        shutil.rmtree(out / name, ignore_errors=True)
+        (out / name).mkdir(parents=True)
+    jobs_list = [(name, b) for name in recipes for b in BUILDS]
 
-    def one(name: str) -> dict[str, Any]:
-        entry = build_program(name, recipes[name], corpus, out, stamp)
+    def compile_job(job: tuple[str, str]) -> tuple[float, str | None]:
+        return compile_one(*job[:2], recipes[job[0]], corpus, out)
+
+    def finish(name: str, builds: dict[str, tuple[float, str | None]]) -> dict[str, Any]:
+        entry = finish_program(name, recipes[name], corpus, out, stamp, builds)
         status = entry.get("error") or (f"{name}: built in {sum(entry['build_s'].values()):.1f} s, rewrote "
                                         f"{', '.join(k['name'] for k in entry['rewritten_kernels']) or 'nothing'}")
         click.echo(status, err="error" in entry)
         return entry
 
     with ThreadPoolExecutor(jobs) as pool:
-        fresh = dict(zip(recipes, pool.map(one, recipes)))
+        compiled = dict(zip(jobs_list, pool.map(compile_job, jobs_list)))
+        names_built = list(recipes)
+        fresh = dict(zip(names_built, pool.map(
+            lambda n: finish(n, {b: compiled[(n, b)] for b in BUILDS}), names_built)))
     failures += [e["error"] for e in fresh.values() if "error" in e]
     copy_cudart(out)
     manifest = {**stamp, "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
