@@ -47,3 +47,17 @@ memcheck: build
 
 clean:
 	rm -rf $(BUILD) coalda-out
+
+# the program corpus (corpus/README.md): build every recipe's program with and
+# without COALDA into build/corpus and pack build/corpus.tar.gz for the GPU
+# machine (run there: tar xzf build/corpus.tar.gz -C /tmp && python3
+# scripts/corpus_gpu.py /tmp/corpus --repeat 3 --out corpus-run.json); then
+# turn the runs' JSON into docs/programs.md and docs/programs/results.json:
+#   make corpus-report RUNS="time.json sanitize.json" [GPU="NVIDIA H100"]
+.PHONY: corpus-build corpus-report
+RUNS ?= $(wildcard build/corpus-runs/*.json)
+corpus-build: build
+	$(BIN)/python scripts/corpus.py build $(if $(ONLY),--only $(ONLY))
+
+corpus-report:
+	$(BIN)/python scripts/corpus.py report $(RUNS) $(if $(GPU),--gpu "$(GPU)")
