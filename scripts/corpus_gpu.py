@@ -231,8 +231,10 @@ def file_hashes(cwd: Path, outputs: list[str]) -> dict[str, str | None]:
 
 
 def run_once(build: str, binary: Path, cwd: Path, args: list[str], recipe: dict[str, Any],
-             symbols: list[str], ncu: str | None, env: dict[str, str], timeout: float) -> dict[str, Any]:
-    """One run of one build (under ncu when symbols are given)."""
+             symbols: list[str], ncu: str | None, env: dict[str, str], timeout: float,
+             keep: Path | None = None) -> dict[str, Any]:
+    """One run of one build (under ncu when symbols are given; its log
+    copied to KEEP when given)."""
     outputs = list(recipe.get("outputs", []))
     for rel in outputs:
         (cwd / rel).unlink(missing_ok=True)
@@ -260,6 +262,8 @@ def run_once(build: str, binary: Path, cwd: Path, args: list[str], recipe: dict[
         run["outputs"] = file_hashes(cwd, outputs)
     if symbols and ncu:
         text = log.read_text(errors="replace") if log.is_file() else ""
+        if keep:
+            keep.write_text(text)
         try:
             found = parse_ncu_csv(text)
         except (ValueError, KeyError) as exc:
@@ -280,7 +284,7 @@ def progress(name: str, run: dict[str, Any], index: int, total: int) -> None:
 
 
 def time_program(root: Path, name: str, entry: dict[str, Any], repeat: int, ncu: str | None,
-                 env: dict[str, str], timeout: float) -> dict[str, Any]:
+                 env: dict[str, str], timeout: float, keep_logs: Path | None) -> dict[str, Any]:
     recipe = entry["recipe"]
     symbols = [k["symbol"] for k in entry.get("rewritten_kernels", [])]
     order = run_order(repeat) if symbols else list(BUILDS)
@@ -292,7 +296,7 @@ def time_program(root: Path, name: str, entry: dict[str, Any], repeat: int, ncu:
     runs = []
     for i, build in enumerate(order, 1):
         run = run_once(build, (root / name / build).resolve(), dirs[build], list(recipe["args"]), recipe,
-                       symbols, ncu, env, timeout)
+                       symbols, ncu, env, timeout, keep_logs / f"{name}-{i}-{build}.ncu.csv" if keep_logs else None)
         progress(name, run, i, len(order))
         runs.append(run)
     for d in dirs.values():
@@ -304,7 +308,7 @@ def time_program(root: Path, name: str, entry: dict[str, Any], repeat: int, ncu:
 
 
 def sanitize_program(root: Path, name: str, entry: dict[str, Any], sanitizer: str, env: dict[str, str],
-                     timeout: float) -> dict[str, Any]:
+                     timeout: float, keep_logs: Path | None) -> dict[str, Any]:
     recipe = entry["recipe"]
     args = list(recipe.get("sanitize_args") or recipe["args"])
     result: dict[str, Any] = {}
@@ -323,6 +327,8 @@ def sanitize_program(root: Path, name: str, entry: dict[str, Any], sanitizer: st
             code, stdout = 124, f"timed out after {timeout} s"
         text = log.read_text(errors="replace") if log.is_file() else ""
         count = sanitizer_count(text, tool)
+        if keep_logs:
+            (keep_logs / f"{name}-{tool}.log").write_text(text)
         entry_out: dict[str, Any] = {"exit": code, "count": count, "wall_s": round(time.monotonic() - start, 3),
                                      "verified": code == 0 and verify_stdout(stdout, recipe.get("verify", ""),
                                                                              recipe.get("fail", ""))}
@@ -349,6 +355,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--phase", choices=("time", "sanitize", "all"), default="time")
     ap.add_argument("--out", type=Path, required=True, help="the results JSON")
     ap.add_argument("--budget", type=float, default=0, help="start no program after this many seconds")
+    ap.add_argument("--keep-logs", type=Path, default=None, help="copy every ncu and sanitizer log here")
     ap.add_argument("--run-timeout", type=float, default=300, help="seconds one run may take (default 300)")
     return ap.parse_args(argv)
 
@@ -381,6 +388,8 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.pathsep.join(filter(None, [str((opts.dir / "lib").resolve()),
                                                            env.get("LD_LIBRARY_PATH", "")]))
+    if opts.keep_logs:
+        opts.keep_logs.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     out: dict[str, Any] = {
         "gpu": gpu_name(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -398,9 +407,11 @@ def main(argv: list[str]) -> int:
         record: dict[str, Any] = {"rewritten_kernels": entry.get("rewritten_kernels", []),
                                   "recipe": entry["recipe"]}
         if opts.phase in ("time", "all"):
-            record["time"] = time_program(opts.dir, name, entry, opts.repeat, ncu, env, opts.run_timeout)
+            record["time"] = time_program(opts.dir, name, entry, opts.repeat, ncu, env, opts.run_timeout,
+                                         opts.keep_logs)
         if opts.phase in ("sanitize", "all") and entry.get("rewritten_kernels"):
-            record["sanitize"] = sanitize_program(opts.dir, name, entry, str(sanitizer), env, opts.run_timeout)
+            record["sanitize"] = sanitize_program(opts.dir, name, entry, str(sanitizer), env, opts.run_timeout,
+                                                 opts.keep_logs)
         out["programs"][name] = record
         write_json(opts.out, out)
     out["elapsed_s"] = round(time.monotonic() - started, 1)
