@@ -260,18 +260,20 @@ def run_all(jobs: list[Job], n: int, show: bool = True) -> dict[tuple[str, str],
             job = pending.pop(0)
             start(job)
             running[job.pid] = job
-        pid, status, usage = os.wait4(-1, os.WNOHANG)
-        if pid == 0:
+        reaped = False
+        for pid in list(running):  # our own children only, not any other
+            got, status, usage = os.wait4(pid, os.WNOHANG)
+            if got == 0:
+                continue
+            job = running.pop(pid)
+            outcome = finish(job, status, usage)
+            done[(job.program, job.source)] = outcome
+            reaped = True
+            if show:
+                _progress(job, outcome, len(done), len(jobs))
+        if not reaped:
             _kill_late(running)
             time.sleep(0.05)
-            continue
-        job = running.pop(pid, None)
-        if job is None:
-            continue
-        outcome = finish(job, status, usage)
-        done[(job.program, job.source)] = outcome
-        if show:
-            _progress(job, outcome, len(done), len(jobs))
     return done
 
 
@@ -444,7 +446,7 @@ def merged(pinned: dict[str, Any], fresh: dict[str, Any], programs: set[str]) ->
     """PINNED with PROGRAMS' part replaced by FRESH's."""
     rows = [r for r in pinned.get("rows", []) if program_of(r["file"]) not in programs] + fresh["rows"]
     rewrites = [e for e in pinned.get("rewrites", []) if program_of(e) not in programs] + fresh["rewrites"]
-    return census(rows, rewrites, fresh["totals"].get("wall_seconds"))
+    return census(rows, rewrites, None)  # the wall time of a part is not the census's
 
 
 def differences(pinned: dict[str, Any], fresh: dict[str, Any]) -> list[str]:
