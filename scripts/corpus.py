@@ -356,12 +356,19 @@ def markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def shown_path(path: Path) -> str:
+    """PATH relative to the repository when it lies inside it."""
+    resolved = path.resolve()
+    return str(resolved.relative_to(ROOT)) if resolved.is_relative_to(ROOT) else str(path)
+
+
 def reproduce_command(runs: list[dict[str, Any]], paths: list[Path], gpu: str | None) -> str:
     gpu_cmds = sorted({r.get("command", "") for r in runs if r.get("command")})
-    report = "scripts/corpus.py report " + " ".join(shlex.quote(str(p)) for p in paths)
+    builds = sorted({(r.get("build") or {}).get("command") or "scripts/corpus.py build" for r in runs})
+    report = "scripts/corpus.py report " + " ".join(shlex.quote(shown_path(p)) for p in paths)
     if gpu:
         report += f" --gpu {shlex.quote(gpu)}"
-    return "\n".join(["make corpus-build   # scripts/corpus.py build",
+    return "\n".join([*builds,
                       "# on the GPU machine:", "tar xzf build/corpus.tar.gz -C /tmp", *gpu_cmds,
                       "# here:", report])
 

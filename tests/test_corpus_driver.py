@@ -33,14 +33,15 @@ def load(name: str) -> ModuleType:
 gpu = load("corpus_gpu")
 corpus = load("corpus")
 
+# ncu 2025.3.1 on an H200 (its units "ns", thousands separators), and a
+# second unit spelling of older releases
 NCU_LOG = """\
-==PROF== Connected to process 31337 (/tmp/corpus/matrixT/coalda)
-==PROF== Profiling "_Z14transposeNaivePfPKfii" - 0: 0%....50%....100% - 1 pass
-==PROF== Profiling "_Z14transposeNaivePfPKfii" - 1: 0%....50%....100% - 1 pass
-==PROF== Profiling "_Z3mapPfi" - 2: 0%....50%....100% - 1 pass
-==PROF== Disconnected from process 31337
+==WARNING== Note: Running with uncontrolled GPU caches. Profiling results may be inconsistent.
+==WARNING== Note: Running with unmodified GPU clocks. If not controlled otherwise, profiling results may be inconsistent.
+==PROF== Connected to process 572 (/tmp/corpus/matrixT/plain)
+==PROF== Disconnected from process 572
 "ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
-"0","31337","coalda","127.0.0.1","_Z14transposeNaivePfPKfii","1","7","(16, 16, 1)","(512, 512, 1)","0","9.0","Command line profiler metrics","gpu__time_duration.sum","usecond","1,312.58"
+"0","31337","coalda","127.0.0.1","_Z14transposeNaivePfPKfii","1","7","(16, 16, 1)","(512, 512, 1)","0","9.0","Command line profiler metrics","gpu__time_duration.sum","ns","501,952"
 "1","31337","coalda","127.0.0.1","_Z14transposeNaivePfPKfii","1","7","(16, 16, 1)","(512, 512, 1)","0","9.0","Command line profiler metrics","gpu__time_duration.sum","msecond","1.5"
 "2","31337","coalda","127.0.0.1","_Z3mapPfi","1","7","(256, 1, 1)","(79, 1, 1)","0","9.0","Command line profiler metrics","gpu__time_duration.sum","nsecond","4,096"
 """
@@ -50,7 +51,7 @@ def test_ncu_csv_sums_each_kernel_in_ms() -> None:
     found = gpu.parse_ncu_csv(NCU_LOG)
     assert set(found) == {"_Z14transposeNaivePfPKfii", "_Z3mapPfi"}
     assert found["_Z14transposeNaivePfPKfii"]["launches"] == 2
-    assert found["_Z14transposeNaivePfPKfii"]["ms"] == pytest.approx(1.31258 + 1.5)
+    assert found["_Z14transposeNaivePfPKfii"]["ms"] == pytest.approx(0.501952 + 1.5)
     assert found["_Z3mapPfi"] == {"ms": pytest.approx(0.004096), "launches": 1}
     assert gpu.parse_ncu_csv("==PROF== No kernels were profiled.\n") == {}
 
@@ -209,9 +210,11 @@ def test_gpu_script_end_to_end_with_stand_ins(tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
     proc = subprocess.run([sys.executable, str(REPO / "scripts" / "corpus_gpu.py"), str(root), "--repeat", "2",
-                           "--phase", "all", "--out", str(out)], capture_output=True, text=True, env=env, timeout=60)
+                           "--phase", "all", "--keep-logs", str(tmp_path / "logs"), "--out", str(out)], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("fast ") >= 4 and "fast racecheck: exit 0, 0 hazards" in proc.stdout
+    assert "_Z1kv" in (tmp_path / "logs" / "fast-1-plain.ncu.csv").read_text()
+    assert "0 hazards" in (tmp_path / "logs" / "fast-racecheck.log").read_text()
     result = json.loads(out.read_text())
     fast = result["programs"]["fast"]
     assert fast["time"]["order"] == ["plain", "coalda", "coalda", "plain"]
