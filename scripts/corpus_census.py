@@ -127,14 +127,16 @@ def load_recipe(path: Path) -> Recipe:
     return Recipe(path.stem, program_dir.relative_to(ROOT), tuple(sources), tuple(flags))
 
 
-def load_recipes(only: list[str] | None) -> list[Recipe]:
+def load_recipes(only: list[str] | None, skip: list[str] | None = None) -> list[Recipe]:
     paths = sorted(RECIPES.glob("*.toml")) if RECIPES.is_dir() else []
     names = {p.stem for p in paths}
-    if only is not None:
-        missing = [n for n in only if n not in names]
+    for option, chosen in (("--only", only), ("--skip", skip)):
+        missing = [n for n in chosen or [] if n not in names]
         if missing:
-            raise CensusError(f"--only: no recipe corpus/recipes/{missing[0]}.toml")
+            raise CensusError(f"{option}: no recipe corpus/recipes/{missing[0]}.toml")
+    if only is not None:
         paths = [p for p in paths if p.stem in set(only)]
+    paths = [p for p in paths if p.stem not in set(skip or [])]
     if not paths:
         raise CensusError("no recipes in corpus/recipes/")
     return [load_recipe(p) for p in paths]
@@ -540,6 +542,7 @@ def markdown(data: dict[str, Any], top: int = 12) -> str:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", help="comma-separated recipe names (default: every recipe)")
+    ap.add_argument("--skip", help="comma-separated recipe names to leave out (an --update keeps their pinned part)")
     ap.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="files analyzed at once")
     ap.add_argument("--json", type=Path, help="write this run's census here")
     ap.add_argument("--check", type=Path, help="compare the rewrite set with this pinned census")
@@ -549,6 +552,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
     return args
+
+
+def _names(option: str | None) -> list[str] | None:
+    return [n.strip() for n in option.split(",") if n.strip()] if option is not None else None
 
 
 def read_pinned(path: Path) -> dict[str, Any]:
@@ -591,10 +598,10 @@ def report_failures(data: dict[str, Any]) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only is not None else None
+    only, skip = _names(args.only), _names(args.skip)
     pinned_path = args.check or PINNED
     try:
-        recipes = load_recipes(only)
+        recipes = load_recipes(only, skip)
         pinned = read_pinned(pinned_path) if args.check or (args.update and pinned_path.exists()) else None
         data = run_census(recipes, args.jobs)
     except CensusError as exc:
@@ -616,7 +623,7 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             failed = True
     if args.update:
-        full = merged(pinned, data, programs) if only and pinned is not None else data
+        full = merged(pinned, data, programs) if (only or skip) and pinned is not None else data
         write(pinned_path, full)
         pinned_path.with_suffix(".md").write_text(markdown(full), encoding="utf-8")
         print(f"wrote {pinned_path} and {pinned_path.with_suffix('.md')}")
