@@ -236,13 +236,22 @@ def classify(code: int, stdout: str, stderr: str, killed: bool) -> tuple[str, st
             return CRASH, "exit 0 without a JSON report", None
         return OK, "", report
     if "Traceback" in stderr or code < 0 or "COALDA pass failed" in stderr:
-        return CRASH, last if code >= 0 else f"killed by signal {-code}: {last}", None
+        return CRASH, _crash_message(code, lines, last), None
     if "defines no CUDA kernel" in stderr:
         return HOST_ONLY, "", None
     if "could not compile" in stderr:
         first = next((ln for ln in lines if "error:" in ln), last)
         return COMPILE_ERROR, first, None
     return CRASH, last, None
+
+
+def _crash_message(code: int, lines: list[str], last: str) -> str:
+    """The pass's or Python's own words (an assertion, an LLVM ERROR, the
+    exception) before coalda's last line, which has the command to reproduce."""
+    cause = next((ln.strip() for ln in lines if re.search(r"Assertion|LLVM ERROR|Error:|Exception|Segmentation", ln)
+                  and not ln.startswith("coalda: error")), "")
+    text = (f"killed by signal {-code}: " if code < 0 else "") + (f"{cause} | " if cause else "") + last
+    return text[:400]
 
 
 def finish(job: Job, status: int, usage: resource.struct_rusage) -> Outcome:
@@ -490,6 +499,27 @@ def _leaf_total(counts: Counts) -> int:
     return sum(_leaf_total(v) if isinstance(v, dict) else v for v in counts.values())
 
 
+def _program_rows(data: dict[str, Any]) -> list[str]:
+    by: dict[str, list[dict[str, Any]]] = {}
+    for r in data["rows"]:
+        by.setdefault(program_of(r["file"]), []).append(r)
+    rewrites = Counter(program_of(e) for e in data["rewrites"])
+    lines = []
+    for program, rows in sorted(by.items()):
+        counts: Counts = {}
+        for r in rows:
+            merge(counts, r["counts"])
+        own = counts.get("accesses", {}).get("own", {})
+        klass = Counter[str]()
+        for space in own.values():
+            klass.update(space)
+        failed = [r["status"] for r in rows if r["status"] not in (OK, HOST_ONLY)]
+        lines.append(f"| {program}{' (' + ', '.join(failed) + ')' if failed else ''} | {len(rows)} | "
+                     f"{sum(r['kernels'] for r in rows)} | {sum(klass.values())} | {klass['uncoalesced']} | "
+                     f"{klass['unknown']} | {rewrites[program]} | {round(sum(r['seconds'] for r in rows), 1)} |")
+    return lines
+
+
 def markdown(data: dict[str, Any], top: int = 12) -> str:
     t, counts = data["totals"], data["totals"]["counts"]
     accesses = counts.get("accesses", {})
@@ -526,6 +556,10 @@ def markdown(data: dict[str, Any], top: int = 12) -> str:
     refusals = [(n, what, why) for what, reasons in counts.get("refused", {}).items() for why, n in reasons.items()
                 if why != "AlreadyCoalesced"]  # a copy group with nothing to do
     out += [f"| {what} | {why} | {n} |" for n, what, why in sorted(refusals, key=lambda x: (-x[0], x[1], x[2]))[:top]]
+    out += ["", "## Programs", "",
+            "| program | files | kernels | own accesses | uncoalesced | unknown | rewrites | seconds |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    out += _program_rows(data)
     out += ["", "## Slowest files", "", "| file | status | kernels | seconds | peak MB |", "|---|---|---:|---:|---:|"]
     slow = sorted(data["rows"], key=lambda r: -r["seconds"])[:top]
     out += [f"| {r['file']} | {r['status']}{' (over budget)' if r['over_budget'] else ''} | {r['kernels']} | "
