@@ -20,6 +20,10 @@ ran over budget, with a pinned census and prints each difference; timings are
 never compared. --update writes the pinned census (JSON and a Markdown summary
 beside it); with --only it replaces only those programs' part.
 
+Each file is ok, host-only (no kernel), compile-error, refused (coalda's
+one-line refusal of the command, e.g. a flag it sets itself), crash (of the
+pass or a traceback), timeout or out-of-memory (both over budget).
+
 Exit status: 0 when every file ran within budget, none crashed and --check
 found no difference; 1 otherwise; 2 on bad input.
 """
@@ -54,8 +58,8 @@ TIMEOUT_S = 300.0  # then it is killed
 ADDRESS_SPACE = 4 << 30  # RLIMIT_AS of each analyze
 
 CLASSES = ("coalesced", "uncoalesced", "uniform", "unknown")
-OK, HOST_ONLY, COMPILE_ERROR, CRASH, TIMEOUT, OUT_OF_MEMORY = (
-    "ok", "host-only", "compile-error", "crash", "timeout", "out-of-memory")
+OK, HOST_ONLY, COMPILE_ERROR, REFUSED, CRASH, TIMEOUT, OUT_OF_MEMORY = (
+    "ok", "host-only", "compile-error", "refused", "crash", "timeout", "out-of-memory")
 OOM_SIGNS = re.compile(r"out of memory|bad_alloc|MemoryError|Cannot allocate memory|failed to map segment")
 
 Counts = dict[str, Any]  # nested dicts whose leaves are ints
@@ -242,6 +246,8 @@ def classify(code: int, stdout: str, stderr: str, killed: bool) -> tuple[str, st
     if "could not compile" in stderr:
         first = next((ln for ln in lines if "error:" in ln), last)
         return COMPILE_ERROR, first, None
+    if len(lines) == 1 and lines[0].startswith("coalda: error:") and code in (1, 2):
+        return REFUSED, last, None  # coalda's one line on its command (a flag it sets itself)
     return CRASH, last, None
 
 
@@ -465,7 +471,7 @@ def differences(pinned: dict[str, Any], fresh: dict[str, Any]) -> list[str]:
     over budget (or no longer does), between two censuses of the same programs."""
     lines: list[str] = []
     old, new = Counter(pinned.get("rewrites", [])), Counter(fresh["rewrites"])
-    unmeasured = {r["file"] for r in fresh["rows"] if r["status"] not in (OK, HOST_ONLY, COMPILE_ERROR)}
+    unmeasured = {r["file"] for r in fresh["rows"] if r["status"] in (CRASH, TIMEOUT, OUT_OF_MEMORY)}
     for entry in sorted((old - new).elements()):
         file = entry.split(":", 1)[0]
         lines.append(f"lost:   {entry}" + ("  (the file did not finish)" if file in unmeasured else ""))

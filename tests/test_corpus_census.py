@@ -154,6 +154,8 @@ def test_recipe_flags() -> None:
     (1, "Traceback (most recent call last):\n  ...\nKeyError: 'x'", "crash"),
     (1, "coalda: error: the COALDA pass failed (exit -6)", "crash"),
     (1, "LLVM ERROR: out of memory\ncoalda: error: the COALDA pass failed (exit -6)", "out-of-memory"),
+    (1, "coalda: error: clang flag -x is COALDA's own choice: drop it", "refused"),
+    (1, "coalda: error: something odd\nand more", "crash"),
     (-9, "", "crash"),
     (0, "", "crash"),  # no JSON report
 ])
