@@ -655,7 +655,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(data['rewrites'])} rewrites, {t['seconds']} s analyze, {t['wall_seconds']} s wall")
     failed = report_failures(data)
     if pinned is not None:
-        diff = differences(restrict(pinned, programs), data)
+        # a whole census also loses the rewrites of a program whose recipe is gone
+        diff = differences(restrict(pinned, programs) if only or skip else pinned, data)
         for line in diff:
             print(line)
         if diff and not args.update:
