@@ -243,12 +243,13 @@ def strip_binaries(out: Path, manifest: dict[str, Any]) -> None:
             info["stripped"] = True
 
 
-def merged_programs(out: Path, names: set[str], fresh: dict[str, Any]) -> dict[str, Any]:
+def merged_programs(out: Path, available: set[str], attempted: set[str], fresh: dict[str, Any]) -> dict[str, Any]:
     """This build's entries, and the previous manifest's entries for programs
-    not rebuilt now whose recipe still exists and whose directory is there."""
+    not attempted now whose recipe still exists and whose directory is there
+    (so that --only rebuilds a few programs of a full corpus)."""
     old_path = out / "manifest.json"
     old = json.loads(old_path.read_text()).get("programs", {}) if old_path.is_file() else {}
-    kept = {n: e for n, e in old.items() if n not in fresh and n in names and (out / n).is_dir()}
+    kept = {n: e for n, e in old.items() if n not in attempted and n in available and (out / n).is_dir()}
     return dict(sorted({**kept, **fresh}.items()))
 
 
@@ -436,10 +437,11 @@ def build(only: str, out: Path, corpus: Path, jobs: int) -> None:
             lambda n: finish(n, {b: compiled[(n, b)] for b in BUILDS}), names_built)))
     failures += [e["error"] for e in fresh.values() if "error" in e]
     copy_cudart(out)
+    programs = merged_programs(out, set(available), set(names), fresh)
+    partial = set(programs) <= set(names) and only
     manifest = {**stamp, "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "command": "scripts/corpus.py build" + (f" --only {only}" if only else ""),
-                "build_s": round(time.monotonic() - start, 1),
-                "programs": merged_programs(out, set(available), fresh)}
+                "command": "scripts/corpus.py build" + (f" --only {only}" if partial else ""),
+                "build_s": round(time.monotonic() - start, 1), "programs": programs}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     tar = pack(out)
     if tar.stat().st_size > STRIP_ABOVE:

@@ -257,3 +257,13 @@ def test_build_matrixT_names_its_transpose(tmp_path: Path) -> None:
     assert naive and naive[0]["symbol"] == "_Z14transposeNaivePfPKfii"
     assert "transposed/block" in naive[0]["kinds"]
     assert (tmp_path / "corpus.tar.gz").is_file()
+
+
+def test_only_keeps_the_other_built_programs(tmp_path: Path) -> None:
+    (tmp_path / "manifest.json").write_text(json.dumps({"programs": {
+        "kept": {"built": True}, "no-recipe": {"built": True}, "no-dir": {"built": True}, "redo": {"built": True}}}))
+    for name in ("kept", "no-recipe", "redo"):
+        (tmp_path / name).mkdir()
+    merged = corpus.merged_programs(tmp_path, {"kept", "no-dir", "redo"}, {"redo", "broken"},
+                                    {"redo": {"built": False}})
+    assert merged == {"kept": {"built": True}, "redo": {"built": False}}
