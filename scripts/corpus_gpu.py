@@ -3,7 +3,7 @@
 
     tar xzf build/corpus.tar.gz -C /tmp
     python3 scripts/corpus_gpu.py /tmp/corpus --repeat 3 [--only A,B]
-        [--phase time|sanitize|all] [--budget SECONDS] --out corpus-run.json
+        [--phase time|sanitize|all] [--shard K/N] [--budget SECONDS] --out corpus-run.json
 
 Standard library only (Python 3.10+): the GPU machine has nvcc, ncu and
 compute-sanitizer but no clang and no .venv. The CUDA 12 runtime the
@@ -177,6 +177,18 @@ def sanitizer_count(text: str, tool: str) -> int | None:
                else r"ERROR SUMMARY:\s*([\d,]+)\s+error")
     found = re.findall(pattern, text)
     return int(found[-1].replace(",", "")) if found else None
+
+
+def shard(names: list[str], rewritten: set[str], spec: str) -> list[str]:
+    """Part K of N ("K/N") of the programs: dealt round-robin, those with
+    rewritten kernels (the ones timed under ncu) first, so that each part
+    gets its share of the slow ones."""
+    match = re.fullmatch(r"(\d+)/(\d+)", spec)
+    if not match or not 1 <= int(match[1]) <= int(match[2]):
+        raise ValueError(f"--shard must be K/N with 1 <= K <= N, not {spec!r}")
+    k, n = int(match[1]), int(match[2])
+    ordered = sorted(names, key=lambda name: (name not in rewritten, name))
+    return sorted(ordered[k - 1::n])
 
 
 def tail(text: str, n: int = TAIL_LINES) -> str:
@@ -354,6 +366,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--only", default="", help="comma-separated program names")
     ap.add_argument("--phase", choices=("time", "sanitize", "all"), default="time")
     ap.add_argument("--out", type=Path, required=True, help="the results JSON")
+    ap.add_argument("--shard", default="", help="K/N: only part K of N of the programs (for runs under a time limit)")
     ap.add_argument("--budget", type=float, default=0, help="start no program after this many seconds")
     ap.add_argument("--keep-logs", type=Path, default=None, help="copy every ncu and sanitizer log here")
     ap.add_argument("--run-timeout", type=float, default=300, help="seconds one run may take (default 300)")
@@ -379,6 +392,11 @@ def main(argv: list[str]) -> int:
     if unknown:
         return fail(f"not in the built corpus: {', '.join(unknown)}")
     names = only or sorted(programs)
+    if opts.shard:
+        try:
+            names = shard(names, {n for n in names if programs[n].get("rewritten_kernels")}, opts.shard)
+        except ValueError as exc:
+            return fail(str(exc))
     ncu = find_tool("ncu")
     sanitizer = find_tool("compute-sanitizer")
     if opts.phase in ("time", "all") and not ncu:

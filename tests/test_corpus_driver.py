@@ -267,3 +267,12 @@ def test_only_keeps_the_other_built_programs(tmp_path: Path) -> None:
     merged = corpus.merged_programs(tmp_path, {"kept", "no-dir", "redo"}, {"redo", "broken"},
                                     {"redo": {"built": False}})
     assert merged == {"kept": {"built": True}, "redo": {"built": False}}
+
+
+def test_shards_deal_the_timed_programs_evenly() -> None:
+    names = ["a", "b", "c", "d", "e", "f"]
+    parts = [gpu.shard(names, {"e", "f"}, f"{k}/2") for k in (1, 2)]
+    assert parts == [["a", "c", "e"], ["b", "d", "f"]]
+    assert gpu.shard(names, set(), "1/1") == names
+    with pytest.raises(ValueError):
+        gpu.shard(names, set(), "3/2")
