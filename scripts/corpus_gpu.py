@@ -315,8 +315,16 @@ def time_program(root: Path, name: str, entry: dict[str, Any], repeat: int, ncu:
         shutil.rmtree(d.parent, ignore_errors=True)
     result = summarize(runs, symbols, recipe)
     result["order"] = order
-    result["runs"] = runs
+    result["runs"] = [trimmed(r) for r in runs]
     return result
+
+
+def trimmed(run: dict[str, Any], keep: int = 60) -> dict[str, Any]:
+    """A run as the JSON keeps it: stdout's last KEEP lines, its line count
+    and hash (compared already, in full)."""
+    stdout = run["stdout"]
+    return {**run, "stdout": tail(stdout, keep), "stdout_lines": len(stdout.splitlines()),
+            "stdout_sha256": hashlib.sha256(stdout.encode()).hexdigest()}
 
 
 def sanitize_program(root: Path, name: str, entry: dict[str, Any], sanitizer: str, env: dict[str, str],

@@ -220,6 +220,7 @@ def test_gpu_script_end_to_end_with_stand_ins(tmp_path: Path) -> None:
     assert fast["time"]["order"] == ["plain", "coalda", "coalda", "plain"]
     assert fast["time"]["kernels"]["_Z1kv"] == {"plain_ms": 0.4, "coalda_ms": 0.2, "speedup": 2.0}
     assert fast["time"]["verified"] and fast["time"]["equal"]
+    assert fast["time"]["runs"][0]["stdout"].startswith("n = 4\n") and fast["time"]["runs"][0]["stdout_lines"] == 3
     assert fast["sanitize"]["memcheck"]["count"] == 0 and fast["sanitize"]["racecheck"]["count"] == 0
     none = result["programs"]["none"]
     assert none["time"]["order"] == ["plain", "coalda"] and "sanitize" not in none
