@@ -393,8 +393,11 @@ def main(argv: list[str]) -> int:
         return fail(f"{manifest_path} not found (unpack build/corpus.tar.gz first)")
     if opts.repeat < 1:
         return fail("--repeat must be at least 1")
-    manifest = json.loads(manifest_path.read_text())
-    programs = {n: e for n, e in manifest["programs"].items() if e.get("built")}
+    try:
+        manifest = json.loads(manifest_path.read_text())
+        programs = {n: e for n, e in manifest["programs"].items() if e.get("built")}
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return fail(f"{manifest_path}: not a corpus manifest ({type(exc).__name__}: {exc})")
     only = [n for n in opts.only.split(",") if n]
     unknown = [n for n in only if n not in programs]
     if unknown:
