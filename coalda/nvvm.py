@@ -523,6 +523,8 @@ FAMILIES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], _Signature], str
         (r"sad\.(?P<ty>i|ui)", _sad),
         (r"prmt", _prmt),
         (r"(?:ldg|ldu)\.global\.[ifp]\.[\w.]+", _load),
+        # The emulated GPU has one SM: a grid of one block is a full wave.
+        (r"read\.ptx\.sreg\.nsmid", lambda m, sig: "  ret i32 1"),
     )
 )
 _LIBM = ("declare float @nextafterf(float, float)", "declare double @nextafter(double, double)")

@@ -242,6 +242,7 @@ decideStagingsOf(Function &F, const std::vector<GroupOutcome> &Groups,
   decideStagings(Stagings, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
                  FAM.getResult<DominatorTreeAnalysis>(F),
                  FAM.getResult<LoopAnalysis>(F),
+                 FAM.getResult<ScalarEvolutionAnalysis>(F),
                  FAM.getResult<CycleAnalysis>(F));
   bool ElementStaged = any_of(Stagings, [](const StagingOutcome &O) {
     return O.legal();

@@ -70,8 +70,21 @@ cl::opt<bool> StageSmallAlways(
     cl::desc("Also stage elements under 24 bytes or of fewer than 4 member "
              "accesses where staging them measured slower (no load "
              "waiting behind their stores; branches between the "
-             "accesses): for the "
+             "accesses), and kernels whose other work the cost rule on it "
+             "says the staging would cost: for the "
              "adversarial corpora, which attack the staged code"));
+cl::opt<unsigned> KernelWorkLoopTrips(
+    "coalda-kernel-work-loop-trips", cl::init(64),
+    cl::desc("Cost rule on the kernel's other work: a loop beside the staged "
+             "accesses of at most this many iterations (a constant) does not "
+             "count as work that the staging would cost (s8n, md, "
+             "mandelbrot: loops of run-time length, staged 0.94-0.95x)"));
+cl::opt<unsigned> KernelWorkShare(
+    "coalda-kernel-work-share", cl::init(4),
+    cl::desc("Cost rule on the kernel's other work: stage only where the "
+             "staged accesses are at least 1 in this many of the kernel's "
+             "global accesses (dslash, 1 in 10: 0.77x staged; 0 turns the "
+             "rule off)"));
 cl::opt<bool> TransposeAddressTile(
     "coalda-transpose-address-tile", cl::init(false),
     cl::desc("Permuted transposed stores read each slot's address from a "
@@ -122,6 +135,12 @@ cl::opt<unsigned> WindowReadOnlyModulus(
     cl::desc("Chunk windows: a loop that only reads takes the window when its "
              "rows are a multiple of this many bytes apart (measured at 128; "
              "other values are for measurements, 0: never)"));
+cl::opt<unsigned> WindowMinBlocksPerSM(
+    "coalda-window-min-blocks-per-sm", cl::init(1),
+    cl::desc("Chunk windows run only in grids of at least this many blocks "
+             "per SM (the SM count read at run time, %nsmid): a smaller grid "
+             "runs one block per SM, whose rows L1 serves (page-rank's map "
+             "at 16 blocks: 0.87x windowed; 0: no such test)"));
 cl::opt<bool> CostRules(
     "coalda-cost-rules", cl::init(true),
     cl::desc("Leave alone the copies the measurements found unprofitable "

@@ -36,6 +36,9 @@ extern llvm::cl::opt<unsigned> StagePartialGap;
 extern llvm::cl::opt<unsigned> StageTileBudget;
 extern llvm::cl::opt<unsigned> StageSmallRMWThreads;
 extern llvm::cl::opt<bool> StageSmallAlways;
+extern llvm::cl::opt<unsigned> KernelWorkLoopTrips;
+extern llvm::cl::opt<unsigned> KernelWorkShare;
+extern llvm::cl::opt<unsigned> WindowMinBlocksPerSM;
 extern llvm::cl::opt<bool> TransposeAddressTile;
 extern llvm::cl::opt<bool> StageAlwaysVote;
 /// Where element stagings use warp tiles (Options.cpp).

@@ -340,7 +340,7 @@ void findUniformGo(const StagingCandidate &C, StagingPlan &P,
 void decideStagings(std::vector<StagingOutcome> &Stagings,
                     const CoalescingInfo &Info, llvm::PostDominatorTree &PDT,
                     llvm::DominatorTree &DT, llvm::LoopInfo &LI,
-                    const llvm::CycleInfo &Cycles);
+                    llvm::ScalarEvolution &SE, const llvm::CycleInfo &Cycles);
 
 /// emit: stages one legal candidate; returns what it did, for people.
 std::string emitStaging(const StagingCandidate &C, const StagingPlan &P);

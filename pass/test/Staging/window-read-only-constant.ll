@@ -14,7 +14,7 @@
 ; CHECK: coalda.window.vote:
 ; CHECK: call i32 @llvm.nvvm.barrier0.and
 ; CHECK: br i1 %coalda.window.go, label %coalda.window.region, label %coalda.window.region.orig
-; REMARK: remark: {{.*}}staged the chunk of in through a shared-memory window of 32 bytes per thread {{.*}}whose rows are at least 80 bytes and a multiple of 128 bytes (the loop only reads its chunks) take it
+; REMARK: remark: {{.*}}staged the chunk of in through a shared-memory window of 32 bytes per thread {{.*}}whose rows are at least 80 bytes and a multiple of 128 bytes (the loop only reads its chunks), in grids of at least 1 block per SM take it
 
 ; 100 floats (400 bytes): refused with the rule's reason, left as it was.
 ; CHECK-LABEL: define {{.*}}row_sums100
