@@ -513,7 +513,8 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
     return Info;
   const DataLayout &DL = F.getDataLayout();
   const CycleInfo &Cycles = FAM.getResult<CycleAnalysis>(F);
-  Info.Uniformity = std::make_unique<RowUniformity>(F, isKernel(F));
+  Info.Uniformity = std::make_unique<RowUniformity>(
+      F, isKernel(F), FAM.getResult<DominatorTreeAnalysis>(F), Cycles);
   Info.Walker = std::make_unique<AddressWalker>(DL, *Info.Uniformity);
   AddressWalker &Walker = *Info.Walker;
 

@@ -28,19 +28,22 @@
 
 #include "RowUniformity.h"
 
-#include "llvm/Analysis/CycleAnalysis.h"
-#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/ADT/GenericUniformityImpl.h"
 #include "llvm/Analysis/TargetTransformInfoImpl.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
-#include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/PassInstrumentation.h"
 
 using namespace llvm;
+
+// GenericUniformityInfo::compute() is inline and needs the analysis' class;
+// libLLVM instantiates its members (UniformityAnalysis.cpp), including a
+// specialized initialize(): use those, instantiate none here.
+template <> void GenericUniformityAnalysisImpl<SSAContext>::initialize();
+extern template class llvm::GenericUniformityAnalysisImpl<SSAContext>;
 
 namespace coalda {
 
@@ -110,18 +113,13 @@ private:
 
 } // namespace
 
-RowUniformity::RowUniformity(Function &F, bool IsKernel)
-    : FAM(std::make_unique<FunctionAnalysisManager>()) {
-  FAM->registerPass([&] { return PassInstrumentationAnalysis(); });
-  FAM->registerPass([&] { return DominatorTreeAnalysis(); });
-  FAM->registerPass([&] { return CycleAnalysis(); });
-  FAM->registerPass([&] { return UniformityInfoAnalysis(); });
-  FAM->registerPass([&] {
-    return TargetIRAnalysis([IsKernel](const Function &Fn) {
-      return TargetTransformInfo(RowDivergence(Fn.getDataLayout(), IsKernel));
-    });
-  });
-  UI = &FAM->getResult<UniformityInfoAnalysis>(F);
+RowUniformity::RowUniformity(Function &F, bool IsKernel,
+                             const DominatorTree &DT, const CycleInfo &Cycles)
+    : RowTTI(RowDivergence(F.getDataLayout(), IsKernel)),
+      UI(DT, Cycles, &RowTTI) {
+  // What UniformityInfoAnalysis::run does, on the caller's DT and cycles
+  // (RowDivergence always has branch divergence).
+  UI.compute();
 }
 
 RowUniformity::~RowUniformity() = default;
@@ -129,13 +127,13 @@ RowUniformity::~RowUniformity() = default;
 bool RowUniformity::isUniform(const Value *V) const {
   if (isa<Constant>(V))
     return true;
-  if (UI->isDivergent(V))
+  if (UI.isDivergent(V))
     return false;
   // Temporal divergence: a value computed in a loop that threads leave in
   // different iterations differs per thread where it is used after the loop.
   // Without the use at hand, any such use makes the value non-uniform.
   for (const Use &U : V->uses())
-    if (isa<Instruction>(U.getUser()) && UI->isDivergentUse(U))
+    if (isa<Instruction>(U.getUser()) && UI.isDivergentUse(U))
       return false;
   return true;
 }

@@ -11,7 +11,10 @@
 // our own divergence sources instead of the target's: threadIdx.x and the
 // other per-thread special registers, loads, atomics, allocas and calls.
 // threadIdx.y/z, blockIdx, blockDim, gridDim and kernel parameters are
-// uniform across a row.
+// uniform across a row. It is built on the dominator tree and cycles the
+// caller's analysis manager already holds for the function: computing them
+// again doubles the cost, and the cycles of a large function (a kernel with
+// its helpers inlined) take time quadratic in its number of loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,13 +22,13 @@
 #define COALDA_LIB_ROWUNIFORMITY_H
 
 #include "llvm/ADT/GenericUniformityInfo.h"
-#include "llvm/IR/PassManager.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/SSAContext.h"
-
-#include <memory>
 
 namespace llvm {
 class BasicBlock;
+class DominatorTree;
 class Function;
 class Value;
 } // namespace llvm
@@ -34,8 +37,13 @@ namespace coalda {
 
 class RowUniformity {
 public:
-  RowUniformity(llvm::Function &F, bool IsKernel);
+  /// DT and Cycles are F's, and must outlive this object (the caller's
+  /// analysis manager invalidates them together with it).
+  RowUniformity(llvm::Function &F, bool IsKernel,
+                const llvm::DominatorTree &DT, const llvm::CycleInfo &Cycles);
   ~RowUniformity();
+  RowUniformity(const RowUniformity &) = delete;
+  RowUniformity &operator=(const RowUniformity &) = delete;
 
   /// V is equal for all threads of a row at every one of its uses.
   bool isUniform(const llvm::Value *V) const;
@@ -44,10 +52,9 @@ public:
   bool isUniformBranch(const llvm::BasicBlock &BB) const;
 
 private:
-  /// A private analysis manager whose TargetIRAnalysis answers with our
-  /// divergence sources; it owns the dominator tree, cycles and the result.
-  std::unique_ptr<llvm::FunctionAnalysisManager> FAM;
-  const llvm::GenericUniformityInfo<llvm::SSAContext> *UI = nullptr;
+  /// Answers with our divergence sources; the analysis keeps a pointer to it.
+  llvm::TargetTransformInfo RowTTI;
+  llvm::GenericUniformityInfo<llvm::SSAContext> UI;
 };
 
 } // namespace coalda
