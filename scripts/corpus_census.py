@@ -459,10 +459,14 @@ def restrict(data: dict[str, Any], programs: set[str]) -> dict[str, Any]:
     return census(rows, [e for e in data.get("rewrites", []) if program_of(e) in programs], None)
 
 
-def merged(pinned: dict[str, Any], fresh: dict[str, Any], programs: set[str]) -> dict[str, Any]:
-    """PINNED with PROGRAMS' part replaced by FRESH's."""
-    rows = [r for r in pinned.get("rows", []) if program_of(r["file"]) not in programs] + fresh["rows"]
-    rewrites = [e for e in pinned.get("rewrites", []) if program_of(e) not in programs] + fresh["rewrites"]
+def merged(pinned: dict[str, Any], fresh: dict[str, Any], programs: set[str], kept: set[str]) -> dict[str, Any]:
+    """PINNED with PROGRAMS' part replaced by FRESH's; of the others, only
+    those in KEPT (that still have a recipe) stay."""
+    def stays(program: str) -> bool:
+        return program not in programs and program in kept
+
+    rows = [r for r in pinned.get("rows", []) if stays(program_of(r["file"]))] + fresh["rows"]
+    rewrites = [e for e in pinned.get("rewrites", []) if stays(program_of(e))] + fresh["rewrites"]
     return census(rows, rewrites, None)  # the wall time of a part is not the census's
 
 
@@ -664,7 +668,8 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             failed = True
     if args.update:
-        full = merged(pinned, data, programs) if (only or skip) and pinned is not None else data
+        existing = {p.stem for p in RECIPES.glob("*.toml")}
+        full = merged(pinned, data, programs, existing) if (only or skip) and pinned is not None else data
         write(pinned_path, full)
         pinned_path.with_suffix(".md").write_text(markdown(full), encoding="utf-8")
         print(f"wrote {pinned_path} and {pinned_path.with_suffix('.md')}")
