@@ -272,37 +272,45 @@ def run_all(jobs: list[Job], n: int, show: bool = True) -> dict[tuple[str, str],
     pending = list(jobs)
     running: dict[int, Job] = {}
     done: dict[tuple[str, str], Outcome] = {}
-    while pending or running:
-        while pending and len(running) < n:
-            job = pending.pop(0)
-            start(job)
-            running[job.pid] = job
-        reaped = False
-        for pid in list(running):  # our own children only, not any other
-            got, status, usage = os.wait4(pid, os.WNOHANG)
-            if got == 0:
-                continue
-            job = running.pop(pid)
-            outcome = finish(job, status, usage)
-            done[(job.program, job.source)] = outcome
-            reaped = True
-            if show:
-                _progress(job, outcome, len(done), len(jobs))
-        if not reaped:
-            _kill_late(running)
-            time.sleep(0.05)
+    try:
+        while pending or running:
+            while pending and len(running) < n:
+                job = pending.pop(0)
+                start(job)
+                running[job.pid] = job
+            reaped = False
+            for pid in list(running):  # our own children only, not any other
+                got, status, usage = os.wait4(pid, os.WNOHANG)
+                if got == 0:
+                    continue
+                job = running.pop(pid)
+                outcome = finish(job, status, usage)
+                done[(job.program, job.source)] = outcome
+                reaped = True
+                if show:
+                    _progress(job, outcome, len(done), len(jobs))
+            if not reaped:
+                _kill_late(running)
+                time.sleep(0.05)
+    finally:  # an interrupted census leaves no analyze behind (each runs in its own session)
+        for job in running.values():
+            _kill(job)
     return done
+
+
+def _kill(job: Job) -> None:
+    job.killed = True
+    try:
+        os.killpg(job.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def _kill_late(running: dict[int, Job]) -> None:
     now = time.monotonic()
     for job in running.values():
         if not job.killed and now - job.started > TIMEOUT_S:
-            job.killed = True
-            try:
-                os.killpg(job.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            _kill(job)
 
 
 def over_budget(outcome: Outcome) -> bool:
@@ -640,8 +648,13 @@ def report_failures(data: dict[str, Any]) -> bool:
     return bool(data["failures"]["crash"] or data["failures"]["over_budget"])
 
 
+def _interrupted(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    signal.signal(signal.SIGTERM, _interrupted)  # so that run_all's cleanup runs
     only, skip = _names(args.only), _names(args.skip)
     pinned_path = args.check or PINNED
     try:
@@ -651,6 +664,9 @@ def main(argv: list[str] | None = None) -> int:
     except CensusError as exc:
         print(f"corpus_census: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("corpus_census: interrupted", file=sys.stderr)
+        return 130
     programs = {r.name for r in recipes}
     if args.json:
         write(args.json, data)
