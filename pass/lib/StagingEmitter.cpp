@@ -676,12 +676,16 @@ Value *StagingEmitter::iterationFull(IRBuilder<> &B) {
 /// A 2-D block (rows to permute) of at most the tiles' threads, and more
 /// than one warp: permuting within a single warp leaves the set of
 /// addresses each warp touches as it was (Rodinia's 4x4 blocks), so such a
-/// block runs the original code.
+/// block runs the original code. A transposed read-modify-write also needs
+/// rows of at least a warp (cost rule): in narrower blocks a warp's column
+/// spans half as many sectors already, and the load phase and barriers cost
+/// what the permutation gains (Rodinia's Fan2 at 16x16: 0.91-0.97x; 2.74x
+/// at 32x8).
 Value *StagingEmitter::transposeFits(IRBuilder<> &B) {
   Value *X = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
   Value *Y = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
   Value *Threads = B.CreateMul(X, Y);
-  return B.CreateAnd(
+  Value *Fits = B.CreateAnd(
       B.CreateAnd(B.CreateICmpULE(Threads, B.getInt32(P.Capacity)),
                   B.CreateICmpUGT(Threads, B.getInt32(32))),
       B.CreateAnd(
@@ -689,6 +693,12 @@ Value *StagingEmitter::transposeFits(IRBuilder<> &B) {
           B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
                          B.getInt32(1))),
       "coalda.fits");
+  bool ReadModifyWrite = any_of(
+      C.Arrays, [](const StagedArray &A) { return A.Loaded && A.Written; });
+  if (!ReadModifyWrite || !opts::CostRules)
+    return Fits;
+  return B.CreateAnd(Fits, B.CreateICmpUGE(X, B.getInt32(32)),
+                     "coalda.fits.rows");
 }
 
 /// The thread's other accesses and staged elements do not overlap its own
@@ -1388,7 +1398,12 @@ std::string StagingEmitter::emit() {
            (C.Arrays.front().Loaded ? "loads and stores" : "stores") +
            " its columns in turn; " +
            std::to_string(C.bytesPerThread() * 2 * P.Capacity) +
-           " bytes for " + std::to_string(P.Capacity) + " threads)";
+           " bytes for " + std::to_string(P.Capacity) + " threads" +
+           (C.Arrays.front().Loaded && opts::CostRules
+                ? "; blocks of rows narrower than 32 threads run the "
+                  "original code"
+                : "") +
+           ")";
   std::string Where =
       P.WarpTile ? std::string(P.GridLoop ? ", each full warp on each "
                                             "iteration of the grid-stride "
