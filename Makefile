@@ -61,3 +61,13 @@ corpus-build: build
 
 corpus-report:
 	$(BIN)/python scripts/corpus.py report $(RUNS) $(if $(GPU),--gpu "$(GPU)")
+
+# the whole corpus census (no GPU): coalda analyze over every corpus program,
+# checked against the pinned rewrite set (docs/programs/census.json); after a
+# reviewed change of what the pass rewrites: make census-update
+.PHONY: census census-update
+census: build
+	$(BIN)/python scripts/corpus_census.py --check docs/programs/census.json
+
+census-update: build
+	$(BIN)/python scripts/corpus_census.py --update
