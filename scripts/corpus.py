@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COALDA = ROOT / ".venv" / "bin" / "coalda"
 REQUIRED = {"dir": str, "sources": list, "args": list, "verify": str, "compare": str}
 OPTIONAL = {"flags": list, "sanitize_args": list, "fail": str, "mask": str, "outputs": list,
-            "setup": str, "note": str}
+            "setup": str, "note": str, "run": bool}
 COMPARE_RULES = ("stdout", "files", "none")
 MAX_JOBS = 2
 STRIP_ABOVE = 40 * 1000 * 1000
@@ -411,9 +411,14 @@ def build(only: str, out: Path, corpus: Path, jobs: int) -> None:
     recipes: dict[str, dict[str, Any]] = {}
     for name in names:
         try:
-            recipes[name] = load_recipe(corpus / "recipes" / f"{name}.toml", corpus)
+            recipe = load_recipe(corpus / "recipes" / f"{name}.toml", corpus)
         except RecipeError as exc:
             failures.append(f"{name}: {exc}")
+            continue
+        if recipe.get("run", True):
+            recipes[name] = recipe
+        else:  # census only: its note says why it is not built and run
+            click.echo(f"{name}: census only, not built (run = false)")
     start = time.monotonic()
     for name in recipes:
         shutil.rmtree(out / name, ignore_errors=True)
