@@ -48,6 +48,10 @@ STATISTIC(NumGroupsRewritten, "Copy groups rewritten coalesced");
 STATISTIC(NumStagingsRewritten, "Blocks whose elements were staged in shared memory");
 STATISTIC(NumRolledBack,
           "Kernels whose rewrite failed the IR verifier and was undone");
+STATISTIC(NumOverBudget, "Kernels skipped: over the analysis budget "
+                         "(-coalda-max-function-size)");
+STATISTIC(NumRecursiveCalls,
+          "Calls of a helper inside its own inlined body, not inlined");
 
 namespace coalda {
 
@@ -85,10 +89,84 @@ bool isHelperCall(const Instruction &I, const Function &Kernel) {
          Callee != &Kernel;
 }
 
+/// Limit 0 is no budget.
+bool overBudget(unsigned Size, unsigned Limit) {
+  return Limit != 0 && Size > Limit;
+}
+
+/// What became of one helper call of a kernel's inlined copy.
+enum class InlineOutcome { Inlined, Recursive, Refused };
+
+/// Inlines the helper calls of a kernel's copy one at a time, remembering
+/// through which helpers' bodies each new call came, so that a helper is
+/// never inlined into its own inlined body.
+class HelperInliner {
+public:
+  /// Calls of Copy to inline now: the helper calls not kept as calls.
+  SmallVector<CallBase *, 8> pendingCalls(Function &Copy,
+                                          const Function &Kernel) const {
+    SmallVector<CallBase *, 8> Calls;
+    for (Instruction &I : instructions(Copy))
+      if (isHelperCall(I, Kernel) && !Kept.contains(&I))
+        Calls.push_back(cast<CallBase>(&I));
+    return Calls;
+  }
+
+  InlineOutcome inlineCall(CallBase &Call) {
+    Function *Callee = Call.getCalledFunction();
+    auto It = CameFrom.find(&Call);
+    int From = It == CameFrom.end() ? -1 : It->second;
+    if (inlinedThrough(From, Callee)) {
+      LLVM_DEBUG(dbgs() << "coalda: not inlining recursive " << Call << "\n");
+      ++NumRecursiveCalls;
+      Kept.insert(&Call);
+      return InlineOutcome::Recursive;
+    }
+    InlineFunctionInfo IFI;
+    InlineResult R = InlineFunction(Call, IFI);
+    if (!R.isSuccess()) {
+      LLVM_DEBUG(dbgs() << "coalda: cannot inline a call of "
+                        << Callee->getName() << ": " << R.getFailureReason()
+                        << "\n");
+      Kept.insert(&Call);
+      return InlineOutcome::Refused;
+    }
+    CameFrom.erase(&Call); // erased: its address may come back
+    History.push_back({Callee, From});
+    for (CallBase *New : IFI.InlinedCallSites)
+      CameFrom[New] = History.size() - 1;
+    return InlineOutcome::Inlined;
+  }
+
+private:
+  /// Entry I: the body of Callee, inlined at a call that came from entry
+  /// Parent (-1: the kernel's own code).
+  struct InlinedFrom {
+    const Function *Callee;
+    int Parent;
+  };
+
+  /// F was inlined on the way to a call that came from entry At.
+  bool inlinedThrough(int At, const Function *F) const {
+    for (; At >= 0; At = History[At].Parent)
+      if (History[At].Callee == F)
+        return true;
+    return false;
+  }
+
+  SmallVector<InlinedFrom, 16> History;
+  DenseMap<const CallBase *, int> CameFrom;
+  DenseSet<const Instruction *> Kept;
+};
+
 /// A copy of the kernel with its device functions inlined (four levels
 /// deep), so that a copy written in a helper is seen in the context of its
 /// call; null when the kernel calls none. At -O3 clang has inlined them
-/// already; at -O0 this makes the same decision possible.
+/// already; at -O0 this makes the same decision possible. A helper is not
+/// inlined into its own inlined body: a recursive one (which clang leaves
+/// as a call) would be copied once per call at every level, exponentially
+/// (logic-rewrite's refactor_core.cu: 4.6 GB, minutes). Inlining stops once
+/// the copy is over the analysis budget, which then skips the kernel.
 Function *withHelpersInlined(Function &Kernel) {
   if (none_of(instructions(Kernel),
               [&](Instruction &I) { return isHelperCall(I, Kernel); }))
@@ -96,20 +174,20 @@ Function *withHelpersInlined(Function &Kernel) {
   ValueToValueMapTy VMap;
   Function *Copy = CloneFunction(&Kernel, VMap);
   Copy->addFnAttr(InlinedKernelAttr);
+  HelperInliner Inliner;
+  unsigned Size = Copy->getInstructionCount();
   for (unsigned Depth = 0; Depth < 4; ++Depth) {
-    SmallVector<CallBase *, 8> Calls;
-    for (Instruction &I : instructions(*Copy))
-      if (isHelperCall(I, Kernel))
-        Calls.push_back(cast<CallBase>(&I));
+    SmallVector<CallBase *, 8> Calls = Inliner.pendingCalls(*Copy, Kernel);
     if (Calls.empty())
       break;
     for (CallBase *Call : Calls) {
-      InlineFunctionInfo IFI;
-      InlineResult R = InlineFunction(*Call, IFI);
-      LLVM_DEBUG(if (!R.isSuccess()) dbgs()
-                 << "coalda: cannot inline " << *Call << ": "
-                 << R.getFailureReason() << "\n");
-      (void)R; // read only by LLVM_DEBUG, which release builds compile out
+      if (overBudget(Size, opts::MaxFunctionSize)) {
+        LLVM_DEBUG(dbgs() << "coalda: stop inlining into " << Kernel.getName()
+                          << ": over the analysis budget\n");
+        return Copy;
+      }
+      if (Inliner.inlineCall(*Call) == InlineOutcome::Inlined)
+        Size = Copy->getInstructionCount();
     }
   }
   return Copy;
@@ -276,6 +354,25 @@ decideStagingsOf(Function &F, const std::vector<GroupOutcome> &Groups,
   return Stagings;
 }
 
+/// Leaves Kernel alone: its code (Inlined: with its helpers inlined) has Size
+/// instructions, over the analysis budget. Says so in a remark and the report.
+void skipOverBudget(const Function &Kernel, unsigned Size, bool Inlined,
+                    OptimizationRemarkEmitter &ORE, json::Array *Report) {
+  LLVM_DEBUG(dbgs() << "coalda: skipping " << Kernel.getName() << ": " << Size
+                    << " instructions, over the analysis budget of "
+                    << opts::MaxFunctionSize << "\n");
+  ++NumOverBudget;
+  std::string Why = formatv("COALDA skipped kernel `{0}`: its code{1} has {2} "
+                            "instructions, over the analysis budget of {3} "
+                            "(-coalda-max-function-size)",
+                            sourceName(Kernel),
+                            Inlined ? " after inlining" : "", Size,
+                            unsigned(opts::MaxFunctionSize));
+  remarkSkippedKernel(Kernel, Why, ORE);
+  if (Report)
+    Report->push_back(skippedKernelReport(Kernel, Why));
+}
+
 /// The whole transformation of one kernel: on a copy with its device
 /// functions inlined when it calls any (adopted only when something was
 /// rewritten in it), else on the kernel itself. Returns whether it changed.
@@ -283,8 +380,15 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
                        json::Array *Report) {
   Function *Copy = withHelpersInlined(Kernel);
   Function &F = Copy ? *Copy : Kernel;
-  const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
+  if (unsigned Size = F.getInstructionCount();
+      overBudget(Size, opts::MaxFunctionSize)) {
+    skipOverBudget(Kernel, Size, Copy != nullptr, ORE, Report);
+    if (Copy)
+      Copy->eraseFromParent();
+    return false;
+  }
+  const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
   std::vector<GroupOutcome> Groups = collectCopyGroups(Info);
   decideLegality(Groups, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
                  FAM.getResult<DominatorTreeAnalysis>(F),

@@ -49,6 +49,7 @@ extern llvm::cl::opt<unsigned> WindowMinRow;
 enum class WindowReadOnly { Never, ConstantRows, RunTimeRows };
 extern llvm::cl::opt<WindowReadOnly> WindowReadOnlyLoops;
 extern llvm::cl::opt<unsigned> WindowReadOnlyModulus;
+extern llvm::cl::opt<unsigned> MaxFunctionSize;
 
 } // namespace coalda::opts
 

@@ -451,6 +451,22 @@ void remarkStaging(const StagingOutcome &O, const Function &F,
   });
 }
 
+json::Value skippedKernelReport(const Function &Kernel, StringRef Why) {
+  return json::Object{{"name", sourceName(Kernel)},
+                      {"symbol", Kernel.getName()},
+                      {"accesses", json::Array()},
+                      {"groups", json::Array()},
+                      {"skipped", Why.str()}};
+}
+
+void remarkSkippedKernel(const Function &Kernel, StringRef Why,
+                         OptimizationRemarkEmitter &ORE) {
+  ORE.emit([&] {
+    return OptimizationRemarkMissed(DEBUG_TYPE, "AnalysisBudget", &Kernel)
+           << Why;
+  });
+}
+
 void markRolledBack(json::Value &Kernel) {
   // What the rewrite did goes; why it was undone takes its place.
   auto Undo = [](json::Array *Entries, ArrayRef<StringRef> DoneKeys) {

@@ -57,6 +57,15 @@ void remarkStaging(const StagingOutcome &O, const llvm::Function &F,
 /// Marks the rewritten groups of a kernel's report as rolled back.
 void markRolledBack(llvm::json::Value &Kernel);
 
+/// One kernel of the -coalda-report JSON that was not analysed: no accesses,
+/// no groups, and Why under "skipped".
+llvm::json::Value skippedKernelReport(const llvm::Function &Kernel,
+                                      llvm::StringRef Why);
+
+/// The Missed remark of a kernel that was not analysed (AnalysisBudget).
+void remarkSkippedKernel(const llvm::Function &Kernel, llvm::StringRef Why,
+                         llvm::OptimizationRemarkEmitter &ORE);
+
 } // namespace coalda
 
 #endif // COALDA_LIB_REPORT_H
