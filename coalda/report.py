@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 Report = dict[str, Any]
@@ -142,7 +143,9 @@ def findings_table(report: Report, width: int | None = None) -> Table:
     table.add_column("pattern")
     table.add_column("action / why not", overflow="fold")
     for kernel in report["kernels"]:
-        if not kernel["accesses"]:
+        if kernel.get("skipped"):  # over the pass's analysis budget
+            table.add_row(kernel["name"], "", "", "", f"[yellow]{escape(kernel['skipped'])}[/]")
+        elif not kernel["accesses"]:
             table.add_row(kernel["name"], "", "", "", "no global-memory accesses")
         for access, count, verdict, style in findings(report, kernel):
             where = f"{Path(access.get('file') or report['source']).name}:{access['line']}:{access['column']}"
