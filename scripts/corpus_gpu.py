@@ -146,18 +146,21 @@ def ratio(plain: float | None, coalda: float | None) -> float | None:
 
 def summarize(runs: list[dict[str, Any]], symbols: list[str], recipe: dict[str, Any]) -> dict[str, Any]:
     """A program's verdicts and, per rewritten kernel, the median time of each
-    build over its runs and the speedup; the program's times are medians of
-    the summed rewritten-kernel time per run. A run where a kernel has no
-    profiled launch adds nothing to its median."""
+    build over its runs and the speedup; the program's times are the sums of
+    its kernels' medians. A run where a kernel has no profiled launch adds
+    nothing to its median."""
     kernels: dict[str, dict[str, Any]] = {}
     for sym in symbols:
         per = {b: [r["kernels"][sym]["ms"] for r in runs
                    if r["build"] == b and r.get("kernels", {}).get(sym, {}).get("launches")] for b in BUILDS}
         plain, coalda = median(per["plain"]), median(per["coalda"])
         kernels[sym] = {"plain_ms": plain, "coalda_ms": coalda, "speedup": ratio(plain, coalda)}
-    totals = {b: [sum(k["ms"] for k in r["kernels"].values()) for r in runs
-                  if r["build"] == b and r.get("kernels")] for b in BUILDS}
-    plain, coalda = median(totals["plain"]), median(totals["coalda"])
+    # the program's time: the sum of its kernels' medians (each run may
+    # profile one kernel only)
+    def total(key: str) -> float | None:
+        values = [k[key] for k in kernels.values()]
+        return sum(values) if values and None not in values else None
+    plain, coalda = total("plain_ms"), total("coalda_ms")
     return {
         "verified": bool(runs) and all(run_verified(r, recipe) for r in runs),
         "equal": all_equal(runs, recipe),
@@ -305,12 +308,19 @@ def time_program(root: Path, name: str, entry: dict[str, Any], repeat: int, ncu:
         dirs[build], failed = fresh_copy(root / name / "src", recipe.get("setup", ""), env)
         if failed:
             return {"error": f"setup failed in the {build} copy", "setup": failed}
+    # ncu's --launch-count counts the launches of every kernel it matches:
+    # with several rewritten kernels the first one would take them all, so
+    # each run then profiles one kernel (a run per kernel and build slot).
+    groups = [[s] for s in symbols] if len(symbols) > 1 else [symbols]
     runs = []
     for i, build in enumerate(order, 1):
-        run = run_once(build, (root / name / build).resolve(), dirs[build], list(recipe["args"]), recipe,
-                       symbols, ncu, env, timeout, keep_logs / f"{name}-{i}-{build}.ncu.csv" if keep_logs else None)
-        progress(name, run, i, len(order))
-        runs.append(run)
+        for j, group in enumerate(groups):
+            slot = f"{i}.{j}" if len(groups) > 1 else str(i)
+            keep = keep_logs / f"{name}-{slot}-{build}.ncu.csv" if keep_logs else None
+            run = run_once(build, (root / name / build).resolve(), dirs[build], list(recipe["args"]), recipe,
+                           group, ncu, env, timeout, keep)
+            progress(name, run, i, len(order))
+            runs.append(run)
     for d in dirs.values():
         shutil.rmtree(d.parent, ignore_errors=True)
     result = summarize(runs, symbols, recipe)

@@ -144,22 +144,19 @@ def main(argv: list[str]) -> int:
     only = {n for n in a.only.split(",") if n}
     result: dict[str, Any] = {"gpu": gpu_name(), "metrics": list(METRICS), "programs": {}}
     first = Path(next(iter(builds.values())))
+    wanted: dict[str, dict[str, tuple[Path, dict[str, Any]]]] = {}  # program -> build -> its entry
     for label, root in builds.items():
         manifest = json.loads((Path(root) / "manifest.json").read_text())
         for name, entry in manifest["programs"].items():
             symbols = [k["symbol"] for k in entry.get("rewritten_kernels", [])]
-            if not symbols or (only and name not in only):
-                continue
-            prog = result["programs"].setdefault(name, {"symbols": set()})
-            prog["symbols"] |= set(symbols)
-            prog.setdefault("entries", {})[label] = (Path(root), entry)
+            if symbols and (not only or name in only):
+                wanted.setdefault(name, {})[label] = (Path(root), entry)
     env = dict(os.environ, LD_LIBRARY_PATH=f"{first / 'lib'}:{os.environ.get('LD_LIBRARY_PATH', '')}")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, prog in result["programs"].items():
-            symbols = sorted(prog.pop("symbols"))
-            entries = prog.pop("entries")
-            prog["symbols"] = symbols
-            label0, (root0, entry0) = next(iter(entries.items()))
+        for name, entries in wanted.items():
+            symbols = sorted({k["symbol"] for _, e in entries.values() for k in e["rewritten_kernels"]})
+            prog: dict[str, Any] = result["programs"].setdefault(name, {"symbols": symbols})
+            root0, entry0 = next(iter(entries.values()))
             runs = [("plain", root0, entry0)] + [(label, root, entry) for label, (root, entry) in entries.items()]
             for label, root, entry in runs:
                 recipe = entry["recipe"]
