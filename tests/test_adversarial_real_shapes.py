@@ -156,7 +156,13 @@ REASONS_O3 = {
 DEFAULT_LEFT = {"image_gray_rows", "image_blend", "image_linear_2d_block", "image_linear_16wide", "union_update",
                 "bitfield_update", "image_contrast_a", "grid2d_stride", "grid_cells_p3",
                 # a 16-byte colour written in part by 3 member accesses
-                "image_contrast"}
+                "image_contrast",
+                # a loop of run-time length beside the staged accesses (the
+                # cost rule on the kernel's other work, measured on s8n, md
+                # and mandelbrot): a time loop whose element LICM keeps in
+                # registers, a block-stride fill of shared memory, a second
+                # block-stride loop
+                "rec_time_loop", "rec6_time_loop", "pix8_big_shared", "stride_then_neighbours"}
 
 
 def decisions(report: dict) -> dict[str, str]:

@@ -559,6 +559,23 @@ Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
   return std::nullopt;
 }
 
+/// I writes memory other than shared memory and the thread's own arrays: a
+/// store, or a memcpy or memset (-O0 stores an int4 through a memcpy from a
+/// local). A thread's own array (libdevice's sinf keeps its argument
+/// reduction in one: michalewicz's loop was taken for one that stores,
+/// 0.95x) is not global memory.
+bool storesToGlobal(const Instruction &I) {
+  const Value *Ptr = nullptr;
+  if (const auto *St = dyn_cast<StoreInst>(&I))
+    Ptr = St->getPointerOperand();
+  else if (const auto *Mem = dyn_cast<MemIntrinsic>(&I))
+    Ptr = Mem->getRawDest();
+  if (!Ptr)
+    return false;
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  return AS != 3 && AS != 5 && !isa<AllocaInst>(getUnderlyingObject(Ptr));
+}
+
 /// Some loop of the sites stores to global memory: a loop that only reads
 /// its chunks (a reduction) is served well enough by L1 unless its rows
 /// are a multiple of 128 bytes apart (the plan's RowModulus).
@@ -567,15 +584,8 @@ bool loopsStore(const StagingCandidate &C) {
     for (const WindowSite &S : A.Sites)
       for (const BasicBlock *BB : S.Loop->blocks())
         for (const Instruction &I : *BB)
-          if (const auto *St = dyn_cast<StoreInst>(&I)) {
-            // A thread's own array (libdevice's sinf keeps its argument
-            // reduction in one: michalewicz's loop was taken for one that
-            // stores, 0.95x) is no store to global memory.
-            unsigned AS = St->getPointerAddressSpace();
-            if (AS != 3 && AS != 5 &&
-                !isa<AllocaInst>(getUnderlyingObject(St->getPointerOperand())))
-              return true;
-          }
+          if (storesToGlobal(I))
+            return true;
   return false;
 }
 
