@@ -372,6 +372,8 @@ def rewritten(access: dict[str, Any], kernel: dict[str, Any]) -> bool:
 
 def count_kernel(kernel: dict[str, Any], program_dir: Path, prefix: str, into: FileCount) -> None:
     counts = into.counts
+    if kernel.get("skipped"):  # over the pass's analysis budget (-coalda-max-function-size)
+        add(counts, "refused", "kernel", "skipped: over the analysis budget")
     for access in kernel.get("accesses", []):
         origin = "own" if is_own(access.get("file"), program_dir) else "header"
         space, klass = access.get("space", "global"), access.get("class", "unknown")
@@ -561,6 +563,8 @@ def markdown(data: dict[str, Any], top: int = 12) -> str:
         f"({_pct(ucg.get('rewritten', 0), ucg.get('total', 0))})",
         f"- rewrites: {len(data['rewrites'])} ("
         + ", ".join(f"{n} {k}" for k, n in counts.get("rewrites", {}).items()) + ")",
+        f"- kernels the pass skipped (over its analysis budget): "
+        f"{counts.get('refused', {}).get('kernel', {}).get('skipped: over the analysis budget', 0)}",
         f"- crashes: {len(data['failures']['crash'])}; over budget (>{BUDGET_S:.0f} s or >{BUDGET_MB:.0f} MB): "
         + (", ".join(data["failures"]["over_budget"]) or "none"),
         "",

@@ -83,6 +83,7 @@ REPORT: dict[str, Any] = {
                 {"line": 40, "kind": "transposed", "tile": "block", "transformed": True},
             ],
         },
+        {"name": "big", "accesses": [], "groups": [], "skipped": "COALDA skipped kernel `big`: 60123 instructions"},
     ]
 }
 
@@ -91,7 +92,7 @@ REPORT: dict[str, Any] = {
 
 def test_counts_of_a_synthetic_report() -> None:
     fc = cc.count_report(REPORT, PROGRAM_DIR, "toy/main.cu")
-    assert fc.kernels == 2
+    assert fc.kernels == 3
     assert fc.rewrites == ["toy/main.cu:copy3:copy:10", "toy/main.cu:stage:element:20",
                            "toy/main.cu:stage:transposed:40"]
     c = fc.counts
@@ -101,6 +102,7 @@ def test_counts_of_a_synthetic_report() -> None:
     assert c["rewrites"] == {"copy": 1, "element warp": 1, "transposed block": 1}
     assert c["refused"]["copy group"] == {"SourceStride": 1, "AlreadyCoalesced": 1}
     assert c["refused"]["window staging"] == {"StagingCostRule": 1}
+    assert c["refused"]["kernel"] == {"skipped: over the analysis budget": 1}
     assert c["refused"]["unknown access"] == {"non-linear xor of a thread-dependent value": 1,
                                               "the address is chosen at run time": 1}
     # the group at 10 and the staged access at 20; not the one left out of
@@ -110,12 +112,12 @@ def test_counts_of_a_synthetic_report() -> None:
 
 def test_totals_sum_the_rows() -> None:
     one = cc.count_report(REPORT, PROGRAM_DIR, "toy/main.cu")
-    rows = [{"file": f"toy{i}/main.cu", "status": "ok", "kernels": 2, "seconds": 1.5, "peak_mb": 100.0,
+    rows = [{"file": f"toy{i}/main.cu", "status": "ok", "kernels": 3, "seconds": 1.5, "peak_mb": 100.0,
              "over_budget": False, "counts": one.counts} for i in range(2)]
     rows.append({"file": "toy0/host.cu", "status": "host-only", "kernels": 0, "seconds": 1.0, "peak_mb": 90.0,
                  "over_budget": False, "counts": {}})
     t = cc.totals(rows)
-    assert (t["programs"], t["files"], t["kernels"], t["seconds"]) == (2, 3, 4, 4.0)
+    assert (t["programs"], t["files"], t["kernels"], t["seconds"]) == (2, 3, 6, 4.0)
     assert t["status"] == {"host-only": 1, "ok": 2}
     assert t["counts"]["accesses"]["own"]["global"]["uncoalesced"] == 10
     assert t["counts"]["own_uncoalesced_global"] == {"total": 10, "rewritten": 4}
@@ -123,6 +125,7 @@ def test_totals_sum_the_rows() -> None:
     assert "own-code uncoalesced global accesses rewritten: 4 of 10 (40.0%)" in md
     assert "unknown share of own-code accesses: 4 of 18 (22.2%)" in md
     assert "AlreadyCoalesced" not in md  # not a refusal: nothing to do
+    assert "kernels the pass skipped (over its analysis budget): 2" in md
 
 
 @pytest.mark.parametrize(("reason", "words"), [
