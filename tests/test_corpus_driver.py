@@ -144,7 +144,7 @@ def test_report_shape_and_geomean() -> None:
     assert (data["gpu"], data["date"], data["commit"]) == ("NVIDIA H100 80GB HBM3", "2026-11-28", "abc")
     a, b = data["programs"]
     assert list(a) == ["name", "rewritten_kernels", "verified", "equal", "plain_ms", "coalda_ms", "speedup",
-                       "sanitizer"]
+                       "sanitizer", "rechecked"]
     assert a["rewritten_kernels"][0] == {"name": "k", "symbol": "_Z1kv", "kinds": ["copy"], "plain_ms": 5.0,
                                          "coalda_ms": 2.0, "speedup": 2.5}
     assert a["sanitizer"] == {"memcheck_errors": 0, "racecheck_hazards": 2}
@@ -277,3 +277,21 @@ def test_shards_deal_the_timed_programs_evenly() -> None:
     assert gpu.shard(names, set(), "1/1") == names
     with pytest.raises(ValueError):
         gpu.shard(names, set(), "3/2")
+
+
+def test_report_rechecks_recorded_outputs_with_the_current_recipe(tmp_path: Path) -> None:
+    """A recipe's regex fixed after the GPU run: the recorded outputs, whole,
+    are verified again with it; a run whose stdout was cut is left as it was."""
+    corpus_dir = tmp_path / "corpus"
+    (corpus_dir / "recipes").mkdir(parents=True)
+    (corpus_dir / "prog").mkdir()
+    (corpus_dir / "recipes" / "p.toml").write_text(
+        'dir = "prog"\nsources = ["a.cu"]\nargs = []\nverify = "^Success$"\ncompare = "stdout"\n')
+    out = "Success\nTotal time 3 ms\n"
+    runs = [{"build": b, "exit": 0, "stdout": out, "stdout_lines": 2} for b in ("plain", "coalda")]
+    timed = {"verified": False, "equal": True, "runs": runs}
+    again = corpus.rechecked("p", timed, corpus_dir)
+    assert again["rechecked"] and again["verified"] and again["equal"]
+    cut = [{**r, "stdout_lines": 500} for r in runs]
+    kept = corpus.rechecked("p", {**timed, "runs": cut}, corpus_dir)
+    assert not kept["rechecked"] and kept["verified"] is False
