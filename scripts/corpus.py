@@ -379,6 +379,9 @@ def markdown(data: dict[str, Any]) -> str:
     lines += ["", f"Geometric mean speedup over the {sum(1 for _, k in kernels if k['speedup'])} timed rewritten "
               f"kernels: {cell(data['geomean_speedup_rewritten_kernels'], '{:.3f}x')}.", "",
               "Kernels below 0.98x: " + ("none." if not slow else ""), *[f"- {s}" for s in slow], ""]
+    notes = ROOT / "docs" / "programs" / "notes.md"
+    if notes.is_file():  # what the tables cannot say (hand-written, kept across reports)
+        lines += [notes.read_text().rstrip(), ""]
     return "\n".join(lines)
 
 
