@@ -17,8 +17,9 @@ STAGED = {"normalize", "bodies", "quantize", "transpose_exp"}
 # libdevice's branches (and sinf's slow-path loop) between the guard and the
 # accesses, or between the accesses: one region over several blocks
 ACROSS_BRANCHES = {"polar", "decay", "bodies_precise"}
-# -O3 unrolls the chunk loop into one element; -O0 keeps the loop, a window
-CHUNK = {3: "element", 0: "window"}
+# -O3 unrolls the chunk loop into one element; -O0 keeps the loop, whose
+# constant rows are under the window's 80-byte minimum: left alone
+CHUNK = {3: ["element"], 0: []}
 COPIED = {"copy_and_length"}
 
 
@@ -29,7 +30,7 @@ def test_math_kernels_stay_rewritten(opt: int) -> None:
     for name in STAGED:
         assert any(s["transformed"] for s in stagings[name]), (name, [s["reason"] for s in stagings[name]])
     chunk = [s for s in stagings["chunk_sqrt"] if s["transformed"]]
-    assert [s["kind"] for s in chunk] == [CHUNK[opt]]
+    assert [s["kind"] for s in chunk] == CHUNK[opt]
     for name in COPIED:
         assert any(g["transformed"] for g in b.kernel(name)["groups"]), name
     # the emulator must be able to run what it checks: every kernel calls

@@ -110,15 +110,13 @@ TRANSPOSED = {3: {"transpose_scale", "fan2_like"}, 0: {"transpose_scale"}}
 COPIED = {"rec_copy_stride"}
 
 # ---------------------------------------------------------------- chunk windows
-WINDOW_BOTH = {"complex_real_only", "complex_rows", "drows_scale", "first_m", "kmeans_invert_norm",
+WINDOW_BOTH = {"complex_real_only", "complex_rows", "drows_scale", "kmeans_invert_norm",
                "ld_rows_axpy", "matvec_rows32", "poly_rows_horner", "row_normalize", "row_prefix", "row_relu",
                "row_running_max", "row_softmax", "row_with_next", "two_row_arrays", "row_shift_left",
                "row_permute", "row_diff"}
 WINDOW = {
     3: WINDOW_BOTH | {"row_reverse"},
-    # -O0: the member loops stay loops, walked through a window
-    0: WINDOW_BOTH | {"coarsened4", "constant_coef", "hist_prefix", "hist_scale", "mat4_scale_identity",
-                      "member_select", "poly_horner", "union_q4"},
+    0: WINDOW_BOTH,
 }
 
 # ---------------------------------------------------------------- refused
@@ -127,6 +125,9 @@ LEFT_BOTH = {
     "kmeans_assign", "mat4_trace", "matvec_rows", "nbody_double_buffer", "packed_update",
     "pitched_rows", "rec_swap", "syncwarp_exchange", "unrolled_rows", "row_shift_right", "image_rotate90",
     "particle_snapshot", "rec_copy_stride",
+    # a constant row under the window's 80-byte minimum (the short-row cost
+    # rule: no block would take the window, and its tile costs them all)
+    "first_m",
 }
 LEFT = {
     # -O3: lbm_cells' zeroed distributions are a memset between the accesses
@@ -136,7 +137,11 @@ LEFT = {
                     "pix8_2d_exit", "pix8_big_shared", "pix8_exit_on_member", "pix8_rows", "rec6_local_copy",
                     "rec6_time_loop", "rec_make", "row_reverse", "sph_integrate_all",
                     "grid_cells_pix8", "fan2_like", "elem64_update", "nbody_integrate",
-                    "rec_time_loop", "sph_integrate", "image_contrast"},
+                    "rec_time_loop", "sph_integrate", "image_contrast",
+                    # member loops, whose constant rows are under the window's
+                    # 80-byte minimum (the short-row cost rule)
+                    "coarsened4", "constant_coef", "hist_prefix", "hist_scale", "mat4_scale_identity",
+                    "member_select", "poly_horner", "union_q4"},
 }
 
 # Why some stay refused at -O3 (reach gaps a user would meet), by a piece of

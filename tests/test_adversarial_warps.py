@@ -15,7 +15,9 @@ from test_adversarial import built
 
 STEM = "warps"
 STAGED = {"rmw_then_warp_sum", "transpose_broadcast", "swap_pairs", "swap_pairs_divergent"}
-CHUNK = {3: "element", 0: "window"}  # -O3 unrolls the chunk loop
+# -O3 unrolls the chunk loop; -O0 keeps it, and its constant rows are under
+# the window's 80-byte minimum: left alone
+CHUNK = {3: ["element"], 0: []}
 COPIED = {"copy_and_ballot"}
 
 
@@ -25,7 +27,7 @@ def test_warp_kernels_stay_rewritten(opt: int) -> None:
     stagings = {k["name"]: k.get("stagings", []) for k in b.report["kernels"]}
     for name in STAGED:
         assert any(s["transformed"] for s in stagings[name]), (name, [s["reason"] for s in stagings[name]])
-    assert [s["kind"] for s in stagings["chunk_then_warp_max"] if s["transformed"]] == [CHUNK[opt]]
+    assert [s["kind"] for s in stagings["chunk_then_warp_max"] if s["transformed"]] == CHUNK[opt]
     for name in COPIED:
         assert any(g["transformed"] for g in b.kernel(name)["groups"]), name
     for collective in ("shfl.sync.down", "vote.ballot.sync", "redux.sync.max", "shfl.sync.idx"):
