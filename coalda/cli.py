@@ -19,7 +19,7 @@ from rich.syntax import Syntax
 
 from . import __version__
 from .compile import ARCHES, CompileOptions
-from .errors import CoaldaError, ToolFailed
+from .errors import CoaldaError, NoKernel, ToolFailed
 from .pipeline import Artifacts, build, optimize
 from .report import Report, print_findings
 
@@ -45,6 +45,10 @@ class CoaldaGroup(click.Group):
 
 def _error(message: str) -> None:
     stderr.print(f"[bold red]coalda: error:[/] {escape(message)}", markup=True, soft_wrap=True)
+
+
+def _note(message: str) -> None:
+    stderr.print(f"[bold]coalda: note:[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
 def _fail(message: str, code: int = 1) -> None:
@@ -236,21 +240,41 @@ def analyze_cmd(
 ) -> None:
     """Report every access of FILES' kernels (or of the .cu files of -p DIR),
     and what `optimize` would rewrite; writes nothing but --html. Clang flags
-    after `--` are passed through."""
+    after `--` are passed through. Of several files, one without a kernel is
+    a note and one that does not compile an error (exit 1); the others are
+    reported all the same."""
     from .diagnostics import counts, diagnostics, sarif, text
 
     fmt = "json" if as_json else fmt
     jobs = _jobs(files, project, _options(arch, opt_level, includes, defines))
     reports: list[Report] = []
     irs: list[tuple[str, str, str]] = []
+    notes: list[str] = []
+    errors: list[str] = []
     with _progress(len(jobs), quiet) as step:
         for source, options in jobs:
             step(f"analyzing {source}")
             with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
                 art = Artifacts(Path(scratch), source.stem)
-                reports.append(build(source, options, art, ptx=False).report)
+                try:
+                    reports.append(build(source, options, art, ptx=False).report)
+                except CoaldaError as exc:
+                    if len(jobs) == 1:
+                        raise
+                    # one file of several: the others are still reported,
+                    # a compile error with the compiler's own words
+                    if isinstance(exc, ToolFailed) and exc.stderr.strip():
+                        sys.stderr.write(exc.stderr if exc.stderr.endswith("\n") else exc.stderr + "\n")
+                    (notes if isinstance(exc, NoKernel) else errors).append(str(exc))
+                    continue
                 if html_path is not None:
                     irs.append((art.before.read_text(), art.after.read_text(), art.diff.read_text()))
+    for message in notes:
+        _note(message)
+    for message in errors:
+        _error(message)
+    if not reports:
+        _fail(f"none of the {len(jobs)} files could be analyzed")
     diags = [d for r in reports for d in diagnostics(r)]
     if html_path is not None:
         from .html_report import FileResult, write_html
@@ -268,6 +292,8 @@ def analyze_cmd(
     else:
         for report in reports:
             print_findings(report, stdout if stdout.is_terminal else Console(width=200), would=True)
+    if errors:
+        sys.exit(1)
     found = counts(diags)
     bad = {"uncoalesced": found["uncoalesced"], "unknown": found["uncoalesced"] + found["unknown"], "never": 0}[fail_on]
     if bad > (max_count or 0):

@@ -10,6 +10,11 @@ class CoaldaError(Exception):
     """A failure the user can act on; str() is the one-line message."""
 
 
+class NoKernel(CoaldaError):
+    """A source that defines no __global__ function: nothing to analyze. Among
+    several files (a project's host-only .cu files) a note, not an error."""
+
+
 class ToolNotFound(CoaldaError):
     """A required external tool is missing."""
 

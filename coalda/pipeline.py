@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compile import CompileOptions, compile_to_ir, emit_ptx, run_coalda
-from .errors import CoaldaError, ToolFailed
+from .errors import CoaldaError, NoKernel, ToolFailed
 from .report import Report, build_report
 
 
@@ -174,7 +174,7 @@ def build(
         report = build_report(raw, source, options.arch, options.opt_level,
                               inputs_digest(source, options))
     if not report["kernels"]:
-        raise CoaldaError(f"{source} defines no CUDA kernel (__global__ function): nothing to analyze")
+        raise NoKernel(f"{source} defines no CUDA kernel (__global__ function): nothing to analyze")
     _same_module_id(artifacts.before, artifacts.after)
     if ptx and not analyze_only:
         emit_ptx(artifacts.before, options.arch, artifacts.before_ptx)

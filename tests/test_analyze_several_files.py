@@ -1,0 +1,62 @@
+"""`coalda analyze` over several files, as a project has them (issue 36, 1):
+a host-only .cu file is a note, a file that does not compile is an error,
+and neither loses the other files' findings. Before, the first such file
+stopped the run with exit 1 and no findings at all."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+KERNEL = "__global__ void k(float *p, const float *q) {\n" \
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  p[3 * i] = q[3 * i];\n}\n"
+HOST = "int twice(int x) { return 2 * x; }\n"
+BROKEN = "__global__ void k2(int *p) { p[threadIdx.x] = undefined_name; }\n"
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    for name, text in (("a.cu", KERNEL), ("host.cu", HOST), ("bad.cu", BROKEN)):
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def stderr_lines(proc) -> list[str]:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return [ln for ln in proc.stderr.splitlines() if ln.startswith("coalda: ")]
+
+
+def test_a_host_only_file_is_a_note_and_the_others_are_reported(project: Path) -> None:
+    proc = run_cli("analyze", "a.cu", "host.cu", "--format", "json", "-q", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["source"] == "a.cu" and [k["name"] for k in report["kernels"]] == ["k"]
+    assert any(a["class"] == "uncoalesced" for a in report["kernels"][0]["accesses"])
+    assert stderr_lines(proc) == ["coalda: note: host.cu defines no CUDA kernel (__global__ function): "
+                                  "nothing to analyze"]
+
+
+def test_a_file_that_does_not_compile_is_an_error_with_the_compilers_words(project: Path) -> None:
+    proc = run_cli("analyze", "host.cu", "a.cu", "bad.cu", "--format", "text", "-q", cwd=project)
+    assert proc.returncode == 1
+    assert "a.cu:3:" in proc.stdout and "warning:" in proc.stdout  # a.cu's finding, still printed
+    lines = stderr_lines(proc)
+    assert lines[0].startswith("coalda: note: host.cu defines no CUDA kernel")
+    assert lines[1].startswith("coalda: error: clang could not compile bad.cu") and len(lines) == 2
+    assert "use of undeclared identifier 'undefined_name'" in proc.stderr
+
+
+def test_the_gate_counts_the_files_that_were_analyzed(project: Path) -> None:
+    proc = run_cli("analyze", "a.cu", "host.cu", "-q", "--format", "text", "--fail-on", "uncoalesced", cwd=project)
+    assert proc.returncode == 3, proc.stderr
+    assert stderr_lines(proc)[-1].startswith("coalda: error: ") and "uncoalesced accesses found" in proc.stderr
+
+
+def test_no_file_analyzed_is_one_error_at_the_end(project: Path) -> None:
+    proc = run_cli("analyze", "host.cu", "bad.cu", "-q", cwd=project)
+    assert proc.returncode == 1 and not proc.stdout.strip()
+    assert stderr_lines(proc)[-1] == "coalda: error: none of the 2 files could be analyzed"
