@@ -22,7 +22,11 @@ drives clang in its documented steps and writes the fat binary itself:
 Flags are clang's: everything that is not an input, `-o`, `-x`, a mode (`-c`),
 an architecture, a dependency-file flag or a link-only flag is passed to every
 compile step; the link step gets the link flags in their original order.
-`-fno-coalda` builds the same way without the plugin (the baseline).
+`-fno-coalda` builds the same way without the plugin (the baseline). nvcc's
+common spellings are translated first (`nvcc_to_clang`): `-use_fast_math`,
+`-Xcompiler`, `-Xptxas`, `-gencode`, `-lineinfo`, `-maxrregcount`, and the
+lambda and constexpr switches clang needs none of; `-G` and `-ccbin` are
+refused in one line that names the replacement.
 """
 
 from __future__ import annotations
@@ -139,6 +143,72 @@ def expand_response_files(argv: Sequence[str]) -> list[str]:
     return out
 
 
+# nvcc's spellings, as Makefiles and CMake's CUDA rules pass them, in clang's
+# words. Passed on as they are, clang would read some as something else:
+# `-use_fast_math` as `-u se_fast_math` (a linker symbol), a silently
+# different build.
+_FAST_MATH = ["-ffast-math", "-fgpu-flush-denormals-to-zero", "-fgpu-approx-transcendentals"]
+_NVCC_FLAGS: dict[str, list[str]] = {
+    "-use_fast_math": _FAST_MATH, "--use_fast_math": _FAST_MATH,
+    # clang: constexpr functions are host and device already, lambdas too
+    "--expt-relaxed-constexpr": [], "-expt-relaxed-constexpr": [],
+    "--extended-lambda": [], "-extended-lambda": [], "--expt-extended-lambda": [], "-expt-extended-lambda": [],
+    "-lineinfo": ["-gline-tables-only"], "--generate-line-info": ["-gline-tables-only"],
+}
+_NVCC_REFUSED = {
+    "-G": "nvcc's -G (device debugging) has no clang equivalent here: use -g -O0",
+    "--device-debug": "nvcc's --device-debug has no clang equivalent here: use -g -O0",
+    "-ccbin": "clang++-19 compiles the host side: drop -ccbin",
+    "--compiler-bindir": "clang++-19 compiles the host side: drop --compiler-bindir",
+}
+# nvcc options whose value is a comma-separated list for another tool.
+_NVCC_LISTS = {"-Xcompiler": "-Xarch_host", "--compiler-options": "-Xarch_host",
+               "-Xptxas": "-Xcuda-ptxas", "--ptxas-options": "-Xcuda-ptxas"}
+_NVCC_GENCODE = ("-gencode", "--generate-code")
+_NVCC_MAXRREG = ("-maxrregcount", "--maxrregcount")
+
+
+def _gencode_arches(value: str) -> list[str]:
+    """`arch=compute_90,code=[sm_90,compute_90]` -> ["sm_90"]: the GPUs its
+    code= names (a compute_XX is PTX for sm_XX)."""
+    m = re.search(r"code=\[?([\w,]+)\]?", value) or re.search(r"arch=(\w+)", value)
+    if not m:
+        raise CoaldaError(f"cannot read -gencode {value!r}; expected arch=compute_XX,code=sm_XX")
+    arches = [re.sub(r"^compute_", "sm_", c) for c in m[1].split(",") if c]
+    return list(dict.fromkeys(_arch(a) for a in arches))
+
+
+def nvcc_to_clang(args: Sequence[str]) -> list[str]:
+    """ARGS with nvcc's options in clang's spelling; one line for those that
+    have no equivalent."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, joined = arg.partition("=")
+        takes_value = name in _NVCC_LISTS or name in _NVCC_GENCODE or name in _NVCC_MAXRREG or name == "-ccbin"
+        value = joined if eq else (args[i + 1] if takes_value and i + 1 < len(args) else None)
+        i += 1 if eq or not takes_value else 2
+        if takes_value and value is None:
+            raise CoaldaError(f"argument to {arg!r} is missing (expected 1 value)")
+        if name in _NVCC_REFUSED:
+            raise CoaldaError(f"{name} is not supported: {_NVCC_REFUSED[name]}")
+        if arg in _NVCC_FLAGS:
+            out += _NVCC_FLAGS[arg]
+        elif name in _NVCC_LISTS:
+            for item in filter(None, str(value).split(",")):
+                # clang forwards no -O through -Xarch_host: coalda cc's one -O
+                # serves both sides
+                out += [item] if item.startswith("-O") else [_NVCC_LISTS[name], item]
+        elif name in _NVCC_GENCODE:
+            out += [f"--cuda-gpu-arch={a}" for a in _gencode_arches(str(value))]
+        elif name in _NVCC_MAXRREG:
+            out += ["-Xcuda-ptxas", f"--maxrregcount={value}"]
+        else:
+            out.append(arg)
+    return out
+
+
 def _arch(value: str) -> str:
     if value not in ARCHES:
         raise CoaldaError(f"unknown GPU architecture {value!r}; use one of {', '.join(ARCHES)}")
@@ -147,7 +217,7 @@ def _arch(value: str) -> str:
 
 def parse_args(argv: Sequence[str]) -> Invocation:
     """Sort clang-style arguments into an Invocation; refuse what cannot be built."""
-    args = expand_response_files(argv)
+    args = nvcc_to_clang(expand_response_files(argv))
     inv = Invocation(argv=list(args))
     language: str | None = None
     saw_other_mode = False
@@ -204,6 +274,9 @@ def parse_args(argv: Sequence[str]) -> Invocation:
             inv.opt_level = arg
         elif arg == "-Xcuda-ptxas":
             inv.ptxas_flags.append(str(value))
+        elif arg == "-Xarch_host":  # the host compile; its link takes the flag itself (-fopenmp)
+            inv.compile_flags += [arg, str(value)]
+            inv.link_items.append(("flag", str(value)))
         elif arg == "-mllvm" and str(value).startswith("-coalda"):
             inv.device_flags += [arg, str(value)]
         elif arg in _DEP_FLAGS or arg in _DEP_SEPARATE or arg[:3] in _DEP_SEPARATE:

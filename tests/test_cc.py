@@ -4,6 +4,7 @@ scripts/gpu_cc_check.sh's job on a GPU machine."""
 
 from __future__ import annotations
 
+import re
 import os
 import shutil
 import struct
@@ -223,3 +224,35 @@ def test_console_script_errors_are_one_line(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "coalda.cc", "missing.cu"], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr == "coalda-cc: error: no such file: missing.cu\n"
+
+
+def test_nvcc_spellings_become_clangs(tmp_path: Path) -> None:
+    """issue 36, item 4: nvcc's flags as Makefiles pass them. Before,
+    -use_fast_math reached clang, which read it as `-u se_fast_math`, and
+    -Xcompiler -fopenmp went to the device compile."""
+    src = tmp_path / "k.cu"
+    src.write_text("")
+    inv = parse_args([str(src), "-o", "app", "-use_fast_math", "-Xcompiler", "-fopenmp,-Wall,-O2", "-Xptxas", "-v",
+                      "-gencode", "arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=[sm_90,compute_90]",
+                      "--expt-relaxed-constexpr", "--extended-lambda", "-lineinfo", "-maxrregcount=64"])
+    assert inv.compile_flags == ["-ffast-math", "-fgpu-flush-denormals-to-zero", "-fgpu-approx-transcendentals",
+                                 "-Xarch_host", "-fopenmp", "-Xarch_host", "-Wall", "-gline-tables-only"]
+    assert "-u" not in inv.compile_flags and not any("se_fast_math" in f for f in inv.argv)
+    assert inv.arches == ["sm_80", "sm_90"] and inv.opt_level == "-O2"  # clang forwards no -O via -Xarch_host
+    assert inv.ptxas_flags == ["-v", "--maxrregcount=64"]
+    # the host compile takes -Xarch_host's flag; the link takes the flag itself (libomp)
+    assert ("flag", "-fopenmp") in inv.link_items and ("flag", "-Xarch_host") not in inv.link_items
+
+
+@pytest.mark.parametrize("args, says", [
+    (["-G"], "use -g -O0"),
+    (["-ccbin", "g++-12"], "drop -ccbin"),
+    (["-gencode", "sm90"], "cannot read -gencode 'sm90'"),
+    (["-gencode", "arch=compute_90,code=sm_11"], "unknown GPU architecture 'sm_11'"),
+    (["-Xcompiler"], "argument to '-Xcompiler' is missing"),
+])
+def test_nvcc_flags_without_an_equivalent_are_refused_in_one_line(tmp_path: Path, args: list[str], says: str) -> None:
+    src = tmp_path / "k.cu"
+    src.write_text("")
+    with pytest.raises(CoaldaError, match=re.escape(says)):
+        parse_args([str(src), *args])
