@@ -486,7 +486,10 @@ def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], 
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         result = build(file, options, Artifacts(Path(scratch), file.stem), ptx=False)
         text = result.artifacts.diff.read_text()
-    if not any(g["transformed"] for k in result.report["kernels"] for g in k["groups"]):
+    # every kind of rewrite: copy groups, element stagings, transposes, windows
+    rewritten = any(r["transformed"] for k in result.report["kernels"]
+                    for r in [*k["groups"], *k.get("stagings", [])])
+    if not rewritten:
         stdout.print("no change: COALDA rewrote nothing in this file (`coalda analyze` says why).")
         return
     if stdout.is_terminal:
