@@ -80,6 +80,23 @@ class Diagnostic:
     kernel: str = ""  # the kernel's source name (`copy<float, 3>`), not its symbol
 
 
+def _cost(kind: str, access: dict[str, Any], stride: int) -> tuple[str, int]:
+    """The message of a strided access and its excess sectors. An access of
+    several pieces (a 3-byte struct copied whole, byte by byte) issues a warp
+    request per piece; the ideal is what the bytes the warp needs take,
+    32 x 3 B in 3 sectors, not one piece's sector."""
+    width, piece = int(access["width"]), _piece(access)
+    per_request = sectors(stride, piece, start_phase(access))
+    if piece >= width:
+        want = ideal_sectors(piece)
+        return (f"{kind} of {width} B at stride {stride} B: {per_request} sectors per warp request "
+                f"where {want} would do"), per_request - want
+    requests = -(-width // piece)
+    want = ideal_sectors(width)
+    return (f"{kind} of {width} B at stride {stride} B in {requests} pieces of {piece} B: {requests} warp requests "
+            f"of {per_request} sectors where {want} sectors in all would do"), requests * per_request - want
+
+
 def _piece(access: dict[str, Any]) -> int:
     """Bytes one machine access moves (a memcpy: what its alignment allows)."""
     return int(access.get("piece", access["width"]))
@@ -133,11 +150,8 @@ def diagnostics(report: Report) -> list[Diagnostic]:
                 message = f"{kind} of {access['width']} B at a run-time stride ({access['expr']})"
                 excess = 0
             else:
-                width = _piece(access)
-                have, want = sectors(stride, width, start_phase(access)), ideal_sectors(width)
-                message = (f"{kind} of {access['width']} B at stride {stride} B: {have} sectors per warp request "
-                           f"where {want} would do")
-                excess = (have - want) * count
+                message, excess = _cost(kind, access, stride)
+                excess *= count
             if count > 1:
                 message += f" (x{count} in the IR)"
             out.append(Diagnostic(where, access["line"], access["column"], "coalda-uncoalesced", message,

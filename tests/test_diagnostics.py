@@ -140,3 +140,18 @@ def test_a_file_outside_the_working_directory_is_named_by_a_path_that_exists(tmp
     assert proc.returncode == 0, proc.stderr
     named = proc.stdout.split(":", 1)[0]
     assert (here / named).is_file(), proc.stdout
+
+
+def test_a_struct_copied_whole_in_pieces_is_costed_by_the_bytes_the_warp_needs(tmp_path) -> None:
+    """issue 36, item 9: a 3-byte Pixel copied whole, byte by byte, said
+    '3 sectors where 1 would do', though 32 x 3 B need 3 sectors."""
+    source = tmp_path / "pixel.cu"
+    source.write_text("struct Pixel { unsigned char r, g, b; };\n"
+                      "__global__ void copy(Pixel *dst, const Pixel *src) {\n"
+                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  dst[i] = src[i];\n}\n")
+    proc = run_cli("analyze", source, "--format", "text", "-O", "0")
+    assert proc.returncode == 0, proc.stderr
+    costs = [line for line in proc.stdout.splitlines() if "warning:" in line and " 3 B " in line]
+    assert costs, proc.stdout
+    for line in costs:
+        assert "3 sectors in all would do" in line and "where 1 would do" not in line, line
