@@ -246,7 +246,11 @@ def analyze_cmd(
     from .diagnostics import counts, diagnostics, sarif, text
 
     fmt = "json" if as_json else fmt
+    if max_count is not None and fail_on == "never":
+        raise click.UsageError("--max counts what --fail-on gates: give --fail-on uncoalesced or unknown too")
     jobs = _jobs(files, project, _options(arch, opt_level, includes, defines))
+    # a file named twice (a.cu ./a.cu) with the same options is analyzed once
+    jobs = list({(source.resolve(), repr(options)): (source, options) for source, options in jobs}.values())
     reports: list[Report] = []
     irs: list[tuple[str, str, str]] = []
     notes: list[str] = []

@@ -60,3 +60,19 @@ def test_no_file_analyzed_is_one_error_at_the_end(project: Path) -> None:
     proc = run_cli("analyze", "host.cu", "bad.cu", "-q", cwd=project)
     assert proc.returncode == 1 and not proc.stdout.strip()
     assert stderr_lines(proc)[-1] == "coalda: error: none of the 2 files could be analyzed"
+
+
+def test_a_file_named_twice_is_reported_once(project: Path) -> None:
+    """issue 36, item 10: `analyze a.cu a.cu` reported everything twice."""
+    once = run_cli("analyze", "a.cu", "--format", "text", "-q", cwd=project)
+    twice = run_cli("analyze", "a.cu", "./a.cu", "--format", "text", "-q", cwd=project)
+    assert once.returncode == twice.returncode == 0, twice.stderr
+    assert twice.stdout == once.stdout and once.stdout.count("warning:") >= 1
+
+
+def test_max_without_fail_on_is_refused(project: Path) -> None:
+    """issue 36, item 10: --max without --fail-on was silently ignored."""
+    proc = run_cli("analyze", "a.cu", "--max", "3", cwd=project)
+    assert proc.returncode == 2 and not proc.stdout
+    assert stderr_lines(proc) == [line for line in proc.stderr.splitlines() if line.strip()]
+    assert "--max counts what --fail-on gates" in proc.stderr
