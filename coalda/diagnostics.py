@@ -107,13 +107,34 @@ def _note(access: dict[str, Any], verdict: str) -> str:
         return "COALDA rewrites it (coalda optimize): " + verdict.removeprefix("rewritten: ")
     if verdict.startswith(("staged", "transposed")):
         return "COALDA stages it (coalda optimize): " + verdict
+    advice = _advice(access, verdict)
     if verdict.startswith("not staged: "):
-        return ("make consecutive threads touch consecutive bytes (a structure of arrays, a vector type); "
-                "COALDA does not stage it: " + verdict.removeprefix("not staged: "))
+        if access.get("shape") not in ("transposed", "column", "chunk"):
+            advice = "make consecutive threads touch consecutive bytes (a structure of arrays, a vector type)"
+        return f"{advice}; COALDA does not stage it: " + verdict.removeprefix("not staged: ")
     if access.get("class") == "unknown":
+        return advice
+    return f"{advice}; {verdict}"
+
+
+def _advice(access: dict[str, Any], verdict: str) -> str:
+    """What the programmer can do, for this access's case (issue 36, item 8)."""
+    reason = str(access.get("reason", ""))
+    if access.get("class") == "unknown":
+        if "data-dependent" in reason:  # a gather: no rewriting of the index makes it linear
+            return ("a gather through data: its addresses depend on the values read, so sort or bucket "
+                    "the indices for neighbouring threads to read neighbouring elements")
         return "make the index a linear function of threadIdx.x, or run coalda analyze -O0 to see the unrolled form"
+    if access.get("shape") in ("transposed", "column"):
+        return ("consecutive threads walk a column: swap the two indices so that threadIdx.x steps the "
+                "last one, or go through a shared-memory tile")
+    if access.get("shape") == "chunk":
+        return ("each thread walks its own row: let consecutive threads take consecutive elements "
+                "(a block- or grid-stride loop), or read the row through shared memory")
+    # __restrict__ helps only where COALDA refused for a possible overlap
+    restrict = ", or __restrict__ so that COALDA may stage it" if ("overlap" in verdict or "alias" in verdict) else ""
     return ("make consecutive threads touch consecutive bytes: a structure of arrays, a vector type "
-            "(float4, uchar4), or __restrict__ so that COALDA may stage the copy; " + verdict)
+            f"(float4, uchar4){restrict}")
 
 
 def _by_source_access(rows: list[tuple[dict[str, Any], int, str, str]]) -> list[tuple[dict[str, Any], int, str, str]]:

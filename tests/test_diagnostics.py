@@ -155,3 +155,29 @@ def test_a_struct_copied_whole_in_pieces_is_costed_by_the_bytes_the_warp_needs(t
     assert costs, proc.stdout
     for line in costs:
         assert "3 sectors in all would do" in line and "where 1 would do" not in line, line
+
+
+def test_each_note_is_right_for_its_case(tmp_path) -> None:
+    """issue 36, item 8: no __restrict__ advice where the pointers are
+    __restrict__ already and COALDA did not refuse for an overlap; no 'make
+    the index linear or run -O0' for a gather through an index array (at any
+    level); a column walked per thread is told to swap its indices."""
+    source = tmp_path / "advice.cu"
+    source.write_text(
+        "__global__ void gather(float *o, const float *__restrict__ i, const int *x) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  o[t] = i[x[t]];\n}\n"
+        "struct P { float x, y, z; };\n"
+        "__global__ void restricted(P *__restrict__ d, const P *__restrict__ s, int n) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) d[i].x = s[i].y;\n}\n"
+        "__global__ void column(float *out, const float *in, int n) {\n"
+        "  int c = blockIdx.x * blockDim.x + threadIdx.x;\n  float s = 0;\n"
+        "  for (int r = 0; r < n; ++r) s += in[(size_t)c * n + r];\n  out[c] = s;\n}\n")
+    for level in ("3", "0"):
+        proc = run_cli("analyze", source, "--format", "text", "-O", level)
+        assert proc.returncode == 0, proc.stderr
+        notes = {int(line.split(":")[1]): line for line in proc.stdout.splitlines() if ": note: " in line}
+        assert "sort or bucket the indices" in notes[3] and "-O0" not in notes[3], notes[3]
+        assert "__restrict__" not in notes[8] and "structure of arrays" in notes[8], notes[8]
+        column = [line for n, line in notes.items() if n == 13]  # the row walk
+        assert column and all("each thread walks its own row" in line or "COALDA stages it" in line
+                              for line in column), notes
