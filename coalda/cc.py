@@ -22,7 +22,9 @@ drives clang in its documented steps and writes the fat binary itself:
 Flags are clang's: everything that is not an input, `-o`, `-x`, a mode (`-c`),
 an architecture, a dependency-file flag or a link-only flag is passed to every
 compile step; the link step gets the link flags in their original order.
-`-fno-coalda` builds the same way without the plugin (the baseline). nvcc's
+`-fno-coalda` builds the same way without the plugin (the baseline);
+`-Wcoalda` prints what the pass did to each file's kernels, a line per
+rewrite and per refusal with its reason, and a count. nvcc's
 common spellings are translated first (`nvcc_to_clang`): `-use_fast_math`,
 `-Xcompiler`, `-Xptxas`, `-gencode`, `-lineinfo`, `-maxrregcount`, and the
 lambda and constexpr switches clang needs none of; `-G` and `-ccbin` are
@@ -32,6 +34,7 @@ refused in one line that names the replacement.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shlex
@@ -119,6 +122,7 @@ class Invocation:
     dep_flags: list[str] = field(default_factory=list)  # the host compile (the .d file)
     device_flags: list[str] = field(default_factory=list)  # the device compile only (-mllvm -coalda-*)
     ptxas_flags: list[str] = field(default_factory=list)
+    summary: bool = False  # -Wcoalda: a line per rewrite and refusal, on stderr
     # The link line in order: ("input", index into inputs) or ("flag", text).
     link_items: list[tuple[str, str | int]] = field(default_factory=list)
     inputs: list[Input] = field(default_factory=list)
@@ -235,7 +239,7 @@ def parse_args(argv: Sequence[str]) -> Invocation:
         name = arg.split("=", 1)[0]
         if arg == "-arch" or name == "-arch":
             inv.clang_args.append(f"--cuda-gpu-arch={value if arg == '-arch' else arg.split('=', 1)[1]}")
-        elif arg not in ("-fcoalda", "-fno-coalda"):
+        elif arg not in ("-fcoalda", "-fno-coalda", "-Wcoalda"):
             inv.clang_args += [arg] + ([value] if value is not None else [])
         if name in _UNSUPPORTED or arg in ("-rdc=true", "--relocatable-device-code=true"):
             raise CoaldaError(f"{arg} is not supported: {_UNSUPPORTED.get(name, _UNSUPPORTED['-fgpu-rdc'])}")
@@ -266,6 +270,8 @@ def parse_args(argv: Sequence[str]) -> Invocation:
             inv.coalda = False
         elif arg == "-fcoalda":
             inv.coalda = True
+        elif arg == "-Wcoalda":
+            inv.summary = True
         elif arg == "-v":
             inv.verbose = True
             inv.compile_flags.append(arg)
@@ -511,10 +517,20 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             tools.clang, "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={arch}", *_common(inv, tools),
             *inv.compile_flags, *inv.device_flags,
         ]
+        report = scratch / f"{Path(source.path).stem}.{arch}.coalda.json"
         if tools.plugin is not None:
+            summary = inv.summary and arch == inv.arches[0]
+            if inv.device_flags or summary:
+                # -mllvm -coalda-* are read before -fpass-plugin loads the
+                # plugin: load it first, so that its options exist
+                device += ["-Xclang", "-load", "-Xclang", str(tools.plugin)]
             device.append(f"-fpass-plugin={tools.plugin}")
+            if summary:  # the source's names and lines in the reasons, not arg0
+                device += ["-fno-discard-value-names", "-gline-tables-only", "-mllvm", f"-coalda-report={report}"]
         device += ["-S", source.path, "-o", ptx]
         _run(device, f"clang++-19 could not compile the device code of {source.path} for {arch}", inv.verbose)
+        if report.is_file():
+            print_summary(source.path, json.loads(report.read_text()))
         _run([tools.ptxas, "-m64", ptxas_opt, "--gpu-name", arch, *inv.ptxas_flags, "--output-file", cubin, ptx],
              f"ptxas could not assemble the device code of {source.path} for {arch}", inv.verbose)
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
@@ -527,6 +543,28 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
         "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob, "-c", source.path, "-o", obj,
     ]
     _run(host, f"clang++-19 could not compile the host code of {source.path}", inv.verbose)
+
+
+def summary_lines(path: str, pass_report: dict) -> list[str]:
+    """-Wcoalda: what the pass did to PATH's kernels, a line per rewrite and
+    per refusal with its reason (as -Rpass would), then a count."""
+    lines: list[str] = []
+    done = left = 0
+    for kernel in pass_report.get("kernels", []):
+        for item in [*kernel.get("groups", []), *kernel.get("stagings", [])]:
+            verdict = "rewrote" if item["transformed"] else "left alone"
+            done += item["transformed"]
+            left += not item["transformed"]
+            where = f"{path}:{item['line']}" if item.get("line") else path
+            lines.append(f"{where}: coalda: {kernel['name']}: {verdict}: {item['reason']}")
+    kernels = len(pass_report.get("kernels", []))
+    lines.append(f"{path}: coalda: {done} rewritten, {left} left alone, in {kernels} kernel{'s' if kernels != 1 else ''}")
+    return lines
+
+
+def print_summary(path: str, pass_report: dict) -> None:
+    for line in summary_lines(path, pass_report):
+        print(line, file=sys.stderr)
 
 
 def compile_other(inv: Invocation, tools: Tools, source: Input, obj: Path) -> None:

@@ -256,3 +256,27 @@ def test_nvcc_flags_without_an_equivalent_are_refused_in_one_line(tmp_path: Path
     src.write_text("")
     with pytest.raises(CoaldaError, match=re.escape(says)):
         parse_args([str(src), *args])
+
+
+def test_wcoalda_prints_each_rewrite_and_refusal(tmp_path: Path) -> None:
+    """issue 36, item 6: `coalda cc` printed nothing about what it did;
+    -Wcoalda gives a line per rewrite and per refusal (file:line, kernel,
+    reason in the source's names) and a count, on stderr; -mllvm -coalda-*
+    options reach the plugin (they were read before it was loaded)."""
+    src = tmp_path / "w.cu"
+    src.write_text("struct P { float x, y, z, w, u, v; };\n"
+                   "__global__ void s(P *out, const float *a, int n) {\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n"
+                   "  out[i].x = a[i]; out[i].y = 2 * a[i]; out[i].z = 3 * a[i];\n"
+                   "  out[i].w = 4 * a[i]; out[i].u = 5 * a[i]; out[i].v = 6 * a[i];\n}\n"
+                   "int main() { return 0; }\n")
+    proc = run_cli("cc", "-Wcoalda", src, "-o", tmp_path / "app", "-mllvm", "-coalda-stage-small-always")
+    assert proc.returncode == 0, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ": coalda: " in ln]
+    assert any(re.match(rf"^{re.escape(str(src))}:5: coalda: s: rewrote: staged out \(24-byte elements", ln)
+               for ln in lines), lines
+    assert any(": coalda: s: left alone: " in ln for ln in lines)
+    assert lines[-1] == f"{src}: coalda: 1 rewritten, 1 left alone, in 1 kernel"
+    assert not any("arg0" in ln or "arg1" in ln for ln in lines)
+    quiet = run_cli("cc", src, "-o", tmp_path / "app2")
+    assert quiet.returncode == 0 and ": coalda: " not in quiet.stderr
