@@ -169,11 +169,15 @@ def _check_pass_args(ctx: click.Context, param: click.Parameter, value: tuple[st
     return value
 
 
-@click.group(cls=CoaldaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CoaldaGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             invoke_without_command=True)
 @click.version_option(__version__, prog_name="coalda")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """COALDA finds uncoalesced global-memory accesses in CUDA kernels and
     rewrites strided copies into coalesced, wide form."""
+    if ctx.invoked_subcommand is None:  # plain `coalda`: the help, not an error
+        click.echo(ctx.get_help())
 
 
 PASS_ARG = click.option(
@@ -208,8 +212,13 @@ def optimize_cmd(
     pass_args = (["-coalda-runtime-checks=false"] if no_runtime_checks else []) + list(pass_arg)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     result = optimize(file, options, outdir, pass_args=pass_args)
-    print_findings(result.report, stdout)
-    stdout.print(f"Wrote {result.artifacts.directory}/{result.artifacts.stem}.{{before.ll,after.ll,diff,after.ptx,report.json}}")
+    # logs and pipes get the whole table, as analyze gives it
+    print_findings(result.report, stdout if stdout.is_terminal else Console(width=200))
+    # every file optimize writes, read from what is there
+    art = result.artifacts
+    written = [p.name.removeprefix(f"{art.stem}.") for p in
+               (art.before, art.after, art.diff, art.before_ptx, art.ptx, art.report, art.remarks) if p.is_file()]
+    stdout.print(f"Wrote {art.directory}/{art.stem}.{{{','.join(written)}}}", soft_wrap=True)
 
 
 @cli.command("analyze", cls=ClangArgsCommand)

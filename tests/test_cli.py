@@ -441,3 +441,23 @@ def test_run_passes_pass_args_to_the_pass(tmp_path: Path, rgb: Path) -> None:
     assert_clean_failure(proc, "--pass-arg applies when COALDA compiles", code=1)
     proc = run_cli("bench", rgb, "--from", tmp_path / "out", "--pass-arg=-coalda-analyze-only")
     assert_clean_failure(proc, "--pass-arg applies when COALDA compiles", code=1)  # before looking for a GPU
+
+
+def test_optimize_names_every_file_it_wrote_on_one_line_in_a_pipe(tmp_path: Path) -> None:
+    """issue 36, item 10: 'Wrote' did not list before.ptx and remarks.yaml,
+    and in a pipe optimize wrapped at 80 columns where analyze uses 200."""
+    proc = run_cli("optimize", TESTCASES / "rgb.cu", "-o", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    wrote = [line for line in proc.stdout.splitlines() if line.startswith("Wrote ")]
+    assert wrote == [f"Wrote {tmp_path / 'out'}/rgb.{{before.ll,after.ll,diff,before.ptx,after.ptx,report.json,"
+                     "remarks.yaml}"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        f"rgb.{s}" for s in ("before.ll", "after.ll", "diff", "before.ptx", "after.ptx", "report.json", "remarks.yaml"))
+    assert max(map(len, proc.stdout.splitlines())) > 80  # the table is not cut to 80 columns
+
+
+def test_coalda_alone_prints_its_help_not_an_error() -> None:
+    """issue 36, item 10: `coalda` with no arguments printed its usage as an error."""
+    proc = run_cli()
+    assert proc.returncode == 0 and not proc.stderr
+    assert proc.stdout.startswith("Usage: ") and "analyze" in proc.stdout and "cc" in proc.stdout
