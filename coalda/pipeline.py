@@ -124,10 +124,11 @@ def inputs_digest(source: Path, options: CompileOptions) -> str:
 def _keep_for_reproduction(exc: ToolFailed, artifacts: Artifacts, scratch: Path) -> ToolFailed:
     """The failing command, rewritten to read a kept copy of the device IR
     (the scratch directory goes away) and to write nothing."""
-    keep = Path(tempfile.mkdtemp(prefix=f"coalda-failed-{artifacts.stem}-"))
+    keep: Path | None = None  # made only when there is IR to keep (a failed compile has none)
     cmd = []
     for arg in exc.cmd:
         if arg == str(artifacts.before) and artifacts.before.is_file():
+            keep = keep or Path(tempfile.mkdtemp(prefix=f"coalda-failed-{artifacts.stem}-"))
             kept = keep / artifacts.before.name
             shutil.copyfile(artifacts.before, kept)
             arg = str(kept)

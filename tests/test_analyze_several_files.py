@@ -6,6 +6,7 @@ stopped the run with exit 1 and no findings at all."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,12 @@ def test_max_without_fail_on_is_refused(project: Path) -> None:
     assert proc.returncode == 2 and not proc.stdout
     assert stderr_lines(proc) == [line for line in proc.stderr.splitlines() if line.strip()]
     assert "--max counts what --fail-on gates" in proc.stderr
+
+
+def test_a_failed_compile_leaves_no_directory_behind(project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """issue 36, item 10: a failed compile left an empty coalda-failed-*
+    directory in the temporary directory."""
+    tmp = tmp_path_factory.mktemp("tmpdir")
+    proc = run_cli("analyze", "bad.cu", cwd=project, env={**os.environ, "TMPDIR": str(tmp)})
+    assert proc.returncode == 1 and "clang could not compile bad.cu" in proc.stderr
+    assert list(tmp.iterdir()) == []
