@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from . import __version__
 from .report import Report, findings
@@ -189,6 +190,22 @@ def text(diags: list[Diagnostic]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+SRCROOT = "%SRCROOT%"  # the directory coalda ran in: code scanning maps it to the checkout
+
+
+def _artifact(file: str) -> dict[str, str]:
+    """A SARIF artifactLocation: a URI (percent-encoded: spaces and all)
+    relative to %SRCROOT% for a file under the working directory, else an
+    absolute file: URI (a system header)."""
+    path = Path(file)
+    absolute = path if path.is_absolute() else Path.cwd() / path
+    try:
+        relative = absolute.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return {"uri": absolute.resolve().as_uri()}
+    return {"uri": quote(relative.as_posix()), "uriBaseId": SRCROOT}
+
+
 def sarif(diags: list[Diagnostic]) -> str:
     """A SARIF 2.1.0 log with one run of COALDA."""
     results = [
@@ -198,7 +215,7 @@ def sarif(diags: list[Diagnostic]) -> str:
             "message": {"text": f"{d.message}. {d.note}"},
             "locations": [{
                 "physicalLocation": {
-                    "artifactLocation": {"uri": Path(d.file).as_posix()},
+                    "artifactLocation": _artifact(d.file),
                     "region": {"startLine": max(d.line, 1), "startColumn": max(d.column, 1)},
                 }
             }],
@@ -210,6 +227,7 @@ def sarif(diags: list[Diagnostic]) -> str:
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{"tool": {"driver": {"name": "COALDA", "version": __version__, "rules": rules}},
+                  "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri() + "/"}},
                   "results": results}],
     }
     return json.dumps(log, indent=2) + "\n"

@@ -181,3 +181,18 @@ def test_each_note_is_right_for_its_case(tmp_path) -> None:
         column = [line for n, line in notes.items() if n == 13]  # the row walk
         assert column and all("each thread walks its own row" in line or "COALDA stages it" in line
                               for line in column), notes
+
+
+def test_sarif_uris_are_relative_to_srcroot_and_percent_encoded(tmp_path) -> None:
+    """issue 36, item 10: SARIF uris were raw paths (spaces unescaped) with
+    no uriBaseId; code scanning wants them relative to the checkout."""
+    work = tmp_path / "my project"
+    work.mkdir()
+    (work / "my rgb.cu").write_text((TESTCASES / "rgb.cu").read_text())
+    log = json.loads(run_cli("analyze", "my rgb.cu", "--format", "sarif", cwd=work).stdout)
+    run = log["runs"][0]
+    assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": work.resolve().as_uri() + "/"}}
+    assert " " not in run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    for result in run["results"]:
+        assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
+            "uri": "my%20rgb.cu", "uriBaseId": "%SRCROOT%"}
