@@ -89,7 +89,7 @@ def run_bench(
     compiled: Compiled,
     spec: Spec,
     sizes: Sequence[int],
-    blocks: Sequence[int | tuple[int, int]],
+    blocks: Sequence[int | tuple[int, int]] | None,
     repeat: int,
     seed: int,
     nvcc: str | None,
@@ -124,7 +124,7 @@ def run_bench(
             kspec = spec.kernels[name]
             args = make_args(kspec, n, rng, LAYOUTS[0])  # one input set for all shapes
             nbytes = moved_bytes(kspec, n)
-            for shape in blocks:
+            for shape in blocks or kspec.bench_blocks(n):  # None: each kernel's own default
                 grid, blk = kspec.dims(n, shape, sms)
                 block = f"{shape[0]}x{shape[1]}" if isinstance(shape, tuple) else shape
                 rows: list[Measurement] = []

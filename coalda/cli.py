@@ -427,7 +427,8 @@ def run_cmd(
 @compile_options
 @PROJECT
 @click.option("--sizes", help="Comma-separated problem sizes n (default: the spec's largest GPU size).")
-@click.option("--blocks", default="128,256,512,1024", show_default=True, help="Threads per block to run each case at (XxY: 2-D blocks).")
+@click.option("--blocks", default=None, help="Threads per block to run each case at (XxY: 2-D blocks); "
+              "default: the spec's own block where it is 2-D, else 128,256,512,1024.")
 @click.option("--repeat", type=click.IntRange(1, None), default=20, show_default=True, help="Timed launches per variant (after a warm-up).")
 @click.option("--kernels", help="Comma-separated kernels to bench (default: all but the references).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
@@ -454,7 +455,7 @@ def bench_cmd(
     from .spec import check_spec
 
     size_list = _sizes(sizes)
-    block_list = _blocks(blocks)
+    block_list = _blocks(blocks) if blocks is not None else None
     _no_pass_args_with_outdir(pass_arg, from_dir)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     extra = {}
@@ -472,7 +473,8 @@ def bench_cmd(
         step("compiling the nvcc -O3 baseline")
         nvcc = None if no_nvcc else nvcc_ptx(file, arch, options.includes, options.defines)
         command = "coalda bench " + " ".join(sys.argv[2:])
-        step(f"timing {len(spec.kernels)} kernel(s) at {len(block_list)} block size(s), {repeat} launches each")
+        shapes = f"{len(block_list)} block size(s)" if block_list else "their block sizes"
+        step(f"timing {len(spec.kernels)} kernel(s) at {shapes}, {repeat} launches each")
         result = run_bench(
             compiled, spec, size_list or [max(spec.gpu_sizes)], block_list, repeat, seed, nvcc, extra,
             kernels.split(",") if kernels else None, command,

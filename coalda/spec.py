@@ -130,6 +130,13 @@ class KernelSpec:
         grid = _dim3(self.grid, {"n": n, "block": block[0], "block_y": block[1], "sms": sms})
         return grid, block
 
+    def bench_blocks(self, n: int) -> list[int | tuple[int, int]]:
+        """`coalda bench`'s block shapes without --blocks: the spec's own
+        block where it is 2-D (a kernel written for 32x8 blocks may fault at
+        1-D ones), else 128 to 1024 threads."""
+        x, y, _ = _dim3(self.block, {"n": n})
+        return [(x, y)] if y > 1 else [128, 256, 512, 1024]
+
     def shared_bytes(self, n: int) -> int:
         """Dynamic shared memory per block at size n."""
         return evaluate(self.shared, {"n": n, "block": _dim3(self.block, {"n": n})[0]})

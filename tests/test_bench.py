@@ -112,3 +112,13 @@ def test_bench_without_gpu_says_so_in_one_line() -> None:
 def test_bench_rejects_bad_variant() -> None:
     proc = run_cli("bench", TESTCASES / "copies.cu", "--variant", "nofile")
     assert proc.returncode == 2 and "LABEL=PTX" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bench_defaults_to_a_2d_specs_own_block() -> None:
+    """issue 36, item 11: without --blocks, a spec whose block is 2-D (a
+    32x8 transpose) ran at 1-D blocks of 128..1024 threads, where the
+    hand-tiled kernel faulted."""
+    square = load_spec(TESTCASES / "bench" / "transpose_square.toml")
+    assert square.kernels["transpose_naive"].bench_blocks(64) == [(32, 8)]
+    rgb = load_spec(TESTCASES / "rgb.toml")
+    assert all(k.bench_blocks(1000) == [128, 256, 512, 1024] for k in rgb.kernels.values())
