@@ -236,6 +236,10 @@ def optimize_cmd(
     help="Exit 3 when an access of this class is found (unknown: uncoalesced ones too).",
 )
 @click.option("--max", "max_count", type=click.IntRange(0, None), help="With --fail-on: tolerate this many.")
+@click.option("--system-headers", is_flag=True,
+              help="Also show (and gate on) findings in system headers: the CUDA tree, thrust, CUB.")
+@click.option("--show", type=click.Choice(["all", "uncoalesced", "unknown"]), default="all", show_default=True,
+              help="The findings to show and gate on (text and SARIF). A line that says `coalda: ignore` has none.")
 @click.option(
     "--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT.html",
     help="Also write a self-contained HTML report: the source with the findings at their lines, "
@@ -245,14 +249,14 @@ def optimize_cmd(
 def analyze_cmd(
     files: tuple[Path, ...], arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
     project: Path | None, as_json: bool, fmt: str, fail_on: str, max_count: int | None,
-    html_path: Path | None, quiet: bool,
+    html_path: Path | None, quiet: bool, system_headers: bool, show: str,
 ) -> None:
     """Report every access of FILES' kernels (or of the .cu files of -p DIR),
     and what `optimize` would rewrite; writes nothing but --html. Clang flags
     after `--` are passed through. Of several files, one without a kernel is
     a note and one that does not compile an error (exit 1); the others are
     reported all the same."""
-    from .diagnostics import counts, diagnostics, sarif, text
+    from .diagnostics import counts, diagnostics, sarif, select, text
 
     fmt = "json" if as_json else fmt
     if max_count is not None and fail_on == "never":
@@ -288,7 +292,7 @@ def analyze_cmd(
         _error(message)
     if not reports:
         _fail(f"none of the {len(jobs)} files could be analyzed")
-    diags = [d for r in reports for d in diagnostics(r)]
+    diags = select([d for r in reports for d in diagnostics(r)], system_headers, show)
     if html_path is not None:
         from .html_report import FileResult, write_html
 

@@ -182,6 +182,61 @@ def diagnostics(report: Report) -> list[Diagnostic]:
     return out
 
 
+SUPPRESS = "coalda: ignore"  # on the access's source line, in a comment
+SYSTEM_DIRS = ("/usr/include/", "/usr/lib/", "/usr/local/include/", "/usr/local/cuda", "/opt/")
+
+
+def _system_roots() -> tuple[str, ...]:
+    """Where system headers live: the CUDA tree COALDA compiles with (thrust,
+    CUB, the runtime's headers) and the usual system directories."""
+    from .toolchain import cuda_path
+
+    try:
+        tree = Path(cuda_path())
+    except Exception:  # no CUDA tree yet: only the system directories
+        return SYSTEM_DIRS
+    return (str(tree) + "/", str(tree.resolve()) + "/", *SYSTEM_DIRS)
+
+
+def in_system_header(file: str, roots: tuple[str, ...] | None = None) -> bool:
+    path = Path(file)
+    if not path.is_absolute():
+        return False
+    roots = roots if roots is not None else _system_roots()
+    # as clang names it, and through the links of the CUDA tree (its headers
+    # are the wheels')
+    return str(path).startswith(roots) or str(path.resolve()).startswith(roots)
+
+
+def suppressed(diag: Diagnostic, lines: dict[str, list[str]] | None = None) -> bool:
+    """The access's source line says `coalda: ignore` (in a comment)."""
+    cache = lines if lines is not None else {}
+    if diag.file not in cache:
+        try:
+            cache[diag.file] = Path(diag.file).read_text(errors="replace").splitlines()
+        except OSError:
+            cache[diag.file] = []
+    source = cache[diag.file]
+    return 0 < diag.line <= len(source) and SUPPRESS in source[diag.line - 1]
+
+
+def select(diags: list[Diagnostic], system_headers: bool = False, show: str = "all") -> list[Diagnostic]:
+    """What `coalda analyze` shows and gates on: findings in system headers
+    only with --system-headers (as clang's warnings), none on a line that
+    says `coalda: ignore`, and only --show's class."""
+    roots = _system_roots()
+    cache: dict[str, list[str]] = {}
+    rules = {"all": None, "uncoalesced": "coalda-uncoalesced", "unknown": "coalda-unknown"}
+    out = []
+    for d in diags:
+        if not system_headers and in_system_header(d.file, roots):
+            continue
+        if suppressed(d, cache) or (rules[show] and d.rule != rules[show]):
+            continue
+        out.append(d)
+    return out
+
+
 def text(diags: list[Diagnostic]) -> str:
     lines = []
     for d in diags:
