@@ -238,6 +238,8 @@ def optimize_cmd(
 @click.option("--max", "max_count", type=click.IntRange(0, None), help="With --fail-on: tolerate this many.")
 @click.option("--system-headers", is_flag=True,
               help="Also show (and gate on) findings in system headers: the CUDA tree, thrust, CUB.")
+@click.option("--baseline", "baseline", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="OLD.sarif",
+              help="Show and gate on only the findings this earlier SARIF log does not have.")
 @click.option("--show", type=click.Choice(["all", "uncoalesced", "unknown"]), default="all", show_default=True,
               help="The findings to show and gate on (text and SARIF). A line that says `coalda: ignore` has none.")
 @click.option(
@@ -249,14 +251,14 @@ def optimize_cmd(
 def analyze_cmd(
     files: tuple[Path, ...], arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
     project: Path | None, as_json: bool, fmt: str, fail_on: str, max_count: int | None,
-    html_path: Path | None, quiet: bool, system_headers: bool, show: str,
+    html_path: Path | None, quiet: bool, system_headers: bool, show: str, baseline: Path | None,
 ) -> None:
     """Report every access of FILES' kernels (or of the .cu files of -p DIR),
     and what `optimize` would rewrite; writes nothing but --html. Clang flags
     after `--` are passed through. Of several files, one without a kernel is
     a note and one that does not compile an error (exit 1); the others are
     reported all the same."""
-    from .diagnostics import counts, diagnostics, sarif, select, text
+    from .diagnostics import counts, diagnostics, new_since, sarif, select, text
 
     fmt = "json" if as_json else fmt
     if max_count is not None and fail_on == "never":
@@ -293,6 +295,11 @@ def analyze_cmd(
     if not reports:
         _fail(f"none of the {len(jobs)} files could be analyzed")
     diags = select([d for r in reports for d in diagnostics(r)], system_headers, show)
+    if baseline is not None:
+        try:
+            diags = new_since(diags, baseline.read_text(errors="replace"))
+        except ValueError as exc:
+            _fail(f"--baseline {baseline}: {exc}")
     if html_path is not None:
         from .html_report import FileResult, write_html
 

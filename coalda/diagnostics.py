@@ -237,6 +237,35 @@ def select(diags: list[Diagnostic], system_headers: bool = False, show: str = "a
     return out
 
 
+def _fingerprint(uri: str, rule: str, message: str) -> tuple[str, str, str]:
+    """What identifies a finding across runs: its file, rule and message,
+    not its line (an edit above it moves it)."""
+    return uri, rule, message.split(". ", 1)[0]
+
+
+def new_since(diags: list[Diagnostic], baseline: str) -> list[Diagnostic]:
+    """DIAGS less those a baseline SARIF log (an earlier run's) has: each of
+    the baseline's findings accounts for one equal finding now."""
+    try:
+        log = json.loads(baseline)
+        known: dict[tuple[str, str, str], int] = {}
+        for run in log["runs"]:
+            for result in run.get("results", []):
+                uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                key = _fingerprint(uri, result["ruleId"], result["message"]["text"])
+                known[key] = known.get(key, 0) + 1
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise ValueError(f"not a SARIF log of coalda analyze ({type(exc).__name__}: {exc})") from None
+    out = []
+    for d in diags:
+        key = _fingerprint(_artifact(d.file)["uri"], d.rule, d.message)
+        if known.get(key, 0) > 0:
+            known[key] -= 1
+        else:
+            out.append(d)
+    return out
+
+
 def text(diags: list[Diagnostic]) -> str:
     lines = []
     for d in diags:

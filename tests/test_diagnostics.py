@@ -231,3 +231,26 @@ def test_show_and_inline_suppression_filter_text_and_the_gate(tmp_path) -> None:
     assert "[coalda-unknown]" in unknown.stdout
     gate = run_cli("analyze", source, "-q", "--format", "text", "--fail-on", "uncoalesced", "--max", "1")
     assert gate.returncode == 0, gate.stderr  # line 3's store alone: line 4's two are suppressed
+
+
+def test_a_baseline_gates_only_new_findings(tmp_path) -> None:
+    """issue 36, CI on real code: --baseline old.sarif shows and gates only
+    the findings the earlier run did not have, whatever lines moved."""
+    source = tmp_path / "k.cu"
+    old = ("__global__ void k(float *o, const float *i) {\n"
+           "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  o[3 * t] = i[t];\n}\n")
+    source.write_text(old)
+    base = run_cli("analyze", "k.cu", "-q", "--format", "sarif", cwd=tmp_path)
+    (tmp_path / "old.sarif").write_text(base.stdout)
+    # an edit moves the old finding down a line and adds a new one
+    source.write_text("// a comment\n" + old.replace("o[3 * t] = i[t];", "o[3 * t] = i[t];\n  o[4 * t + 1] = i[2 * t];"))
+    proc = run_cli("analyze", "k.cu", "-q", "--format", "text", "--baseline", "old.sarif",
+                   "--fail-on", "uncoalesced", cwd=tmp_path)
+    warnings = [ln for ln in proc.stdout.splitlines() if "warning:" in ln]
+    assert proc.returncode == 3 and warnings and all(":5:" in ln for ln in warnings), proc.stdout
+    same = run_cli("analyze", "k.cu", "-q", "--format", "text", "--baseline", "old.sarif", cwd=tmp_path)
+    assert same.returncode == 0
+    (tmp_path / "bad.sarif").write_text("{}")
+    bad = run_cli("analyze", "k.cu", "-q", "--baseline", "bad.sarif", cwd=tmp_path)
+    lines = [ln for ln in bad.stderr.splitlines() if ln.strip()]
+    assert bad.returncode == 1 and len(lines) == 1 and "not a SARIF log of coalda analyze" in lines[0]
