@@ -161,17 +161,17 @@ def _diff_html(diff: str) -> str:
 
 def _kernels_table(report: Report, diags: list[Diagnostic]) -> str:
     rows = ['<table class="kernels"><tr><th>kernel</th><th>accesses</th><th>uncoalesced</th><th>unknown</th>'
-            '<th>excess sectors</th><th>copy groups rewritten</th></tr>']
+            '<th>excess sectors</th><th>rewritten (copies and stagings)</th></tr>']
     for kernel in report["kernels"]:
         mine = [d for d in diags if d.kernel == kernel["name"]]
-        groups = kernel.get("groups", [])
+        considered = _considered(kernel)
         rows.append(
             f'<tr><td><a href="#{esc(_anchor(report, kernel))}">{esc(kernel["name"])}</a></td>'
             f'<td class="num">{len(kernel["accesses"])}</td>'
             f'<td class="num">{sum(d.rule == "coalda-uncoalesced" for d in mine)}</td>'
             f'<td class="num">{sum(d.rule == "coalda-unknown" for d in mine)}</td>'
             f'<td class="num">{sum(d.excess for d in mine)}</td>'
-            f'<td class="num">{sum(bool(g["transformed"]) for g in groups)} of {len(groups)}</td></tr>'
+            f'<td class="num">{sum(bool(c["transformed"]) for c in considered)} of {len(considered)}</td></tr>'
         )
     rows.append("</table>")
     return "\n".join(rows)
@@ -181,25 +181,36 @@ def _anchor(report: Report, kernel: dict[str, Any]) -> str:
     return "k-" + re.sub(r"[^A-Za-z0-9_.-]", "_", f"{Path(report['source']).name}-{kernel['symbol']}")
 
 
+def _considered(kernel: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every rewrite the pass considered in KERNEL, of every kind: its copy
+    groups and its stagings (element, transposed, window)."""
+    return [*kernel.get("groups", []), *kernel.get("stagings", [])]
+
+
+def _rewrite_text(item: dict[str, Any]) -> str:
+    """A done rewrite, named by its typed kind (a staging's `kind`)."""
+    return f"{item['kind']} staging: {item['reason']}" if "kind" in item else _group_text(item)
+
+
 def _rewrites(result: FileResult) -> str:
     out = []
     for kernel in result.report["kernels"]:
-        done = [g for g in kernel.get("groups", []) if g["transformed"]]
+        done = [c for c in _considered(kernel) if c["transformed"]]
         anchor = esc(_anchor(result.report, kernel))
         if not done:
             out.append(f'<p id="{anchor}" class="unchanged">{esc(kernel["name"])}: nothing rewritten.</p>')
             continue
-        items = "".join(f"<li>{esc(_group_text(g))}</li>" for g in done)
+        items = "".join(f"<li>{esc(_rewrite_text(c))}</li>" for c in done)
         before, after = _function(result.before, kernel["symbol"]), _function(result.after, kernel["symbol"])
         out.append(
             f'<details class="rewrite" id="{anchor}" data-kernel="{esc(kernel["name"])}" open>'
-            f'<summary><b>{esc(kernel["name"])}</b>: {len(done)} copy group(s) rewritten</summary><ul>{items}</ul>'
+            f'<summary><b>{esc(kernel["name"])}</b>: {len(done)} rewrite(s)</summary><ul>{items}</ul>'
             f'<div class="ir"><div><h4>before ({before.count(chr(10))} lines of IR)</h4>'
             f'<pre class="ir before">{esc(before)}</pre></div>'
             f'<div><h4>after ({after.count(chr(10))} lines of IR)</h4>'
             f'<pre class="ir after">{esc(after)}</pre></div></div></details>'
         )
-    if result.diff.strip() and any(g["transformed"] for k in result.report["kernels"] for g in k.get("groups", [])):
+    if result.diff.strip() and any(c["transformed"] for k in result.report["kernels"] for c in _considered(k)):
         out.append(f'<details class="diff"><summary>the whole module\'s diff (STEM.diff)</summary>'
                    f'<pre class="diff">{_diff_html(result.diff)}</pre></details>')
     return "\n".join(out)
@@ -213,6 +224,8 @@ def render(results: list[FileResult]) -> str:
     unknown = sum(d.rule == "coalda-unknown" for d in every)
     groups = [g for r in results for k in r.report["kernels"] for g in k.get("groups", [])]
     done = sum(bool(g["transformed"]) for g in groups)
+    stagings = [s for r in results for k in r.report["kernels"] for s in k.get("stagings", [])]
+    staged = sum(bool(s["transformed"]) for s in stagings)
     top = max((sum(d.excess for d in ds if (d.file, d.line) == key)
                for _, ds in per_file for key in {(d.file, d.line) for d in ds}), default=0)
     title = "COALDA report: " + ", ".join(Path(r.report["source"]).name for r in results)
@@ -223,7 +236,8 @@ def render(results: list[FileResult]) -> str:
         f"<h1>{esc(title)}</h1>",
         f'<p class="meta">coalda {esc(__version__)}: {len(results)} file(s), {uncoalesced} uncoalesced and '
         f"{unknown} unknown source accesses; {done} of {len(groups)} copy groups would be rewritten "
-        "coalesced by <code>coalda optimize</code>.</p>",
+        f"coalesced and {staged} of {len(stagings)} stagings (elements, transposes, windows) done by "
+        "<code>coalda optimize</code>.</p>",
         '<p class="legend">Heat: the 32-byte sectors a warp request touches beyond the ideal, summed over '
         'the line\'s accesses (times their count in the IR): '
         f'<span style="{_heat_color(1, 4)}">low</span><span style="{_heat_color(4, 4)}">high</span> '

@@ -160,3 +160,20 @@ def test_an_unwritable_html_path_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("coalda: error: cannot write the HTML report")
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_staged_kernels_get_their_ir_and_are_counted(tmp_path: Path) -> None:
+    """issue 36, item 3: a kernel that is only staged (here transposed) had
+    no before/after IR section, and the summary counted copy groups only."""
+    source = tmp_path / "t.cu"
+    source.write_text("__global__ void t(float *out, const float *in, int n) {\n"
+                      "  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                      "  if (x < n && y < n) out[(size_t)x * n + y] = in[(size_t)y * n + x];\n}\n")
+    page = tmp_path / "t.html"
+    proc = run_cli("analyze", source, "-q", "--html", page)
+    assert proc.returncode == 0, proc.stderr
+    html = page.read_text()
+    assert 'class="rewrite"' in html and "transposed staging: transposed" in html
+    assert "1 of 1 stagings (elements, transposes, windows) done" in html
+    assert "coalda.transpose" in html or "coalda.stage" in html  # the after IR is there
+    assert "nothing rewritten" not in html
