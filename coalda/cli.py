@@ -203,17 +203,19 @@ def _no_pass_args_with_outdir(pass_arg: tuple[str, ...], from_dir: Path | None) 
 @PROJECT
 @click.option("--no-runtime-checks", is_flag=True, help="Never version a copy on a run-time overlap check.")
 @PASS_ARG
+@click.option("-q", "--quiet", is_flag=True, help="No findings table: only the 'Wrote' line (and errors).")
 def optimize_cmd(
     file: Path, outdir: Path, arch: str, opt_level: int, includes: tuple[Path, ...],
     defines: tuple[str, ...], project: Path | None, no_runtime_checks: bool, pass_arg: tuple[str, ...],
+    quiet: bool,
 ) -> None:
     """Compile FILE's device code, run the COALDA pass, write IR, diff, PTX and findings.
     Clang flags after `--` are passed through."""
     pass_args = (["-coalda-runtime-checks=false"] if no_runtime_checks else []) + list(pass_arg)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     result = optimize(file, options, outdir, pass_args=pass_args)
-    # logs and pipes get the whole table, as analyze gives it
-    print_findings(result.report, stdout if stdout.is_terminal else Console(width=200))
+    if not quiet:  # logs and pipes get the whole table, as analyze gives it
+        print_findings(result.report, stdout if stdout.is_terminal else Console(width=200))
     # every file optimize writes, read from what is there
     art = result.artifacts
     written = [p.name.removeprefix(f"{art.stem}.") for p in
@@ -248,10 +250,12 @@ def optimize_cmd(
     "a cost heat per line and the IR before and after each rewrite.",
 )
 @QUIET
+@PASS_ARG
 def analyze_cmd(
     files: tuple[Path, ...], arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
     project: Path | None, as_json: bool, fmt: str, fail_on: str, max_count: int | None,
     html_path: Path | None, quiet: bool, system_headers: bool, show: str, baseline: Path | None,
+    pass_arg: tuple[str, ...],
 ) -> None:
     """Report every access of FILES' kernels (or of the .cu files of -p DIR),
     and what `optimize` would rewrite; writes nothing but --html. Clang flags
@@ -276,7 +280,7 @@ def analyze_cmd(
             with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
                 art = Artifacts(Path(scratch), source.stem)
                 try:
-                    reports.append(build(source, options, art, ptx=False).report)
+                    reports.append(build(source, options, art, ptx=False, pass_args=pass_arg).report)
                 except CoaldaError as exc:
                     if len(jobs) == 1:
                         raise

@@ -461,3 +461,17 @@ def test_coalda_alone_prints_its_help_not_an_error() -> None:
     proc = run_cli()
     assert proc.returncode == 0 and not proc.stderr
     assert proc.stdout.startswith("Usage: ") and "analyze" in proc.stdout and "cc" in proc.stdout
+
+
+def test_optimize_quiet_and_analyze_pass_args(tmp_path: Path) -> None:
+    """issue 36, item 10: optimize had no -q, analyze no --pass-arg."""
+    quiet = run_cli("optimize", TESTCASES / "rgb.cu", "-o", tmp_path / "out", "-q")
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stdout.startswith("Wrote ") and len(quiet.stdout.splitlines()) == 1
+    staged = run_cli("analyze", TESTCASES / "staging.cu", "--format", "json", "-q")
+    only = run_cli("analyze", TESTCASES / "staging.cu", "--format", "json", "-q", "--pass-arg=-coalda-analyze-only")
+    assert staged.returncode == only.returncode == 0, only.stderr
+
+    def done(proc) -> int:
+        return sum(s["transformed"] for k in json.loads(proc.stdout)["kernels"] for s in k.get("stagings", []))
+    assert done(staged) > 0 and done(only) == 0
