@@ -71,3 +71,9 @@ census: build
 
 census-update: build
 	$(BIN)/python scripts/corpus_census.py --update
+
+# corpus programs built by their own Makefiles with CC=coalda-cc (six; make
+# test builds two)
+.PHONY: corpus-makefiles
+corpus-makefiles: build
+	COALDA_CORPUS_MAKE=all $(BIN)/pytest -q tests/test_corpus_makefiles.py

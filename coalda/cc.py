@@ -120,7 +120,7 @@ class Invocation:
     opt_level: str | None = None  # the last -O given, None for the default -O3
     compile_flags: list[str] = field(default_factory=list)  # every compile step
     dep_flags: list[str] = field(default_factory=list)  # the host compile (the .d file)
-    device_flags: list[str] = field(default_factory=list)  # the device compile only (-mllvm -coalda-*)
+    device_flags: list[str] = field(default_factory=list)  # the device compile only (-mllvm -coalda-*, -Xarch_device)
     ptxas_flags: list[str] = field(default_factory=list)
     summary: bool = False  # -Wcoalda: a line per rewrite and refusal, on stderr
     # The link line in order: ("input", index into inputs) or ("flag", text).
@@ -151,7 +151,7 @@ def expand_response_files(argv: Sequence[str]) -> list[str]:
 # words. Passed on as they are, clang would read some as something else:
 # `-use_fast_math` as `-u se_fast_math` (a linker symbol), a silently
 # different build.
-_FAST_MATH = ["-ffast-math", "-fgpu-flush-denormals-to-zero", "-fgpu-approx-transcendentals"]
+_FAST_MATH = ["-ffast-math", "-fgpu-approx-transcendentals", "-Xarch_device", "-fgpu-flush-denormals-to-zero"]
 _NVCC_FLAGS: dict[str, list[str]] = {
     "-use_fast_math": _FAST_MATH, "--use_fast_math": _FAST_MATH,
     # clang: constexpr functions are host and device already, lambdas too
@@ -280,6 +280,8 @@ def parse_args(argv: Sequence[str]) -> Invocation:
             inv.opt_level = arg
         elif arg == "-Xcuda-ptxas":
             inv.ptxas_flags.append(str(value))
+        elif arg == "-Xarch_device":  # the device compile alone (the host would warn it unused)
+            inv.device_flags.append(str(value))
         elif arg == "-Xarch_host":  # the host compile; its link takes the flag itself (-fopenmp)
             inv.compile_flags += [arg, str(value)]
             inv.link_items.append(("flag", str(value)))
@@ -506,6 +508,21 @@ def _common(inv: Invocation, tools: Tools) -> list[str]:
     return [f"--cuda-path={tools.cuda}", "-Wno-unknown-cuda-version", inv.opt_level or "-O3"]
 
 
+def _without_host_only(flags: list[str]) -> list[str]:
+    """FLAGS less the `-Xarch_host X` pairs (nvcc's -Xcompiler), which the
+    device compile would only warn about as unused."""
+    out: list[str] = []
+    skip = False
+    for flag in flags:
+        if skip:
+            skip = False
+        elif flag == "-Xarch_host":
+            skip = True
+        else:
+            out.append(flag)
+    return out
+
+
 def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratch: Path) -> None:
     """A .cu source to a host object that carries its device code."""
     images: list[FatbinImage] = []
@@ -515,12 +532,12 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
         cubin = ptx.with_suffix(".cubin")
         device = [
             tools.clang, "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={arch}", *_common(inv, tools),
-            *inv.compile_flags, *inv.device_flags,
+            *_without_host_only(inv.compile_flags), *inv.device_flags,
         ]
         report = scratch / f"{Path(source.path).stem}.{arch}.coalda.json"
         if tools.plugin is not None:
             summary = inv.summary and arch == inv.arches[0]
-            if inv.device_flags or summary:
+            if any(f.startswith("-coalda") for f in inv.device_flags) or summary:
                 # -mllvm -coalda-* are read before -fpass-plugin loads the
                 # plugin: load it first, so that its options exist
                 device += ["-Xclang", "-load", "-Xclang", str(tools.plugin)]
