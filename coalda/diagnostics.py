@@ -189,11 +189,12 @@ SYSTEM_DIRS = ("/usr/include/", "/usr/lib/", "/usr/local/include/", "/usr/local/
 def _system_roots() -> tuple[str, ...]:
     """Where system headers live: the CUDA tree COALDA compiles with (thrust,
     CUB, the runtime's headers) and the usual system directories."""
+    from .errors import CoaldaError
     from .toolchain import cuda_path
 
     try:
         tree = Path(cuda_path())
-    except Exception:  # no CUDA tree yet: only the system directories
+    except CoaldaError:  # no CUDA tree yet: only the system directories
         return SYSTEM_DIRS
     return (str(tree) + "/", str(tree.resolve()) + "/", *SYSTEM_DIRS)
 
