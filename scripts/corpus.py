@@ -17,7 +17,6 @@ import datetime
 import hashlib
 import json
 import math
-import re
 import shlex
 import shutil
 import subprocess
@@ -30,6 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import click
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus_gpu  # noqa: E402 -- the GPU script's verify and compare rules (stdlib only)
+from corpus_census import CensusError, split_flags  # noqa: E402 -- the census reads flags the same way
 
 ROOT = Path(__file__).resolve().parent.parent
 COALDA = ROOT / ".venv" / "bin" / "coalda"
@@ -78,24 +81,14 @@ def recipe_names(corpus: Path) -> list[str]:
 # ---------------------------------------------------------------- analysis
 
 def analyze_args(flags: list[str], prog_dir: Path) -> list[str]:
-    """A recipe's cc flags as `coalda analyze` options: -I (made absolute
-    from the program's directory), -D and -O as its own, the rest after --."""
-    opts: list[str] = []
-    rest: list[str] = []
-    it = iter(flags)
-    for flag in it:
-        if flag in ("-I", "-D"):
-            value = next(it, "")
-            flag = flag + value
-        if flag.startswith("-I"):
-            opts += ["-I", str((prog_dir / flag[2:]).resolve())]
-        elif flag.startswith("-D"):
-            opts += ["-D", flag[2:]]
-        elif re.fullmatch(r"-O[0-3]", flag):
-            opts += ["-O", flag[2:]]
-        else:
-            rest.append(flag)
-    return opts + (["--", *rest] if rest else [])
+    """A recipe's cc flags as `coalda analyze` options, as the census reads
+    them (corpus_census.split_flags): -I made absolute from the program's
+    directory, -D and -O as its own, link flags dropped, the rest after --."""
+    try:
+        own, clang = split_flags(tuple(flags), prog_dir.resolve())
+    except CensusError as exc:
+        raise RecipeError(str(exc)) from None
+    return own + (["--", *clang] if clang else [])
 
 
 def kernel_kinds(kernel: dict[str, Any]) -> list[str]:
@@ -288,8 +281,6 @@ def rechecked(name: str, timed: dict[str, Any], corpus: Path) -> dict[str, Any]:
     whole = runs and all(r.get("stdout_lines", 0) <= len(r["stdout"].splitlines()) for r in runs)
     if not whole or not path.is_file():
         return {**timed, "rechecked": False}
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import corpus_gpu  # the GPU script's own rules, stdlib only
     recipe = load_recipe(path, corpus)
     return {**timed, "rechecked": True,
             "verified": all(corpus_gpu.run_verified(r, recipe) for r in runs),
