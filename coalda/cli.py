@@ -546,5 +546,7 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # python -m coalda.cli: as the console script
+    from coalda.entry import run
+
+    run("coalda", lambda: main)

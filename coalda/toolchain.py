@@ -141,6 +141,22 @@ def _stamp() -> str:
     return "\n".join(versions) + "\n"
 
 
+def _link_tree(sources: list[Path], staging: Path) -> None:
+    """Link the include, bin and nvvm files of SOURCES (the wheels) into STAGING."""
+    for source in sources:
+        for sub in ("include", "bin", "nvvm"):
+            root = source / sub
+            if not root.is_dir():
+                continue
+            for dirpath, _dirnames, filenames in os.walk(root):
+                rel = Path(dirpath).relative_to(source)
+                (staging / rel).mkdir(parents=True, exist_ok=True)
+                for filename in filenames:
+                    link = staging / rel / filename
+                    if not link.exists():
+                        link.symlink_to(Path(dirpath) / filename)
+
+
 @functools.cache
 def cuda_path() -> Path:
     """A --cuda-path tree: $COALDA_CUDA_PATH, else the merged CUDA 12 wheels."""
@@ -158,19 +174,12 @@ def cuda_path() -> Path:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".cuda-", dir=target.parent))
-    for source in sources:
-        for sub in ("include", "bin", "nvvm"):
-            root = source / sub
-            if not root.is_dir():
-                continue
-            for dirpath, _dirnames, filenames in os.walk(root):
-                rel = Path(dirpath).relative_to(source)
-                (staging / rel).mkdir(parents=True, exist_ok=True)
-                for filename in filenames:
-                    link = staging / rel / filename
-                    if not link.exists():
-                        link.symlink_to(Path(dirpath) / filename)
-    (staging / ".coalda-stamp").write_text(stamp)
+    try:
+        _link_tree(sources, staging)
+        (staging / ".coalda-stamp").write_text(stamp)
+    except BaseException:  # an error or Ctrl-C: no half-made tree left in the cache
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     if target.exists():
         shutil.rmtree(target)
     try:
