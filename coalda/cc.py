@@ -29,6 +29,14 @@ common spellings are translated first (`nvcc_to_clang`): `-use_fast_math`,
 `-Xcompiler`, `-Xptxas`, `-gencode`, `-lineinfo`, `-maxrregcount`, and the
 lambda and constexpr switches clang needs none of; `-G` and `-ccbin` are
 refused in one line that names the replacement.
+
+CMake's CUDA language takes `coalda-cc` for Clang (`--version`) and passes
+the root of the toolkit whose nvcc it found as `--cuda-path=` and that
+toolkit's runtime as `-lcudadevrt -lcudart_static`: a tree of a CUDA clang-19
+cannot compile with (13 and later) gives way to coalda's CUDA 12 tree, and
+the runtime libraries to the CUDA 12 runtime coalda cc links.
+`--print-cuda-path` prints the tree, which holds a stand-in nvcc for
+CMake's `-DCUDAToolkit_ROOT=` (coalda/toolchain.py).
 """
 
 from __future__ import annotations
@@ -51,7 +59,7 @@ import click
 
 from .compile import ARCHES
 from .errors import CoaldaError, ToolNotFound
-from .toolchain import cuda_path, find_clang, find_plugin
+from .toolchain import cuda_path, cuda_version, find_clang, find_plugin
 
 DEFAULT_ARCH = "sm_90"
 
@@ -84,6 +92,17 @@ _UNSUPPORTED = {
     "--offload-new-driver": "clang's new offload driver calls NVIDIA's fatbinary; coalda cc writes the fat binary itself",
     "-Xcuda-fatbinary": "coalda cc writes the fat binary itself, without NVIDIA's fatbinary",
 }
+# CMake's CUDA_RUNTIME_LIBRARY for a Clang CUDA compiler (-lcudadevrt
+# -lcudart_static by default, -lcudart for Shared), from the toolkit of the
+# nvcc CMake found: coalda cc links the CUDA 12 runtime that matches the tree
+# it compiled with itself (Tools.link_flags), and a CUDA 13 toolkit's
+# libcudart_static.a would otherwise serve every call, a runtime other than
+# the headers'. cudadevrt is relocatable device code's, which is refused.
+_CUDA_RUNTIME_LIBS = frozenset({"cudart", "cudart_static", "cudadevrt"})
+# The newest CUDA clang-19 compiles with: 12 (12.5 fully, up to 12.9 with
+# -Wno-unknown-cuda-version). CUDA 13 removed headers that clang-19's CUDA
+# wrapper includes ('texture_fetch_functions.h' file not found).
+NEWEST_CUDA_MAJOR = 12
 CUDA_SUFFIXES = frozenset({".cu"})
 SOURCE_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".i", ".ii", ".s", ".S", ".m", ".mm"})
 
@@ -115,7 +134,12 @@ class Invocation:
     output: str | None = None
     arches: list[str] = field(default_factory=list)
     cuda_path: str | None = None
+    # A --cuda-path too new for clang-19, given in its place: CMake's CUDA
+    # language passes the root of the toolkit whose nvcc it found (CUDA 13's
+    # on a machine with that nvcc); coalda cc compiles with its own tree.
+    ignored_cuda_path: str | None = None
     coalda: bool = True
+    print_cuda_path: bool = False  # --print-cuda-path: the tree, for CMake's CUDAToolkit_ROOT
     verbose: bool = False
     opt_level: str | None = None  # the last -O given, None for the default -O3
     compile_flags: list[str] = field(default_factory=list)  # every compile step
@@ -239,7 +263,8 @@ def parse_args(argv: Sequence[str]) -> Invocation:
         name = arg.split("=", 1)[0]
         if arg == "-arch" or name == "-arch":
             inv.clang_args.append(f"--cuda-gpu-arch={value if arg == '-arch' else arg.split('=', 1)[1]}")
-        elif arg not in ("-fcoalda", "-fno-coalda", "-Wcoalda"):
+        elif arg not in ("-fcoalda", "-fno-coalda", "-Wcoalda", "--print-cuda-path") and name != "--cuda-path":
+            # (_passthrough gives clang the --cuda-path coalda cc uses)
             inv.clang_args += [arg] + ([value] if value is not None else [])
         if name in _UNSUPPORTED or arg in ("-rdc=true", "--relocatable-device-code=true"):
             raise CoaldaError(f"{arg} is not supported: {_UNSUPPORTED.get(name, _UNSUPPORTED['-fgpu-rdc'])}")
@@ -265,7 +290,14 @@ def parse_args(argv: Sequence[str]) -> Invocation:
         elif name in ("-arch", "--cuda-gpu-arch", "--offload-arch", "--gpu-architecture"):
             inv.arches += [_arch(a) for a in arg.split("=", 1)[1].split(",") if a]
         elif name == "--cuda-path":
-            inv.cuda_path = arg.split("=", 1)[1]
+            given = arg.split("=", 1)[1]
+            version = cuda_version(Path(given))
+            if version is not None and version // 1000 > NEWEST_CUDA_MAJOR:
+                inv.cuda_path, inv.ignored_cuda_path = None, given
+            else:
+                inv.cuda_path, inv.ignored_cuda_path = given, None
+        elif arg == "--print-cuda-path":
+            inv.print_cuda_path = True
         elif arg == "-fno-coalda":
             inv.coalda = False
         elif arg == "-fcoalda":
@@ -289,6 +321,8 @@ def parse_args(argv: Sequence[str]) -> Invocation:
             inv.device_flags += [arg, str(value)]
         elif arg in _DEP_FLAGS or arg in _DEP_SEPARATE or arg[:3] in _DEP_SEPARATE:
             inv.dep_flags += [arg] + ([str(value)] if value is not None else [])
+        elif (arg == "-l" and value in _CUDA_RUNTIME_LIBS) or (arg.startswith("-l") and arg[2:] in _CUDA_RUNTIME_LIBS):
+            pass  # coalda cc links its own CUDA runtime (_CUDA_RUNTIME_LIBS says why)
         elif arg in _LINK_ONLY_SEPARATE or arg in _LINK_ONLY_FLAGS or arg.startswith(_LINK_ONLY_PREFIXES):
             inv.link_items += [("flag", arg)] + ([("flag", str(value))] if value is not None else [])
         else:  # a compile flag, which the link step gets too (-pthread, -fopenmp, --target)
@@ -481,8 +515,20 @@ def find_cudart(cuda: Path) -> Path:
     raise ToolNotFound("libcudart.so.12", looked, "install the CUDA runtime wheel with `pip install -e .`")
 
 
-def tools_for(inv: Invocation) -> Tools:
+def cuda_tree(inv: Invocation) -> Path:
+    """The CUDA tree to compile with: --cuda-path's, else coalda's CUDA 12
+    tree (also in place of a --cuda-path too new for clang-19, which -v
+    names)."""
     cuda = Path(inv.cuda_path) if inv.cuda_path else cuda_path()
+    if inv.ignored_cuda_path and inv.verbose:
+        version = cuda_version(Path(inv.ignored_cuda_path)) or 0
+        print(f"coalda cc: --cuda-path={inv.ignored_cuda_path} is CUDA {version // 1000}.{version % 1000 // 10}, "
+              f"which clang-19 cannot compile with; using {cuda}", file=sys.stderr, flush=True)
+    return cuda
+
+
+def tools_for(inv: Invocation) -> Tools:
+    cuda = cuda_tree(inv)
     ptxas = cuda / "bin" / "ptxas"
     if not ptxas.is_file():
         raise ToolNotFound("ptxas", [str(ptxas)], "install the CUDA 12 wheels with `pip install -e .` or fix --cuda-path")
@@ -593,6 +639,9 @@ def compile_other(inv: Invocation, tools: Tools, source: Input, obj: Path) -> No
 
 def build(inv: Invocation) -> None:
     """Run the steps of INV: compile its sources, and link unless -c."""
+    if inv.print_cuda_path:
+        print(cuda_tree(inv))
+        return
     if inv.mode == "clang":
         _passthrough(inv)
         return
@@ -631,7 +680,7 @@ def _passthrough(inv: Invocation) -> None:
     clang = find_clang()
     extra: list[str] = []
     if inv.inputs:
-        cuda = Path(inv.cuda_path) if inv.cuda_path else cuda_path()
+        cuda = cuda_tree(inv)
         extra = [f"--cuda-path={cuda}", "-Wno-unknown-cuda-version", "-O3"]
         if inv.coalda:
             extra.append(f"-fpass-plugin={find_plugin()}")
@@ -657,8 +706,10 @@ def cc_command(args: tuple[str, ...]) -> None:
     flags: `coalda cc main.cu -o app`, `coalda cc -c k.cu -o k.o -I inc
     -DN=4 -std=c++17 --cuda-gpu-arch=sm_80`, `coalda cc main.o k.o -o app`.
     -arch sm_XX is accepted too (default sm_90); -fno-coalda builds without
-    the plugin. Executables link the CUDA 12 runtime (libcudart.so.12 from the
-    nvidia-cuda-runtime-cu12 wheel, found through the run-path)."""
+    the plugin; --print-cuda-path prints the CUDA tree (CMake's
+    CUDAToolkit_ROOT for CMAKE_CUDA_COMPILER=coalda-cc). Executables link
+    the CUDA 12 runtime (libcudart.so.12 from the nvidia-cuda-runtime-cu12
+    wheel, found through the run-path)."""
     build(parse_args(args))
 
 

@@ -12,6 +12,7 @@ import functools
 import importlib.metadata
 import importlib.util
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -131,6 +132,62 @@ def _wheel_dirs() -> list[Path]:
     return dirs
 
 
+def cuda_version(tree: Path) -> int | None:
+    """TREE's CUDA_VERSION (12050 for 12.5) from its include/cuda.h; None
+    where there is none to read."""
+    try:
+        text = (tree / "include" / "cuda.h").read_text(errors="replace")
+    except OSError:
+        return None
+    match = re.search(r"^#define\s+CUDA_VERSION\s+(\d+)", text, re.MULTILINE)
+    return int(match.group(1)) if match else None
+
+
+# CMake's CUDA language with a Clang compiler (coalda-cc) takes its CUDA
+# toolkit from an nvcc, CUDAToolkit_ROOT's bin/nvcc first: it runs `nvcc -v
+# __cmake_determine_cuda` for the `#$ TOP=` root and `nvcc --version` for the
+# toolkit's version, and stops unless the root has a lib64/ (or lib/). The
+# wheels ship no nvcc, so the merged tree gets this stand-in, which answers
+# those two questions about the tree and compiles nothing. lib64/ stays
+# empty: coalda cc links the runtime wheel's libcudart.so.12 itself, with the
+# run-path pointing at the wheel.
+_NVCC_STAND_IN = """#!/bin/sh
+# coalda's stand-in for nvcc in its CUDA 12 tree (NVIDIA's wheels ship none):
+# it answers CMake's toolkit questions when CUDAToolkit_ROOT names this tree.
+top=$(cd "$(dirname "$0")/.." && pwd)
+case "$1" in
+  --version|-V)
+    echo "coalda's stand-in for nvcc in the CUDA tree $top; compile with coalda-cc"
+    echo "Cuda compilation tools, release {release}, V{version}"
+    exit 0 ;;
+  -v)
+    echo "#\\$ TOP=$top"
+    echo "#\\$ NVVMIR_LIBRARY_DIR=$top/nvvm/libdevice" ;;
+esac
+echo "nvcc: coalda's stand-in for CMake's toolkit questions, not a compiler: compile with coalda-cc" >&2
+exit 1
+"""
+
+
+def _add_cmake_toolkit_files(tree: Path) -> None:
+    """The stand-in nvcc and the lib64/ CMake needs of a toolkit root (above)."""
+    try:  # 12.5.82: the release whose ptxas and libdevice the tree holds
+        version = importlib.metadata.version("nvidia-cuda-nvcc-cu12")
+    except importlib.metadata.PackageNotFoundError:
+        number = cuda_version(tree) or 0
+        version = f"{number // 1000}.{number % 1000 // 10}.0"
+    release = ".".join(version.split(".")[:2])
+    nvcc = tree / "bin" / "nvcc"
+    nvcc.parent.mkdir(parents=True, exist_ok=True)
+    # written aside and renamed: other processes may be reading this tree
+    fd, tmp = tempfile.mkstemp(prefix=".nvcc-", dir=nvcc.parent)
+    with os.fdopen(fd, "w") as out:
+        out.write(_NVCC_STAND_IN.replace("{release}", release).replace("{version}", version))
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, nvcc)
+    (tree / "lib64").mkdir(exist_ok=True)
+
+
 def _stamp() -> str:
     versions = []
     for dist in CUDA_DISTS:
@@ -171,11 +228,14 @@ def cuda_path() -> Path:
     stamp = _stamp()
     stamp_file = target / ".coalda-stamp"
     if stamp_file.is_file() and stamp_file.read_text() == stamp:
+        if not (target / "bin" / "nvcc").is_file():  # a tree made before the stand-in: added in place
+            _add_cmake_toolkit_files(target)
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".cuda-", dir=target.parent))
     try:
         _link_tree(sources, staging)
+        _add_cmake_toolkit_files(staging)
         (staging / ".coalda-stamp").write_text(stamp)
     except BaseException:  # an error or Ctrl-C: no half-made tree left in the cache
         shutil.rmtree(staging, ignore_errors=True)
