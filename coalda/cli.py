@@ -262,7 +262,7 @@ def analyze_cmd(
     after `--` are passed through. Of several files, one without a kernel is
     a note and one that does not compile an error (exit 1); the others are
     reported all the same."""
-    from .diagnostics import counts, diagnostics, new_since, sarif, select, text
+    from .diagnostics import counts, diagnostics, json_log, new_since, sarif, select, text
 
     fmt = "json" if as_json else fmt
     if max_count is not None and fail_on == "never":
@@ -311,8 +311,7 @@ def analyze_cmd(
         if not quiet:
             stderr.print(f"Wrote {escape(str(html_path))}", soft_wrap=True)
     if fmt == "json":
-        data = {"schema_version": 1, **reports[0]} if len(reports) == 1 else {"schema_version": 1, "reports": reports}
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(json_log(reports), indent=2))
     elif fmt == "sarif":
         click.echo(sarif(diags), nl=False)
     elif fmt == "text":

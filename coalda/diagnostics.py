@@ -323,3 +323,34 @@ def counts(diags: list[Diagnostic]) -> dict[str, int]:
             "unknown": sum(d.rule == "coalda-unknown" for d in diags)}
 
 
+# --- `coalda analyze --format json` -----------------------------------------
+
+SCHEMA_VERSION = 2  # 2: {"reports": [...]} for one file too; accesses carry their sector cost
+
+
+def sector_cost(access: dict[str, Any]) -> dict[str, int]:
+    """The cost the text and SARIF give an uncoalesced global access at a
+    constant stride, as the JSON report's keys: `sectors` per warp request,
+    `ideal_sectors` (the fewest its bytes need, all its requests together)
+    and, when it moves in several pieces, `requests`; {} for any other
+    access, and for one that has the pass's own count (read lane by lane)."""
+    stride = access.get("stride")
+    if (access.get("class") != "uncoalesced" or access.get("space") == "shared"
+            or not isinstance(stride, int) or "sectors" in access):
+        return {}
+    width, piece = int(access["width"]), _piece(access)
+    cost = {"sectors": sectors(stride, piece, start_phase(access))}
+    if piece >= width:
+        return cost | {"ideal_sectors": ideal_sectors(piece)}
+    return cost | {"ideal_sectors": ideal_sectors(width), "requests": -(-width // piece)}
+
+
+def json_log(reports: list[Report]) -> dict[str, Any]:
+    """What `--format json` prints, of one file or several alike: every
+    report, each access with its sector cost (copies: the reports are not
+    changed)."""
+    return {"schema_version": SCHEMA_VERSION, "reports": [
+        {**report, "kernels": [{**kernel, "accesses": [{**a, **sector_cost(a)} for a in kernel["accesses"]]}
+                               for kernel in report["kernels"]]}
+        for report in reports
+    ]}

@@ -34,7 +34,8 @@ def analyze(cu: Path, includes: list[Path]) -> tuple[str, dict | None, str]:
         args += ["-I", str(inc)]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=600)
     if proc.returncode == 0:
-        return "ok", json.loads(proc.stdout), ""
+        (report,) = json.loads(proc.stdout)["reports"]  # one file: one report
+        return "ok", report, ""
     err = proc.stderr.strip().splitlines()
     last = err[-1] if err else f"exit {proc.returncode}"
     if "COALDA pass failed" in proc.stderr or "Traceback" in proc.stderr:

@@ -130,7 +130,8 @@ def analyze_program(recipe: dict[str, Any], prog_dir: Path) -> list[dict[str, An
         if proc.returncode != 0:
             last = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
             raise RecipeError(f"analyze failed ({last}): cd {prog_dir} && {shlex.join(cmd)}")
-        found += rewritten_kernels(json.loads(proc.stdout), source)
+        (report,) = json.loads(proc.stdout)["reports"]  # one file: one report
+        found += rewritten_kernels(report, source)
     return found
 
 

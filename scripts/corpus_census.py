@@ -235,8 +235,8 @@ def classify(code: int, stdout: str, stderr: str, killed: bool) -> tuple[str, st
         return OUT_OF_MEMORY, f"out of memory under a {ADDRESS_SPACE >> 30} GB address space: {last}", None
     if code == 0:
         try:
-            report = json.loads(stdout)
-        except json.JSONDecodeError:
+            (report,) = json.loads(stdout)["reports"]  # one file: one report
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
             return CRASH, "exit 0 without a JSON report", None
         return OK, "", report
     if "Traceback" in stderr or code < 0 or "COALDA pass failed" in stderr:

@@ -41,7 +41,8 @@ EXPECTED = {
 def analyze(path: Path, *args: str) -> dict:
     proc = run_cli("analyze", path, "--json", *args)
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    [report] = json.loads(proc.stdout)["reports"]
+    return report
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -143,7 +144,7 @@ def test_uncoalesced_accesses_say_why_no_rewrite_takes_them(tmp_path: Path) -> N
     1-D; Fan2's read-modify-written column of a 2-D block, which is
     permuted, and its 1-D column of m, which is not) and k-means' run-time
     chunk."""
-    report = json.loads(run_cli("analyze", TESTCASES / "analysis" / "columns.cu", "--format", "json").stdout)
+    [report] = json.loads(run_cli("analyze", TESTCASES / "analysis" / "columns.cu", "--format", "json").stdout)["reports"]
     shapes = {(k["name"], a["kind"], a.get("shape")) for k in report["kernels"] for a in k["accesses"]
               if a["class"] == "uncoalesced"}
     assert shapes == {("fan1", "load", "column"), ("fan1", "store", "column"), ("invert_mapping", "load", "chunk")}
@@ -157,7 +158,7 @@ def test_uncoalesced_accesses_say_why_no_rewrite_takes_them(tmp_path: Path) -> N
                in n for n in notes) == 1
     source = tmp_path / "fan2.cu"
     source.write_text(FAN2)
-    fan2 = json.loads(run_cli("analyze", source, "--format", "json").stdout)
+    [fan2] = json.loads(run_cli("analyze", source, "--format", "json").stdout)["reports"]
     got = {(a["kind"], a["column"], a.get("shape")) for a in fan2["kernels"][0]["accesses"] if a["class"] == "uncoalesced"}
     assert got == {("load", 35, "transposed"), ("store", 35, "transposed"), ("load", 38, "column")}
     text = run_cli("analyze", source, "--format", "text").stdout
@@ -192,7 +193,7 @@ def test_run_time_strides_are_named_as_in_the_source() -> None:
     `k.018.unr`) by the variable's name."""
     proc = run_cli("analyze", ANALYSIS / "columns.cu", "--format", "json")
     assert proc.returncode in (0, 3), proc.stderr
-    accesses = {(k["name"], a["kind"]): a for k in json.loads(proc.stdout)["kernels"] for a in k["accesses"]
+    accesses = {(k["name"], a["kind"]): a for k in json.loads(proc.stdout)["reports"][0]["kernels"] for a in k["accesses"]
                 if a["stride"] is None and a.get("lane") not in ("none", "unknown")}
     assert accesses[("invert_mapping", "load")]["stride_expr"] == "4*nfeatures", accesses[("invert_mapping", "load")]
     table = run_cli("analyze", TESTCASES / "staging.cu")

@@ -82,7 +82,8 @@ def test_include_and_define_reach_clang(tmp_path: Path) -> None:
     )
     proc = run_cli("analyze", src, "--json", "-I", tmp_path / "inc", "-D", "CHANNELS=4")
     assert proc.returncode == 0, proc.stderr
-    [kernel] = json.loads(proc.stdout)["kernels"]
+    [report] = json.loads(proc.stdout)["reports"]
+    [kernel] = report["kernels"]
     assert {a["stride"] for a in kernel["accesses"]} == {4}
 
 
@@ -205,7 +206,7 @@ def test_failed_run_keeps_the_previous_outdir(tmp_path: Path, rgb: Path) -> None
 
 def test_analyze_says_what_optimize_would_do(tmp_path: Path, rgb: Path) -> None:
     """analyze used to report every group as 'analysis only'."""
-    report = json.loads(run_cli("analyze", rgb, "--json").stdout)
+    [report] = json.loads(run_cli("analyze", rgb, "--json").stdout)["reports"]
     assert run_cli("optimize", rgb, "-o", tmp_path / "out").returncode == 0
     optimized = json.loads((tmp_path / "out" / "rgb.report.json").read_text())
     decisions = lambda r: [(g["transformed"], g["reason"]) for k in r["kernels"] for g in k["groups"]]  # noqa: E731
@@ -346,7 +347,7 @@ def test_template_kernel_names_are_never_cut(tmp_path: Path) -> None:
     source.write_text(TEMPLATE)
     proc = run_cli("analyze", source, "--format", "json")
     assert proc.returncode == 0, proc.stderr
-    report = json.loads(proc.stdout)
+    [report] = json.loads(proc.stdout)["reports"]
     for width in (80, 100, 160):
         out = io.StringIO()
         print_findings(report, Console(file=out, width=width, color_system=None))
@@ -473,5 +474,5 @@ def test_optimize_quiet_and_analyze_pass_args(tmp_path: Path) -> None:
     assert staged.returncode == only.returncode == 0, only.stderr
 
     def done(proc) -> int:
-        return sum(s["transformed"] for k in json.loads(proc.stdout)["kernels"] for s in k.get("stagings", []))
+        return sum(s["transformed"] for k in json.loads(proc.stdout)["reports"][0]["kernels"] for s in k.get("stagings", []))
     assert done(staged) > 0 and done(only) == 0

@@ -166,6 +166,14 @@ def test_classify(code: int, stderr: str, status: str) -> None:
     assert cc.classify(code, "", stderr, False)[0] == status
 
 
+def test_classify_reads_analyzes_log() -> None:
+    """`coalda analyze --format json` of one file: a log with its one report."""
+    report = {"source": "x.cu", "kernels": []}
+    log = json.dumps({"schema_version": 2, "reports": [report]})
+    assert cc.classify(0, log, "", False) == ("ok", "", report)
+    assert cc.classify(0, json.dumps(report), "", False)[0] == "crash"  # not a log
+
+
 def test_differences() -> None:
     pinned = {"rewrites": ["a/m.cu:k:copy:1", "a/m.cu:k:window:9", "b/m.cu:k:element:3"],
               "failures": {"crash": [], "over_budget": ["b/m.cu"]}}

@@ -554,7 +554,7 @@ def test_prepare_one_source(tmp_path: Path) -> None:
     naive = next(k for k in group["kernels"] if k["name"] == "copy_naive")
     assert naive["symbol"] == "_Z10copy_naiveP5PixelPKS_" and naive["grid"] == [4, 1, 1] and naive["block"] == [256, 1, 1]
     assert [a["bytes"] for a in naive["args"]] == [3072, 3072]
-    analyzed = json.loads((tmp_path / "ncu" / "rgb" / "analyze.json").read_text())
+    (analyzed,) = json.loads((tmp_path / "ncu" / "rgb" / "analyze.json").read_text())["reports"]
     assert {k["symbol"] for k in analyzed["kernels"]} == {k["symbol"] for k in group["kernels"]}
 
 

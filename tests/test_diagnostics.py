@@ -99,7 +99,7 @@ def test_fail_on_and_max_gate_ci() -> None:
 
 def test_several_files_at_once() -> None:
     one = json.loads(run_cli("analyze", TESTCASES / "rgb.cu", "--format", "json").stdout)
-    assert one["schema_version"] == 1 and one["kernels"]
+    assert one["schema_version"] == 2 and one["reports"][0]["kernels"]
     both = json.loads(run_cli("analyze", TESTCASES / "rgb.cu", ANALYSIS / "stencil.cu", "--format", "json").stdout)
     assert [r["source"].rsplit("/", 1)[-1] for r in both["reports"]] == ["rgb.cu", "stencil.cu"]
 

@@ -144,7 +144,8 @@ def test_analyze_p_takes_each_files_flags(project: Path) -> None:
     # the files named on the command line, among the database's
     one = run_cli("analyze", "-p", project / "build", project / "src" / "b.cu", "--format", "json")
     assert one.returncode == 0, one.stderr
-    assert Path(json.loads(one.stdout)["source"]).name == "b.cu"
+    [report] = json.loads(one.stdout)["reports"]
+    assert Path(report["source"]).name == "b.cu"
 
 
 def test_analyze_p_refuses_a_file_the_database_lacks(project: Path) -> None:
@@ -183,12 +184,14 @@ def test_double_dash_passes_clang_flags_through(project: Path) -> None:
     assert without.returncode == 1  # no -I, -D or -std: clang refuses
     proc = run_cli("analyze", source, "--format", "json", "--", "-std=c++20", "-DCHANNELS=4", f"-I{project / 'inc'}")
     assert proc.returncode == 0, proc.stderr
-    assert {a["stride"] for k in json.loads(proc.stdout)["kernels"] for a in k["accesses"]} == {4}
+    [report] = json.loads(proc.stdout)["reports"]
+    assert {a["stride"] for k in report["kernels"] for a in k["accesses"]} == {4}
     # after -p's flags: the command line's -D comes later and wins
     both = run_cli("analyze", "-p", project / "build", source, "--format", "json", "--", "-UCHANNELS",
                    "-DCHANNELS=2")
     assert both.returncode == 0, both.stderr
-    assert {a["stride"] for k in json.loads(both.stdout)["kernels"] for a in k["accesses"]} == {2}
+    [report] = json.loads(both.stdout)["reports"]
+    assert {a["stride"] for k in report["kernels"] for a in k["accesses"]} == {2}
     refused = run_cli("analyze", source, "--", "-o", "x.ll")
     assert refused.returncode == 1 and "clang flag -o is COALDA's own choice" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
