@@ -234,15 +234,18 @@ def optimize_cmd(
     "json: the report; sarif: SARIF 2.1.0 for code scanning.",
 )
 @click.option(
-    "--fail-on", type=click.Choice(["uncoalesced", "unknown", "never"]), default="never", show_default=True,
-    help="Exit 3 when an access of this class is found (unknown: uncoalesced ones too).",
+    "--fail-on", type=click.Choice(["uncoalesced", "unknown", "bank-conflict", "never"]), default="never",
+    show_default=True,
+    help="Exit 3 when an access of this class is found (unknown: uncoalesced ones too; bank-conflict: "
+    "shared-memory bank conflicts alone, which no other class gates).",
 )
 @click.option("--max", "max_count", type=click.IntRange(0, None), help="With --fail-on: tolerate this many.")
 @click.option("--system-headers", is_flag=True,
               help="Also show (and gate on) findings in system headers: the CUDA tree, thrust, CUB.")
 @click.option("--baseline", "baseline", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="OLD.sarif",
               help="Show and gate on only the findings this earlier SARIF log does not have.")
-@click.option("--show", type=click.Choice(["all", "uncoalesced", "unknown"]), default="all", show_default=True,
+@click.option("--show", type=click.Choice(["all", "uncoalesced", "unknown", "bank-conflict"]), default="all",
+              show_default=True,
               help="The findings to show and gate on (text and SARIF). A line that says `coalda: ignore` has none.")
 @click.option(
     "--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT.html",
@@ -322,7 +325,8 @@ def analyze_cmd(
     if errors:
         sys.exit(1)
     found = counts(diags)
-    bad = {"uncoalesced": found["uncoalesced"], "unknown": found["uncoalesced"] + found["unknown"], "never": 0}[fail_on]
+    bad = {"uncoalesced": found["uncoalesced"], "unknown": found["uncoalesced"] + found["unknown"],
+           "bank-conflict": found["bank-conflict"], "never": 0}[fail_on]
     if bad > (max_count or 0):
         _fail(f"{bad} {fail_on} accesses found (--fail-on {fail_on}"
               + (f", --max {max_count})" if max_count is not None else ")"), code=3)

@@ -27,7 +27,11 @@ WARP = 32
 RULES = {
     "coalda-uncoalesced": "A warp's accesses touch more 32-byte sectors than the bytes they move need.",
     "coalda-unknown": "COALDA cannot read the address, so it cannot say whether the access is coalesced.",
+    "coalda-bank-conflict": "A warp's shared-memory request reads or writes several words of one bank.",
 }
+# A lane-exact finding holds where a warp is 32 consecutive threadIdx.x of
+# one block row; the message says so.
+WARP_ASSUMPTION = "a warp being 32 consecutive threadIdx.x of one row"
 
 
 def sectors(stride: int, width: int, phase: int = 0) -> int:
@@ -98,6 +102,23 @@ def _cost(kind: str, access: dict[str, Any], stride: int) -> tuple[str, int]:
             f"of {per_request} sectors where {want} sectors in all would do"), requests * per_request - want
 
 
+def _lane_exact_cost(kind: str, access: dict[str, Any]) -> tuple[str, int]:
+    """The message of an access read lane by lane (`tid & 31`, `tid >> 2`,
+    a pointer from a parameter struct) and its excess sectors: the pass
+    counts them from the 32 lanes' offsets."""
+    from .report import lane_pattern
+
+    got, want = int(access["sectors"]), int(access["ideal_sectors"])
+    return (f"{kind} of {access['width']} B at lane offsets {lane_pattern(access['lane_offsets'])}: "
+            f"{got} sectors per warp request where {want} would do ({WARP_ASSUMPTION})"), got - want
+
+
+def bank_conflict(kind: str, access: dict[str, Any]) -> str:
+    ways = int(access["bank_ways"])
+    return (f"shared {kind} of {access['width']} B: {ways}-way bank conflict, each warp request is "
+            f"served in {ways} passes where 1 would do")
+
+
 def _piece(access: dict[str, Any]) -> int:
     """Bytes one machine access moves (a memcpy: what its alignment allows)."""
     return int(access.get("piece", access["width"]))
@@ -158,17 +179,28 @@ def diagnostics(report: Report) -> list[Diagnostic]:
     for kernel in report["kernels"]:
         for access, count, verdict, _ in _by_source_access(findings(report, kernel)):
             cls = access.get("class")
-            if cls not in ("uncoalesced", "unknown"):
-                continue
             where = access.get("file") or report["source"]
             kind = access["kind"]
+            if access.get("space") == "shared":  # banks, not sectors: never a global finding
+                if int(access.get("bank_ways", 1)) > 1:
+                    out.append(Diagnostic(where, access["line"], access["column"], "coalda-bank-conflict",
+                                          bank_conflict(kind, access),
+                                          "pad the shared array's rows by one word, or swap the indices "
+                                          "so that consecutive threads touch consecutive words",
+                                          (int(access["bank_ways"]) - 1) * count, kernel["name"]))
+                continue
+            if cls not in ("uncoalesced", "unknown"):
+                continue
             if cls == "unknown":
                 message = f"{kind} of {access['width']} B cannot be analysed: {access.get('reason', '?')}"
                 out.append(Diagnostic(where, access["line"], access["column"], "coalda-unknown", message,
                                       _note(access, verdict), 0, kernel["name"]))
                 continue
             stride = access["stride"]
-            if stride is None:
+            if "sectors" in access:
+                message, excess = _lane_exact_cost(kind, access)
+                excess *= count
+            elif stride is None:
                 message = f"{kind} of {access['width']} B at a run-time stride ({access['expr']})"
                 excess = 0
             else:
@@ -227,7 +259,8 @@ def select(diags: list[Diagnostic], system_headers: bool = False, show: str = "a
     says `coalda: ignore`, and only --show's class."""
     roots = _system_roots()
     cache: dict[str, list[str]] = {}
-    rules = {"all": None, "uncoalesced": "coalda-uncoalesced", "unknown": "coalda-unknown"}
+    rules = {"all": None, "uncoalesced": "coalda-uncoalesced", "unknown": "coalda-unknown",
+             "bank-conflict": "coalda-bank-conflict"}
     out = []
     for d in diags:
         if not system_headers and in_system_header(d.file, roots):
@@ -320,7 +353,10 @@ def sarif(diags: list[Diagnostic]) -> str:
 
 def counts(diags: list[Diagnostic]) -> dict[str, int]:
     return {"uncoalesced": sum(d.rule == "coalda-uncoalesced" for d in diags),
-            "unknown": sum(d.rule == "coalda-unknown" for d in diags)}
+            "unknown": sum(d.rule == "coalda-unknown" for d in diags),
+            "bank-conflict": sum(d.rule == "coalda-bank-conflict" for d in diags)}
+
+
 
 
 # --- `coalda analyze --format json` -----------------------------------------

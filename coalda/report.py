@@ -25,6 +25,8 @@ def pattern(access: dict[str, Any]) -> str:
     run-time stride), or `?` when unknown."""
     if access["lane"] == "unknown":
         return "?"
+    if access["lane"] == "warp":
+        return lane_pattern(access.get("lane_offsets") or [0])
     if access["lane"] == "none":
         lane = "uniform"
     elif access["stride"] is None:
@@ -33,6 +35,16 @@ def pattern(access: dict[str, Any]) -> str:
         lane = f"{access['stride']}*{access['lane']}"
     offset = access["offset"] or 0
     return lane + (f"+{offset}" if offset > 0 else f"-{-offset}" if offset < 0 else "")
+
+
+def lane_pattern(offsets: list[int]) -> str:
+    """A warp's byte offsets read lane by lane (lane = threadIdx.x % 32):
+    `8*lane+4` where they step evenly, else the first few, `lanes{0,4,8,12,256,...}`."""
+    step = offsets[1] - offsets[0] if len(offsets) > 1 else 0
+    if all(off == offsets[0] + step * lane for lane, off in enumerate(offsets)):
+        start = offsets[0]
+        return f"{step}*lane" + (f"+{start}" if start > 0 else f"-{-start}" if start < 0 else "")
+    return "lanes{" + ",".join(str(off) for off in offsets[:6]) + ",...}"
 
 
 def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
@@ -82,8 +94,15 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]],
         return "left alone: " + group["reason"], "yellow"
     if access.get("class") == "unknown" or access["lane"] == "unknown":
         return "unknown: " + access.get("reason", "?"), "red"
+    if access.get("space") == "shared":  # banks, not sectors
+        ways = int(access.get("bank_ways", 1))
+        return (f"shared memory: {ways}-way bank conflict", "yellow") if ways > 1 else (
+            "shared memory: no bank conflict", "dim")
     if access["coalesced"]:
         return "already coalesced", "dim"
+    if access["lane"] == "warp":
+        return ("uncoalesced (read lane by lane: COALDA rewrites addresses linear in "
+                "threadIdx.x)"), "yellow"
     if access.get("shape") in SHAPE_VERDICTS:
         return "not staged: " + SHAPE_VERDICTS[access["shape"]], "yellow"
     return "uncoalesced, not part of a copy", "yellow"

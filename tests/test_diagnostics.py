@@ -83,7 +83,7 @@ def test_sarif_names_rules_and_locations() -> None:
     log = json.loads(proc.stdout)
     assert log["version"] == "2.1.0" and len(log["runs"]) == 1
     run = log["runs"][0]
-    assert {r["id"] for r in run["tool"]["driver"]["rules"]} == {"coalda-uncoalesced", "coalda-unknown"}
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} == {"coalda-uncoalesced", "coalda-unknown", "coalda-bank-conflict"}
     assert run["results"] and all(r["ruleId"] == "coalda-uncoalesced" and r["level"] == "warning" for r in run["results"])
     region = run["results"][0]["locations"][0]["physicalLocation"]["region"]
     assert region["startLine"] > 0 and region["startColumn"] > 0

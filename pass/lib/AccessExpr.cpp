@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -152,6 +153,8 @@ std::string Atom::name() const {
     return "iter(" + baseName(V) + ")";
   case Opaque:
     return baseName(V);
+  case WarpIdx:
+    return "warp";
   }
   llvm_unreachable("unknown atom kind");
 }
@@ -314,6 +317,27 @@ const AccessExpr *CoalescingInfo::lookup(const Instruction *I) const {
 }
 
 void CoalescingInfo::printExpr(raw_ostream &OS, const AccessExpr &A) const {
+  if (A.Warp) {
+    // `in + 4*lane + 8` or `in + lanes{0, 8, 16, ...}` (lane = tid.x % 32):
+    // the warp-uniform part is left out.
+    const auto &O = A.Warp->Offsets;
+    int64_t Step = O[1] - O[0];
+    bool Affine = all_of(seq(0u, WarpLanes),
+                         [&](unsigned L) { return O[L] == O[0] + Step * L; });
+    OS << baseName(A.Warp->Base);
+    if (!Affine) {
+      OS << " + lanes{";
+      for (unsigned L = 0; L < WarpLanes; ++L)
+        OS << (L ? ", " : "") << O[L];
+      OS << "}";
+      return;
+    }
+    if (Step)
+      OS << " + " << Step << "*lane";
+    if (O[0])
+      OS << (O[0] > 0 ? " + " : " - ") << std::abs(O[0]);
+    return;
+  }
   if (!A.isKnown()) {
     OS << "<unknown: " << A.Unknown << ">";
     return;
@@ -351,7 +375,14 @@ void CoalescingInfo::printAccess(raw_ostream &OS, const AccessExpr &A) const {
   OS << (A.IsStore ? "store " : "load ") << *A.AccessTy << " @ ";
   printExpr(OS, A);
   OS << " (width " << A.Width << "): ";
-  if (!A.isKnown())
+  if (A.Warp)
+    OS << (A.Warp->sameAddress()                ? "uniform"
+           : A.Warp->isCoalesced(A.pieceWidth()) ? "coalesced"
+                                                 : "uncoalesced")
+       << " (" << A.Warp->sectors(A.pieceWidth()) << " sectors, ideal "
+       << A.Warp->idealSectors(A.pieceWidth()) << ")"
+       << (A.Space == MemorySpace::Shared ? " (shared)" : "");
+  else if (!A.isKnown())
     OS << "unknown";
   else if (A.Space == MemorySpace::Shared)
     OS << (A.isCoalesced() ? "coalesced" : "uncoalesced") << " (shared)";

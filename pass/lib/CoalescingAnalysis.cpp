@@ -55,6 +55,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "coalda/CoalescingAnalysis.h"
+#include "LaneExact.h"
 #include "RowUniformity.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -387,7 +388,13 @@ MemorySpace spaceOf(const Value *Base, const Value *Ptr) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
   if (const auto *GV = dyn_cast<GlobalVariable>(Base))
     AS = GV->getAddressSpace();
+  else if (const auto *Cast = dyn_cast<AddrSpaceCastOperator>(Base))
+    AS = Cast->getSrcAddressSpace(); // a generic pointer into shared memory
   if (isa<AllocaInst>(Base))
+    return MemorySpace::Other;
+  // A by-value parameter (a struct of pointers and sizes) lives in the
+  // parameter space: reading its fields is not a global-memory access.
+  if (const auto *Arg = dyn_cast<llvm::Argument>(Base); Arg && Arg->hasByValAttr())
     return MemorySpace::Other;
   switch (AS) {
   case 0: // generic: kernel pointer parameters point into global memory
@@ -517,6 +524,32 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
       F, isKernel(F), FAM.getResult<DominatorTreeAnalysis>(F), Cycles);
   Info.Walker = std::make_unique<AddressWalker>(DL, *Info.Uniformity);
   AddressWalker &Walker = *Info.Walker;
+  LaneEvaluator Lanes(
+      DL, *Info.Uniformity, Walker.Atoms,
+      [&](Atom A) { return Walker.atomFor(A); },
+      [&](const Value *V) -> std::optional<Poly> {
+        Reading R = Walker.readInteger(V);
+        return R.ok() ? std::optional<Poly>(R.P) : std::nullopt;
+      });
+  // What lane-exact evaluation reads of an address the automaton rejects:
+  // the warp's pattern where its warp-uniform part is uniform at the access.
+  auto ReadLanes = [&](AccessExpr &A) {
+    LaneReading<WarpPattern> P = Lanes.readPointer(A.pointer());
+    if (!P.Value) {
+      if (!P.Reject.empty())
+        A.Unknown = P.Reject;
+      return;
+    }
+    for (const Value *Phi : P.Value->Inductions) {
+      const Cycle *Loop = Cycles.getCycle(cast<PHINode>(Phi)->getParent());
+      if (!Loop || !Loop->contains(A.Inst->getParent())) {
+        A.Unknown = "uses the induction " + baseName(Phi) +
+                    " of a loop after the loop";
+        return;
+      }
+    }
+    A.Warp = std::move(*P.Value);
+  };
 
   // Reads one address into A (unknown with a reason, when the automaton
   // rejects it); false for thread-private memory, which is not reported.
@@ -528,8 +561,12 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
       R = insideLoops(std::move(R), *A.Inst, Walker.Atoms, Cycles);
     if (!R.ok()) {
       A.Unknown = R.Reject;
-      A.Space = spaceOf(Ptr, Ptr);
-      return !isa<AllocaInst>(getUnderlyingObject(Ptr));
+      const Value *Object = getUnderlyingObject(Ptr);
+      A.Space = spaceOf(Object, Ptr);
+      if (A.Space == MemorySpace::Other)
+        return false; // thread-private, parameter or constant memory
+      ReadLanes(A);
+      return true;
     }
     A.Base = Base;
     A.Space = spaceOf(Base, Ptr);

@@ -120,6 +120,10 @@ DebugLoc sourceLocation(const AccessExpr &A) {
 /// What a reader calls the access: coalesced, uncoalesced, uniform (one
 /// address for the whole row) or unknown (the analysis cannot read it).
 const char *accessClass(const AccessExpr &A) {
+  if (A.Warp)
+    return A.Warp->sameAddress()                ? "uniform"
+           : A.Warp->isCoalesced(A.pieceWidth()) ? "coalesced"
+                                                 : "uncoalesced";
   if (!A.isKnown())
     return "unknown";
   if (A.Lane == LaneKind::None)
@@ -183,6 +187,22 @@ std::string sourcePath(const DIScope &Scope) {
   return std::string(Full);
 }
 
+/// A shared-memory access's lanes, where they are known: read lane by lane,
+/// or a constant stride from the same start.
+std::optional<WarpPattern> sharedPattern(const AccessExpr &A) {
+  if (A.Space != MemorySpace::Shared)
+    return std::nullopt;
+  if (A.Warp)
+    return A.Warp;
+  std::optional<int64_t> S = A.constantStride();
+  if (!A.isKnown() || (A.Lane != LaneKind::None && !S))
+    return std::nullopt;
+  WarpPattern P;
+  for (unsigned L = 0; L < WarpLanes; ++L)
+    P.Offsets[L] = A.Offset + (S ? *S * L : 0);
+  return P;
+}
+
 json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   json::Object O;
   O["expr"] = Info.exprString(A);
@@ -217,8 +237,22 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   O["space"] = A.Space == MemorySpace::Shared ? "shared" : "global";
   if (const char *Shape = shapeName(accessShape(A, Info)))
     O["shape"] = Shape;
-  if (!A.isKnown())
+  if (A.Warp) {
+    // Read lane by lane: the counts themselves, and the pattern.
+    O["lane"] = "warp";
+    O["coalesced"] = accessClass(A) != StringRef("uncoalesced");
+    O["sectors"] = (int64_t)A.Warp->sectors(A.pieceWidth());
+    O["ideal_sectors"] = (int64_t)A.Warp->idealSectors(A.pieceWidth());
+    O["sector_aligned"] = A.Warp->SectorAligned;
+    json::Array Lanes;
+    for (int64_t Off : A.Warp->Offsets)
+      Lanes.push_back(Off);
+    O["lane_offsets"] = std::move(Lanes);
+  } else if (!A.isKnown()) {
     O["reason"] = A.Unknown;
+  }
+  if (std::optional<WarpPattern> P = sharedPattern(A))
+    O["bank_ways"] = (int64_t)P->bankConflictWays(A.pieceWidth());
   return O;
 }
 
@@ -324,6 +358,29 @@ json::Value stagingJSON(const StagingOutcome &O) {
 
 const char *missedName(MissedReason R) { return ReasonNames[(size_t)R]; }
 
+namespace {
+
+/// The remark of an access read lane by lane, when it wastes sectors.
+void remarkWarpPattern(const AccessExpr &A, const CoalescingInfo &Info,
+                       const BasicBlock *Region,
+                       OptimizationRemarkEmitter &ORE) {
+  if (accessClass(A) != StringRef("uncoalesced"))
+    return;
+  ++NumUncoalesced;
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis(DEBUG_TYPE, "Uncoalesced",
+                                      A.Inst->getDebugLoc(), Region)
+           << (A.IsStore ? "store " : "load ") << Info.exprString(A)
+           << " is uncoalesced: a warp's request touches "
+           << std::to_string(A.Warp->sectors(A.pieceWidth()))
+           << " sectors where "
+           << std::to_string(A.Warp->idealSectors(A.pieceWidth()))
+           << " would hold its bytes";
+  });
+}
+
+} // namespace
+
 void remarkAccesses(const CoalescingInfo &Info, const Function &Kernel,
                     OptimizationRemarkEmitter &ORE) {
   const BasicBlock *Region = &Kernel.getEntryBlock();
@@ -331,6 +388,10 @@ void remarkAccesses(const CoalescingInfo &Info, const Function &Kernel,
     ++NumAccesses;
     if (A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced()))
       continue;
+    if (A.Warp) {
+      remarkWarpPattern(A, Info, Region, ORE);
+      continue;
+    }
     if (A.isKnown())
       ++NumUncoalesced;
     ORE.emit([&] {

@@ -24,6 +24,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -42,7 +43,8 @@ struct Atom {
     GridDim,    ///< nctaid
     Argument,   ///< an integer kernel parameter
     Iteration,  ///< the trip count of a loop, keyed by its induction phi
-    Opaque      ///< any other value proven equal for every thread of a row
+    Opaque,     ///< any other value proven equal for every thread of a row
+    WarpIdx     ///< tid.x / 32: the warp within its row (lane-exact reading)
   };
   KindTy Kind;
   unsigned Dim = 0;                  ///< 0,1,2 = x,y,z for special registers
@@ -77,6 +79,39 @@ public:
 enum class MemorySpace { Global, Shared, Other };
 enum class LaneKind { None, ThreadIdx, GlobalIdx };
 
+/// The lanes of a warp, as lane-exact evaluation reads them.
+inline constexpr unsigned WarpLanes = 32;
+
+/// An address the linear form cannot hold that lane-exact evaluation
+/// (LaneExact.cpp) reads for the 32 lanes of one warp: base + U + Offsets[l],
+/// with U the same for every lane of the warp. It holds where a warp is 32
+/// consecutive threadIdx.x of one row (blockDim.x a multiple of 32).
+struct WarpPattern {
+  /// The buffer: a parameter, a global, or a pointer every thread of the row
+  /// shares (loaded from a uniform address, chosen by a uniform branch).
+  const llvm::Value *Base = nullptr;
+  std::array<int64_t, WarpLanes> Offsets{}; ///< bytes past base + U, per lane
+  /// base + U is a multiple of 32 bytes (a parameter's allocation, terms that
+  /// are multiples of 32), so Offsets place the lanes in their sectors;
+  /// otherwise counts assume the best alignment.
+  bool SectorAligned = false;
+  /// The induction phis whose iteration counts the warp-uniform part holds:
+  /// it is warp-uniform only inside their loops.
+  llvm::SmallVector<const llvm::Value *, 2> Inductions;
+
+  /// 32-byte sectors one warp request of Piece bytes per lane touches.
+  unsigned sectors(uint64_t Piece) const;
+  /// The fewest sectors that hold the distinct bytes the lanes move.
+  unsigned idealSectors(uint64_t Piece) const;
+  /// Every lane reads or writes the same address.
+  bool sameAddress() const;
+  /// At the best alignment, the request touches no more than idealSectors.
+  bool isCoalesced(uint64_t Piece) const;
+  /// The most distinct 4-byte words one shared-memory bank serves in one
+  /// request (1: no bank conflict).
+  unsigned bankConflictWays(uint64_t Piece) const;
+};
+
 /// One load or store written in canonical form. A memory transfer of a
 /// constant size (llvm.memcpy/memmove: clang's struct assignment `dst[i] =
 /// src[i]`) is two accesses of the same instruction: its destination (a
@@ -89,6 +124,10 @@ struct AccessExpr {
 
   /// Empty when the automaton accepted the address.
   std::string Unknown;
+  /// For an address the automaton rejects: what lane-exact evaluation reads
+  /// of one warp. The access stays unknown to the rewrites (they need the
+  /// linear form); findings and classes use the pattern.
+  std::optional<WarpPattern> Warp;
 
   const llvm::Value *Base = nullptr;
   MemorySpace Space = MemorySpace::Global;
@@ -98,6 +137,8 @@ struct AccessExpr {
   int64_t Offset = 0;
 
   bool isKnown() const { return Unknown.empty(); }
+  /// Known, or read lane-exactly for one warp: findings can class it.
+  bool isClassified() const { return isKnown() || Warp.has_value(); }
   /// Part of a memory transfer (memcpy/memmove).
   bool isTransfer() const;
   /// The address operand: of the load or store, or the transfer's
