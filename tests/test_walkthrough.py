@@ -5,7 +5,11 @@ the warnings README quotes, the CI gate, SARIF valid against the OASIS
 schema, the HTML report, and executables that carry COALDA's rewritten
 code. The lines marked `# GPU:` run on a GPU machine (scripts/gpu_cc_check.sh
 builds the same executables); what they promise is checked against the
-committed record of that run."""
+committed record of that run.
+
+The commands run as written: `.venv/bin` is not on the PATH they start with
+(the block's first line puts it there, and an `export` stays in force for
+the lines after it), and `.venv` in the copy is the venv running the tests."""
 
 from __future__ import annotations
 
@@ -18,6 +22,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from coalda.toolchain import cuda_path
 
 from conftest import REPO
 from test_cc import WIDE_LOAD, ptx_of
@@ -53,12 +59,20 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, subpr
         pytest.skip("cmake or the coalda-cc console script (pip install -e .) is missing")
     work = tmp_path_factory.mktemp("walkthrough")
     shutil.copytree(REPO / "examples", work / "examples")
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "COLUMNS": "200"}
+    (work / ".venv").symlink_to(BIN.parent)  # what `make setup` made in the checkout
+    # a PATH without the venv's bin (an activated venv's), as after `make setup`
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
+                           if p and Path(p).resolve() != BIN.resolve())
+    env = {**os.environ, "PATH": path, "COLUMNS": "200"}
     results = {}
+    exports: list[str] = []  # the block's `export` lines, in force for the lines after them
     for command, status, gpu in walkthrough():
         if gpu is not None:
             continue
-        proc = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True)
+        proc = subprocess.run(["bash", "-c", "\n".join([*exports, command])], cwd=work, env=env,
+                              capture_output=True, text=True)
+        if command.startswith("export "):
+            exports.append(command)
         assert proc.returncode == status, f"{command}\nexit {proc.returncode}, README says {status}\n{proc.stderr}"
         results[command] = proc
     return work, results
@@ -67,8 +81,10 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, subpr
 def test_the_block_covers_the_whole_workflow() -> None:
     commands = " ; ".join(c for c, _, _ in walkthrough())
     for needed in ("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "-p build/walkthrough", "--fail-on", "--format sarif",
-                   "--html", "cmake --build", "coalda cc"):
+                   "--html", "cmake --build", "coalda cc", "-DCMAKE_CUDA_COMPILER=", "-DCUDAToolkit_ROOT="):
         assert needed in commands
+    # after `make setup` the console scripts are in .venv/bin, which is not on PATH
+    assert walkthrough()[0][0] == 'export PATH="$PWD/.venv/bin:$PATH"'
     assert any(status == 3 for _, status, _ in walkthrough()), "the CI gate's failing exit is shown"
     assert sum(gpu is not None for _, _, gpu in walkthrough()) == 2
 
@@ -85,7 +101,7 @@ def test_analyze_prints_the_warnings_readme_quotes(ran) -> None:
     warnings = [line for line in out.splitlines() if ": warning: " in line]
     assert len(warnings) == 9
     assert {line.split(":")[0] for line in warnings} == {"examples/cmake/src/copy.cu", "examples/cmake/src/gray.cu"}
-    quoted = README.read_text().split("Step 2 prints, among nine warnings:")[1].split("```")[1]
+    quoted = README.read_text().split("Step 3 prints, among nine warnings:")[1].split("```")[1]
     for line in quoted.strip().splitlines():
         assert line in out.splitlines(), f"README quotes a line analyze does not print: {line}"
 
@@ -121,6 +137,41 @@ def test_the_html_report_shows_both_files_with_findings(ran) -> None:
     assert "stride 3" in text or "3*gid" in text
     afters = [body for attrs, body in page.pres if attrs.get("class") == "ir after"]
     assert any("coalda.copy" in body for body in afters), "the rewrite's IR after is shown"
+
+
+def test_without_the_path_step_the_first_command_fails(ran) -> None:
+    """The console scripts are only in .venv/bin: without step 1,
+    `$(command -v coalda-cc)` is empty and CMake has no compiler."""
+    work, _ = ran
+    configure = next(c for c, _, _ in walkthrough() if c.startswith("cmake -S examples/cmake "))
+    env = {**os.environ, "PATH": os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
+                                                 if p and Path(p).resolve() != BIN.resolve())}
+    if shutil.which("coalda-cc", path=env["PATH"]):
+        pytest.skip("a coalda-cc outside the venv is on PATH")
+    proc = subprocess.run(["bash", "-c", configure.replace("build/walkthrough", "build/no-path")], cwd=work, env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode != 0
+
+
+def test_cmake_cuda_language_build_shows_and_carries_the_rewrite(ran) -> None:
+    """Step 8: CMake's CUDA language with coalda-cc as its compiler and
+    coalda's CUDA 12 tree as the toolkit; -Wcoalda's lines in the build log,
+    COALDA's copy in the executable, linked against libcudart.so.12."""
+    work, results = ran
+    build = next(p for c, p in results.items() if c == "cmake --build build/cmake-cuda")
+    log = build.stdout + build.stderr
+    assert re.search(r"examples/cmake/src/copy\.cu:13: coalda: copy_pixels: rewrote: ", log), log
+    assert re.search(r"examples/cmake/src/gray\.cu: coalda: 0 rewritten, 2 left alone, in 1 kernel", log), log
+    exe = work / "build" / "cmake-cuda" / "cmake_cuda_example"
+    assert WIDE_LOAD in ptx_of(exe)
+    assert b"libcudart.so.12" in exe.read_bytes()
+    # the toolkit CMake took is coalda's tree (its stand-in nvcc's answers)
+    compiler = next((work / "build" / "cmake-cuda" / "CMakeFiles").glob("*/CMakeCUDACompiler.cmake")).read_text()
+    assert f'set(CMAKE_CUDA_COMPILER_TOOLKIT_ROOT "{cuda_path()}")' in compiler
+    assert re.search(r'set\(CMAKE_CUDA_COMPILER_TOOLKIT_VERSION "12\.\d+\.\d+"\)', compiler)
+    # README says the executable printed the same lines on an H200
+    record = (REPO / "docs" / "runs" / "cmake-cuda-h200.txt").read_text()
+    assert "== cmake_cuda_example\ncopy_pixels n=1000003 ok\nto_gray n=1000003 ok\nexit 0\n" in record
 
 
 def test_both_builds_carry_the_rewritten_copy(ran) -> None:
