@@ -407,6 +407,23 @@ MemorySpace spaceOf(const Value *Base, const Value *Ptr) {
   }
 }
 
+/// The space of an address the automaton cannot read: of every object it
+/// may point into, through phis and selects (a pointer stepped over a
+/// thread's local array is local memory, one chosen between two shared
+/// tiles is shared). Mixed or unknown objects: the pointer's own space.
+MemorySpace spaceOfObjects(const Value *Ptr) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  std::optional<MemorySpace> Common;
+  for (const Value *Object : Objects) {
+    MemorySpace Space = spaceOf(Object, Ptr);
+    if (Common && *Common != Space)
+      return spaceOf(Ptr, Ptr);
+    Common = Space;
+  }
+  return Common ? *Common : spaceOf(Ptr, Ptr);
+}
+
 /// An induction read as start + step*iter(phi) holds inside its loop, where
 /// the threads of a row run the same iteration. After a loop that threads
 /// leave in different iterations its value differs per thread: an access
@@ -561,8 +578,7 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
       R = insideLoops(std::move(R), *A.Inst, Walker.Atoms, Cycles);
     if (!R.ok()) {
       A.Unknown = R.Reject;
-      const Value *Object = getUnderlyingObject(Ptr);
-      A.Space = spaceOf(Object, Ptr);
+      A.Space = spaceOfObjects(Ptr);
       if (A.Space == MemorySpace::Other)
         return false; // thread-private, parameter or constant memory
       ReadLanes(A);

@@ -34,7 +34,8 @@
 // floor. Anything else is rejected with a reason in the source's terms.
 //
 // A pointer is read as the automaton reads it (GEP indices scaled by their
-// element sizes) down to its base: a parameter, a global, or any pointer the
+// element sizes; a pointer stepped by a uniform amount in a loop as its
+// start, valid inside that loop) down to its base: a parameter, a global, or any pointer the
 // threads of a row share (loaded from a uniform address: a parameter
 // struct's field, a __constant__ pointer table at a uniform index). The
 // result is a WarpPattern: the 32 lanes' byte offsets from base + U.
@@ -629,6 +630,20 @@ LaneReading<WarpPattern> LaneEvaluator::readPointer(const Value *Ptr) {
       Ptr = ASC->getPointerOperand();
       continue;
     }
+    if (const auto *Phi = dyn_cast<PHINode>(Ptr)) {
+      // A pointer stepped by a uniform amount per iteration: the start's
+      // lanes, moved by the same steps in every lane.
+      std::optional<std::pair<const Value *, unsigned>> Start =
+          pointerInduction(*Phi);
+      if (!Start)
+        break;
+      Offset.U = std::nullopt;
+      Offset.UAlign = std::min(Offset.UAlign, Start->second);
+      if (!is_contained(Offset.Inductions, Phi))
+        Offset.Inductions.push_back(Phi);
+      Ptr = Start->first;
+      continue;
+    }
     const auto *GEP = dyn_cast<GEPOperator>(Ptr);
     if (!GEP)
       break;
@@ -676,6 +691,41 @@ LaneReading<WarpPattern> LaneEvaluator::readPointer(const Value *Ptr) {
   LLVM_DEBUG(dbgs() << "coalda-lane-exact: read for one warp, base "
                     << baseName(Ptr) << "\n");
   return {P, {}};
+}
+
+std::optional<std::pair<const Value *, unsigned>>
+LaneEvaluator::pointerInduction(const PHINode &Phi) const {
+  if (Phi.getNumIncomingValues() != 2 || !Phi.getType()->isPointerTy())
+    return std::nullopt;
+  for (unsigned Back = 0; Back < 2; ++Back) {
+    // Next = Phi + uniform indices: walk its GEPs down to Phi.
+    const Value *P = Phi.getIncomingValue(Back);
+    unsigned Align = 64;
+    bool Uniform = true;
+    while (P != &Phi && Uniform) {
+      const auto *GEP = dyn_cast<GEPOperator>(P);
+      if (!GEP)
+        break;
+      for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+           GTI != E && Uniform; ++GTI) {
+        if (GTI.getStructTypeOrNull())
+          continue; // a constant field offset: bounded by the record
+        TypeSize Size = GTI.getSequentialElementStride(DL);
+        const Value *Idx = GTI.getOperand();
+        Uniform = !Size.isScalable() && Uniformity.isUniform(Idx);
+        unsigned Bits =
+            countr_zero(Size.getKnownMinValue()) +
+            (isa<ConstantInt>(Idx)
+                 ? countr_zero(cast<ConstantInt>(Idx)->getZExtValue())
+                 : computeKnownBits(Idx, DL).countMinTrailingZeros());
+        Align = std::min(Align, std::min(63u, Bits));
+      }
+      P = GEP->getPointerOperand();
+    }
+    if (P == &Phi && Uniform)
+      return std::make_pair(Phi.getIncomingValue(1 - Back), Align);
+  }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//

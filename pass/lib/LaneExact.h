@@ -104,6 +104,10 @@ private:
   LaneReading<LaneValue> phi(const llvm::PHINode &Phi);
   LaneReading<std::array<bool, WarpLanes>> readCondition(const llvm::Value *V);
   unsigned alignOf(const Poly &P) const;
+  /// Of `p = phi [start, ...], [p + uniform, latch]`: start, and a power of
+  /// two dividing the step (its log).
+  std::optional<std::pair<const llvm::Value *, unsigned>>
+  pointerInduction(const llvm::PHINode &Phi) const;
   unsigned atomAlign(unsigned Id) const;
 };
 
