@@ -20,7 +20,7 @@ from .compile import run_tool
 from .errors import CoaldaError
 from .ir import signatures
 from .oracle import LAYOUTS, HostBuffer, clone, compare, make_args, nan_payloads_only, reference_args
-from .run_command import Compiled, symbol_map
+from .run_command import Compiled, source_names, symbol_map
 from .spec import KernelSpec, Spec, evaluate
 from .toolchain import find_nvcc
 
@@ -97,17 +97,20 @@ def run_bench(
     kernels: Sequence[str] | None,
     command: str,
 ) -> BenchResult:
-    from .gpu import GpuExecutor, driver_version, gpu_name, sm_count, time_memcpy
+    from .gpu import GpuExecutor, KernelFault, driver_version, gpu_name, sm_count, time_memcpy
 
     sigs = signatures(compiled.before_ir)
-    executors = {CLANG: GpuExecutor(compiled.before_ptx, sigs), COALDA: GpuExecutor(compiled.after_ptx, sigs)}
+    # a fault names the kernel as the source does, and the variant
+    names = source_names(compiled.report)
+    executors = {CLANG: GpuExecutor(compiled.before_ptx, sigs, CLANG, names),
+                 COALDA: GpuExecutor(compiled.after_ptx, sigs, COALDA, names)}
     if nvcc is not None:
-        executors[NVCC] = GpuExecutor(nvcc, sigs)
+        executors[NVCC] = GpuExecutor(nvcc, sigs, NVCC, names)
     # A variant built from another version of the source may lack kernels:
     # it is timed for the kernels it has.
     entries: dict[str, set[str]] = {}
     for label, ptx in variants.items():
-        executors[label] = GpuExecutor(ptx, sigs)
+        executors[label] = GpuExecutor(ptx, sigs, label, names)
         entries[label] = set(re.findall(r"\.entry\s+([\w$.]+)\s*\(", ptx))
     symbols = symbol_map(compiled.report)
     references = {k.same_as for k in spec.kernels.values() if k.same_as}
@@ -143,7 +146,10 @@ def run_bench(
                 if reference is not None:
                     rgrid, rblk = reference.dims(n, shape, sms)
                     theirs = reference_args(kspec, reference, args, n)
-                    times = executors[CLANG].time(symbols[reference.name], rgrid, rblk, theirs, repeat)
+                    try:  # clang's build of the hand-written kernel: its row's variant
+                        times = executors[CLANG].time(symbols[reference.name], rgrid, rblk, theirs, repeat)
+                    except KernelFault as fault:
+                        raise fault.of_variant(HAND) from None
                     by_name = {p.name: a for p, a in zip(kspec.params, baseline or [])}
                     detail = compare(reference, [by_name[p.name] if p.is_buffer else 0 for p in reference.params], theirs)
                     rows.append(_measure(name, n, block, HAND, times, nbytes, detail))

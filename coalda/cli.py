@@ -19,7 +19,7 @@ from rich.syntax import Syntax
 
 from . import __version__
 from .compile import ARCHES, CompileOptions
-from .errors import CoaldaError, NoKernel, ToolFailed
+from .errors import CoaldaError, DeviceLost, NoKernel, ToolFailed
 from .pipeline import Artifacts, build, optimize
 from .report import Report, print_findings
 
@@ -38,7 +38,7 @@ class CoaldaGroup(click.Group):
                 sys.stderr.write(exc.stderr if exc.stderr.endswith("\n") else exc.stderr + "\n")
             _fail(str(exc))
         except CoaldaError as exc:
-            _fail(str(exc))
+            _fail(str(exc), silence_after=isinstance(exc, DeviceLost))
         except KeyboardInterrupt:
             _fail("interrupted", code=130)
 
@@ -51,9 +51,22 @@ def _note(message: str) -> None:
     stderr.print(f"[bold]coalda: note:[/] {escape(message)}", markup=True, soft_wrap=True)
 
 
-def _fail(message: str, code: int = 1) -> None:
+def _fail(message: str, code: int = 1, silence_after: bool = False) -> None:
     _error(message)
+    if silence_after:
+        _silence_stderr()
     sys.exit(code)
+
+
+def _silence_stderr() -> None:
+    """What the process writes to stderr from now on, as it exits, goes
+    nowhere: after a kernel's fault, cuda-core's warnings as it frees buffers
+    of the lost context (`Warning: cuMemFreeAsync failed during resource
+    destruction (CUDA error 700)`), which would follow the one line."""
+    sys.stderr.flush()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
 
 
 SOURCE = click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))

@@ -10,6 +10,12 @@ class CoaldaError(Exception):
     """A failure the user can act on; str() is the one-line message."""
 
 
+class DeviceLost(CoaldaError):
+    """A failure that leaves the GPU's context unusable (a kernel's fault):
+    the CLI prints its line and then nothing more, not the CUDA library's
+    warnings as the exiting process frees what it held on the device."""
+
+
 class NoKernel(CoaldaError):
     """A source that defines no __global__ function: nothing to analyze. Among
     several files (a project's host-only .cu files) a note, not an error."""

@@ -10,13 +10,14 @@ import ctypes
 import functools
 import re
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .errors import CoaldaError
+from .errors import CoaldaError, DeviceLost
 from .oracle import Arg, HostBuffer
 from .schedule import Schedule
 from .spec import Dim3
@@ -99,6 +100,39 @@ class CudaError(CoaldaError):
     pass
 
 
+def error_name(exc: BaseException) -> str:
+    """What cuda-core's exception says, in one line: the driver's error name
+    (`CUDA_ERROR_ILLEGAL_ADDRESS` of its `CUDA_ERROR_ILLEGAL_ADDRESS: an
+    illegal memory access was encountered`), else its first line."""
+    text = str(exc).strip()
+    name = re.search(r"\bCUDA_ERROR_[A-Z0-9_]+", text)
+    if name:
+        return name[0]
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _dims(dim: Sequence[int]) -> str:
+    return "(" + ",".join(str(d) for d in dim) + ")"
+
+
+class KernelFault(CudaError, DeviceLost):
+    """A kernel that could not be launched, or faulted while it ran (an
+    illegal address, a trap): one line naming the kernel, the variant (which
+    build of it) and the launch. After a fault the device's context is
+    lost, so the command stops there."""
+
+    def __init__(self, kernel: str, variant: str, grid: Sequence[int], block: Sequence[int], error: str,
+                 launched: bool = True) -> None:
+        self.kernel, self.variant, self.error, self.launched = kernel, variant, error, launched
+        self.grid, self.block = tuple(grid), tuple(block)
+        what = "faulted" if launched else "could not be launched"
+        of = f" (variant {variant})" if variant else ""
+        super().__init__(f"kernel {kernel}{of} {what} at grid {_dims(grid)} block {_dims(block)}: {error}")
+
+    def of_variant(self, variant: str) -> KernelFault:
+        return KernelFault(self.kernel, variant, self.grid, self.block, self.error, self.launched)
+
+
 @functools.cache
 def _modules() -> tuple[Any, Any]:
     try:
@@ -147,10 +181,15 @@ class DeviceArgs:
 
 
 class GpuExecutor:
-    """oracle.Executor on the GPU: copies buffers in, launches, copies them out."""
+    """oracle.Executor on the GPU: copies buffers in, launches, copies them out.
+    A failing launch, or a fault of the kernel, is a KernelFault that names
+    the kernel by its source name (NAMES: symbol -> name) and VARIANT."""
 
-    def __init__(self, ptx: str, signatures: dict[str, tuple[tuple[str, str], ...]]) -> None:
+    def __init__(self, ptx: str, signatures: dict[str, tuple[tuple[str, str], ...]], variant: str = "",
+                 names: Mapping[str, str] | None = None) -> None:
         core, _ = _modules()
+        self.variant = variant
+        self.names = dict(names or {})
         self.dev = device()
         self.stream = self.dev.create_stream()
         try:
@@ -187,7 +226,7 @@ class GpuExecutor:
                 dargs.values.append(arg.storage[arg.offset : arg.offset + arg.size].copy())
             elif isinstance(arg, HostBuffer):
                 if id(arg.storage) not in bases:
-                    buf = self.dev.allocate(arg.storage.nbytes, stream=self.stream)
+                    buf = self._allocate(arg.storage.nbytes)
                     bases[id(arg.storage)] = int(buf.handle)
                     _check(driver.cuMemcpyHtoD(int(buf.handle), arg.storage.ctypes.data, arg.storage.nbytes), "cuMemcpyHtoD")
                     dargs.buffers.append(buf)
@@ -197,29 +236,45 @@ class GpuExecutor:
                 dargs.values.append(_scalar(ty, arg))
         return dargs
 
-    def download(self, dargs: DeviceArgs) -> None:
-        _, driver = _modules()
+    def _allocate(self, nbytes: int) -> Any:
         try:
+            return self.dev.allocate(nbytes, stream=self.stream)
+        except Exception as exc:
+            raise CudaError(f"cannot allocate {nbytes} bytes on the GPU: {error_name(exc)}") from None
+
+    @contextmanager
+    def _faults(self, kernel: str, grid: Dim3, block: Dim3) -> Iterator[None]:
+        """What cuda-core raises in here (a sync, an event, a copy after the
+        launch: where a fault of the kernel shows) is a KernelFault."""
+        try:
+            yield
+        except KernelFault:
+            raise
+        except Exception as exc:  # cuda-core's CUDAError, or the project's CudaError of a checked call
+            raise KernelFault(self.names.get(kernel, kernel), self.variant, grid, block, error_name(exc)) from None
+
+    def download(self, dargs: DeviceArgs, kernel: str, grid: Dim3, block: Dim3) -> None:
+        """Waits for the launch of KERNEL at GRID x BLOCK and copies its buffers back."""
+        _, driver = _modules()
+        with self._faults(kernel, grid, block):
             self.stream.sync()
-        except Exception as exc:  # the kernel faulted: one line, no traceback
-            raise CudaError(f"the kernel failed on the GPU: {str(exc).strip().splitlines()[0]}") from None
-        for buf, storage in zip(dargs.buffers, dargs.storages):
-            _check(driver.cuMemcpyDtoH(storage.ctypes.data, int(buf.handle), storage.nbytes), "cuMemcpyDtoH")
-        for buf in dargs.buffers:
-            buf.close()
+            for buf, storage in zip(dargs.buffers, dargs.storages):
+                _check(driver.cuMemcpyDtoH(storage.ctypes.data, int(buf.handle), storage.nbytes), "cuMemcpyDtoH")
+            for buf in dargs.buffers:
+                buf.close()
 
     def launch(self, kernel: str, grid: Dim3, block: Dim3, dargs: DeviceArgs, shared_bytes: int = 0) -> None:
         core, _ = _modules()
+        function = self.kernel(kernel)  # one not in the PTX is its own error
         try:
             if any(isinstance(v, np.ndarray) for v in dargs.values):
                 self._launch_with_bytes(kernel, grid, block, dargs.values, shared_bytes)
                 return
             config = core.LaunchConfig(grid=grid, block=block, shmem_size=shared_bytes)
-            core.launch(self.stream, config, self.kernel(kernel), *dargs.values)
-        except CudaError:
-            raise
-        except Exception as exc:
-            raise CudaError(f"launch of {kernel} failed: {str(exc).strip().splitlines()[0]}") from None
+            core.launch(self.stream, config, function, *dargs.values)
+        except Exception as exc:  # cuda-core's, or the driver's (checked) in _launch_with_bytes
+            raise KernelFault(self.names.get(kernel, kernel), self.variant, grid, block, error_name(exc),
+                              launched=False) from None
 
     def _launch_with_bytes(self, kernel: str, grid: Dim3, block: Dim3, values: list[Any], shared_bytes: int) -> None:
         """The driver's launch, for a kernel that takes a struct by value:
@@ -272,15 +327,16 @@ class GpuExecutor:
         if schedule is not None:
             self.scrub(kernel, shared_bytes, schedule.shared_poison)
         self.launch(kernel, grid, block, dargs, shared_bytes)
-        self.download(dargs)
+        self.download(dargs, kernel, grid, block)
 
     def time(
         self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], repeat: int = 20, shared_bytes: int = 0,
     ) -> list[float]:
         """Milliseconds of each of `repeat` launches after one warm-up, by CUDA events."""
         dargs = self.upload(kernel, args)
-        times = _event_times(self.stream, lambda: self.launch(kernel, grid, block, dargs, shared_bytes), repeat)
-        self.download(dargs)
+        with self._faults(kernel, grid, block):
+            times = _event_times(self.stream, lambda: self.launch(kernel, grid, block, dargs, shared_bytes), repeat)
+        self.download(dargs, kernel, grid, block)
         return times
 
 
@@ -318,14 +374,18 @@ def time_memcpy(nbytes: int, repeat: int) -> list[float]:
     """Milliseconds of each of `repeat` device-to-device copies of nbytes."""
     _, driver = _modules()
     dev = device()
-    stream = dev.create_stream()
-    src = dev.allocate(nbytes, stream=stream)
-    dst = dev.allocate(nbytes, stream=stream)
+    try:
+        stream = dev.create_stream()
+        src = dev.allocate(nbytes, stream=stream)
+        dst = dev.allocate(nbytes, stream=stream)
 
-    def copy() -> None:
-        _check(driver.cuMemcpyDtoDAsync(int(dst.handle), int(src.handle), nbytes, stream.handle), "cuMemcpyDtoDAsync")
+        def copy() -> None:
+            _check(driver.cuMemcpyDtoDAsync(int(dst.handle), int(src.handle), nbytes, stream.handle),
+                   "cuMemcpyDtoDAsync")
 
-    times = _event_times(stream, copy, repeat)
-    src.close()
-    dst.close()
+        times = _event_times(stream, copy, repeat)
+        src.close()
+        dst.close()
+    except Exception as exc:  # cuda-core's, or a checked call's: one line
+        raise CudaError(f"timing a device-to-device copy of {nbytes} bytes failed: {error_name(exc)}") from None
     return times

@@ -111,6 +111,12 @@ def symbol_map(report: Report) -> dict[str, str]:
     return kernel_symbols(report)
 
 
+def source_names(report: Report) -> dict[str, str]:
+    """Each kernel's symbol -> its source name (`copy<float, 3>`), as a
+    message about it (a fault on the GPU) names it."""
+    return {kernel["symbol"]: kernel["name"] for kernel in report["kernels"]}
+
+
 def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
     """Whether the kernel must stay correct when its buffers overlap: two
     or more of them (structs taken by value do not count: each is a copy
@@ -167,7 +173,9 @@ def run(
         from .gpu import GpuExecutor, median
 
         sigs = signatures(compiled.before_ir)
-        original, optimized = GpuExecutor(compiled.before_ptx, sigs), GpuExecutor(compiled.after_ptx, sigs)
+        names = source_names(compiled.report)
+        original = GpuExecutor(compiled.before_ptx, sigs, "original", names)
+        optimized = GpuExecutor(compiled.after_ptx, sigs, "optimized", names)
     else:
         # partial: a kernel the emulator cannot run is refused alone, by
         # name, and the module's other kernels are still checked
