@@ -1,10 +1,14 @@
 #!/usr/bin/env -S .venv/bin/python
 """The program corpus, end to end (corpus/README.md).
 
-    scripts/corpus.py build [--only NAME,...] [--out build/corpus] [--corpus corpus]
+    scripts/corpus.py build [--only NAME,...] [--out build/corpus] [--corpus corpus] [--lineinfo]
         builds every recipe's program twice (coalda cc, and coalda cc
         -fno-coalda), records which kernels COALDA rewrote (coalda analyze),
         and packs OUT, self-contained, into OUT.tar.gz for the GPU machine.
+        --lineinfo gives the device code a line table (nvcc's -lineinfo, for
+        ptxas too) so that Nsight Compute can tell each instruction's source
+        line (scripts/corpus_sectors.py); build it into its own --out, e.g.
+        build/corpus-lineinfo: the timed runs' builds have none.
     python3 scripts/corpus_gpu.py DIR ...   (on the GPU machine) runs them.
     scripts/corpus.py report RUN.json [RUN2.json ...] [--gpu NAME] [--docs docs]
         merges the runs' results into docs/programs/results.json and
@@ -137,9 +141,14 @@ def analyze_program(recipe: dict[str, Any], prog_dir: Path) -> list[dict[str, An
 
 # ---------------------------------------------------------------- building
 
-def cc_command(recipe: dict[str, Any], out: Path, plain: bool) -> list[str]:
+# nvcc's spelling (coalda cc: -gline-tables-only for clang), and ptxas's own
+# -lineinfo, which keeps the line table in the cubin for Nsight Compute.
+LINEINFO_FLAGS = ["-lineinfo", "-Xptxas", "-lineinfo"]
+
+
+def cc_command(recipe: dict[str, Any], out: Path, plain: bool, lineinfo: bool = False) -> list[str]:
     return [str(COALDA), "cc", "-arch", "sm_90", *(["-fno-coalda"] if plain else []),
-            *recipe.get("flags", []), *recipe["sources"], "-o", str(out)]
+            *(LINEINFO_FLAGS if lineinfo else []), *recipe.get("flags", []), *recipe["sources"], "-o", str(out)]
 
 
 def sha256(path: Path) -> str:
@@ -165,11 +174,12 @@ def copy_source(prog_dir: Path, dest: Path) -> None:
     shutil.copytree(prog_dir, dest, ignore=ignore, symlinks=True)
 
 
-def compile_one(name: str, build: str, recipe: dict[str, Any], corpus: Path, out: Path) -> tuple[float, str | None]:
+def compile_one(name: str, build: str, recipe: dict[str, Any], corpus: Path, out: Path,
+                lineinfo: bool = False) -> tuple[float, str | None]:
     """One build of one program into OUT/NAME/BUILD: (seconds, the failure
     line naming the program and the command to reproduce it, or None)."""
     prog_dir = (corpus / recipe["dir"]).resolve()
-    cmd = cc_command(recipe, (out / name / build).resolve(), plain=build == "plain")
+    cmd = cc_command(recipe, (out / name / build).resolve(), plain=build == "plain", lineinfo=lineinfo)
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=prog_dir, capture_output=True, text=True)
     seconds = round(time.monotonic() - start, 2)
@@ -412,7 +422,10 @@ def cli() -> None:
 @click.option("--corpus", "corpus", type=click.Path(path_type=Path), default=ROOT / "corpus", show_default=True,
               help="The corpus directory (recipes/ and the programs).")
 @click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=MAX_JOBS, show_default=True)
-def build(only: str, out: Path, corpus: Path, jobs: int) -> None:
+@click.option("--lineinfo", is_flag=True,
+              help="Device code with a line table (-lineinfo, for ptxas too), for Nsight Compute's "
+                   "source view; use its own --out.")
+def build(only: str, out: Path, corpus: Path, jobs: int, lineinfo: bool) -> None:
     """Build every program with and without COALDA, record its rewritten
     kernels, and pack OUT into OUT.tar.gz."""
     if not COALDA.is_file():
@@ -446,7 +459,7 @@ def build(only: str, out: Path, corpus: Path, jobs: int) -> None:
     jobs_list = [(name, b) for name in recipes for b in BUILDS]
 
     def compile_job(job: tuple[str, str]) -> tuple[float, str | None]:
-        return compile_one(*job[:2], recipes[job[0]], corpus, out)
+        return compile_one(*job[:2], recipes[job[0]], corpus, out, lineinfo)
 
     def finish(name: str, builds: dict[str, tuple[float, str | None]]) -> dict[str, Any]:
         entry = finish_program(name, recipes[name], corpus, out, stamp, builds)
@@ -464,8 +477,11 @@ def build(only: str, out: Path, corpus: Path, jobs: int) -> None:
     copy_cudart(out)
     programs = merged_programs(out, set(available), set(names), fresh)
     partial = set(programs) <= set(names) and only
+    command = "scripts/corpus.py build" + (f" --only {only}" if partial else "")
+    if lineinfo:
+        command += f" --lineinfo --out {shown_path(out)}"
     manifest = {**stamp, "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "command": "scripts/corpus.py build" + (f" --only {only}" if partial else ""),
+                "command": command, **({"lineinfo": True} if lineinfo else {}),
                 "build_s": round(time.monotonic() - start, 1), "programs": programs}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     tar = pack(out)
