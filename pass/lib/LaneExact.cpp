@@ -596,6 +596,8 @@ Reading LaneEvaluator::minMax(const IntrinsicInst &II) {
   return choose(C, *L.Value, *R.Value);
 }
 
+static std::string decidingBranch(const PHINode &Phi);
+
 Reading LaneEvaluator::phi(const PHINode &Phi) {
   if (!OpenPhis.insert(&Phi).second)
     return Reading::fail("a value carried around a loop that is not an "
@@ -609,9 +611,8 @@ Reading LaneEvaluator::phi(const PHINode &Phi) {
     }
     if (Same.Value && !(*Same.Value == *R.Value)) {
       Same = Reading::fail("the threads reach it from paths that compute "
-                           "different addresses (a branch on a "
-                           "thread-dependent value, or a loop-carried value "
-                           "that is not an induction)");
+                           "different addresses (" +
+                           decidingBranch(Phi) + ")");
       break;
     }
     if (!Same.Value)
@@ -619,6 +620,24 @@ Reading LaneEvaluator::phi(const PHINode &Phi) {
   }
   OpenPhis.erase(&Phi);
   return Same;
+}
+
+/// Where the paths into Phi part, for the reader: "the branch at line 12",
+/// or what the paths are where no line is known.
+static std::string decidingBranch(const PHINode &Phi) {
+  for (const BasicBlock *In : Phi.blocks())
+    for (const BasicBlock *B = In; B; B = B->getSinglePredecessor()) {
+      const auto *Br = dyn_cast<BranchInst>(B->getTerminator());
+      if (Br && Br->isConditional()) {
+        if (const DebugLoc &DL = Br->getDebugLoc(); DL && DL.getLine())
+          return "the branch at line " + std::to_string(DL.getLine());
+        break;
+      }
+      if (B == &Phi.getParent()->getParent()->getEntryBlock())
+        break;
+    }
+  return "a branch on a thread-dependent value, or a loop-carried value "
+         "that is not an induction";
 }
 
 LaneReading<WarpPattern> LaneEvaluator::readPointer(const Value *Ptr) {
