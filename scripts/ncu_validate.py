@@ -604,17 +604,22 @@ def match_launches(names: list[tuple[str, str]], launched: list[dict[str, Any]])
     return out
 
 
-def read_with_ncu_report(rep: Path, launched: list[dict[str, Any]], roots: list[str], ncu_report: Any,
+def read_with_ncu_report(rep: Path, launched: list[dict[str, Any]] | None, roots: list[str], ncu_report: Any,
                          sums: LineSums) -> dict[str, dict[str, float]]:
     """Per-line sums from a report through Nsight Compute's Python module;
-    returns the kernel-wide metrics per symbol."""
+    returns the kernel-wide metrics per symbol. LAUNCHED None: a program's
+    own launches (the corpus), each profiled kernel named by the report
+    (its mangled name)."""
     ctx = ncu_report.load_report(str(rep))
     actions = []
     for r in range(ctx.num_ranges()):
         rng = ctx.range_by_idx(r)
         for a in range(rng.num_actions()):
             actions.append(rng.action_by_idx(a))
-    matched = match_launches([action_name(a, ncu_report) for a in actions], launched)
+    names = [action_name(a, ncu_report) for a in actions]
+    if launched is None:
+        launched = [{"name": display or mangled, "symbol": mangled or display, "ok": True} for mangled, display in names]
+    matched = match_launches(names, launched)
     kernel_metrics: dict[str, dict[str, float]] = {}
     for action, kernel in zip(actions, matched):
         if kernel is None:
@@ -1032,10 +1037,16 @@ def _base(path: str) -> str:
     return Path(path).name
 
 
-def build_rows(measured: list[dict[str, Any]], reports: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def build_rows(measured: list[dict[str, Any]], reports: dict[str, dict[str, Any]],
+               estimator: Any = None, findings_of: Any = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Rows of the table, one per (kernel, source line, load/store); and the
-    measured global accesses no row of COALDA's report covers."""
+    measured global accesses no row of COALDA's report covers. ESTIMATOR
+    (default `estimate`) gives an access's sectors per request, FINDINGS_OF
+    (default coalda.report.findings) a kernel's (access, count, ...) rows."""
     from coalda.report import findings, pattern  # noqa: PLC0415
+
+    estimator = estimator or estimate
+    findings_of = findings_of or findings
 
     by_key: dict[tuple[str, str, str, int, str], dict[str, Any]] = {}
     for r in measured:
@@ -1047,7 +1058,7 @@ def build_rows(measured: list[dict[str, Any]], reports: dict[str, dict[str, Any]
             if (source, kernel["symbol"]) not in symbols:
                 continue
             lines: dict[tuple[str, int, str], list[tuple[dict[str, Any], int]]] = defaultdict(list)
-            for access, count, _verdict, _style in findings(report, kernel):
+            for access, count, *_ in findings_of(report, kernel):
                 if access.get("space", "global") != "global":
                     continue
                 lines[(access.get("file") or source, access["line"], access["kind"])].append((access, count))
@@ -1056,7 +1067,7 @@ def build_rows(measured: list[dict[str, Any]], reports: dict[str, dict[str, Any]
                 m = by_key.get(key)
                 if m is not None:
                     used.add(key)
-                ests = [(estimate(a), c) for a, c in accesses]
+                ests = [(estimator(a), c) for a, c in accesses]
                 known = all(e is not None for e, _ in ests)
                 count = sum(c for _, c in accesses)
                 est = sum(e * c for e, c in ests) / count if known else None  # type: ignore[operator]
@@ -1066,6 +1077,8 @@ def build_rows(measured: list[dict[str, Any]], reports: dict[str, dict[str, Any]
                     "patterns": sorted({pattern(a) for a, _ in accesses}), "count": count,
                     "width": sorted({(a["width"], int(a.get("piece", a["width"]))) for a, _ in accesses}),
                     "classes": sorted({a.get("class", "?") for a, _ in accesses}),
+                    "lanes": sorted({a.get("lane", "?") for a, _ in accesses}),
+                    "accesses": [a for a, _ in accesses],
                     "estimate": est, "ideal": sum(ideal(a) * c for a, c in accesses) / count,
                     "estimates": sorted({e for e, _ in ests if e is not None}),
                     "why_none": "" if known else ("run-time stride" if all(a.get("class") != "unknown" for a, _ in accesses)
