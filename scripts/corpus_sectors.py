@@ -575,6 +575,22 @@ def full_warp_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 HEADER = [*nv.TABLE_HEADER, "from", "difference"]
 
 
+def unknown_reasons(estimates: dict[str, Any]) -> Counter[str]:
+    """Why the corpus's measured kernels have global accesses COALDA cannot
+    read: the pass's words (its `expr` of an unknown access), per source access."""
+    out: Counter[str] = Counter()
+    for entry in estimates["sources"].values():
+        if entry["program"] in PROBES:
+            continue
+        for k in entry["kernels"]:
+            for f in k["findings"]:
+                a = f["access"]
+                if a.get("lane") == "unknown" or a.get("class") == "unknown":
+                    why = re.sub(r"^<unknown: (.*)>$", r"\1", str(a.get("expr", "?")))
+                    out[re.sub(r" \(.*", "", why) if why.startswith("the address is chosen") else why] += 1
+    return out
+
+
 def builds(meta: dict[str, Any]) -> list[dict[str, Any]]:
     return meta.get("builds") or [meta.get("build") or {}]
 
@@ -669,10 +685,13 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
         out.append(f"- Relative error |estimate − measured| / measured: median {nv._pct(s['median_abs'])}, mean "
                    f"{nv._pct(s['mean_abs'])}, max {nv._pct(s['max_abs'])}.")
     lane_exact = [r for r in both_c if estimate_kind(r) in ("warp", "mixed")]
+    unread = unknown_reasons(estimates)
     out += [
         f"- Lane-exact accesses (`lane` \"warp\") among them: {len(lane_exact)}"
-        + ("" if lane_exact else ": the pass reads none of the corpus's global accesses lane by lane (its `&`, `>>` "
-           "and `^` forms are in shared memory, or mix two thread-dependent values); the probe below has them") + ".",
+        + ("" if lane_exact else "; the probe below has them") + ". The measured kernels' global accesses COALDA "
+        f"cannot read ({sum(unread.values())}): " + "; ".join(f"{n} {why}" for why, n in unread.most_common(6))
+        + (f"; {sum(unread.values()) - sum(n for _, n in unread.most_common(6))} other" if len(unread) > 6 else "")
+        + ".",
         f"- Measured but not estimated (a run-time stride, an access COALDA cannot read): {s['no_estimate']}; "
         f"estimated but no SASS instruction measured at that line (not executed in the profiled launch, or the "
         f"backend merged or moved it): {s['no_instruction']}.",
