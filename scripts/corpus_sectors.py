@@ -591,6 +591,11 @@ def unknown_reasons(estimates: dict[str, Any]) -> Counter[str]:
     return out
 
 
+def row_cells(r: dict[str, Any]) -> list[str]:
+    """A per-access row: ncu_validate's cells, where the estimate comes from, the class of difference."""
+    return [*nv.row_cells(r), estimate_kind(r) if r["estimate"] is not None else "–", difference_class(r) or ""]
+
+
 def builds(meta: dict[str, Any]) -> list[dict[str, Any]]:
     return meta.get("builds") or [meta.get("build") or {}]
 
@@ -768,7 +773,10 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
                    f"{'yes' if rec.get('verified') else 'no' if 'verified' in rec else '–'}"
                    f"{'' if status == 'measured' else f' ({status})'} | {rec.get('kernels', 0)} | "
                    f"{t['compared']} | {t['exact']} | {t['within10']} |")
-    out.append("")
+    unverified = sorted(n for n, rec in progs.items() if rec.get("verified") is False)
+    out += ["", "*verified*: the run exited 0 and its stdout passed the recipe's `verify` and `fail`, checks written "
+            "for the timed `args`" + (f" (the small runs of {', '.join(unverified)} do not print what they look for; "
+                                      "the sectors do not depend on it)" if unverified else "") + ".", ""]
     out += ["## Per access", ""]
     for source in sorted({r["source"] for r in rows}):
         part = [r for r in rows if r["source"] == source and r["measured"]]
@@ -778,7 +786,7 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
                 "|" + "|".join("---:" if h in ("estimate", "measured", "error", "warp requests", "L1 tag requests",
                                                "active lanes") else "---" for h in HEADER) + "|"]
         for r in part:
-            out.append("| " + " | ".join([*nv.row_cells(r), estimate_kind(r), difference_class(r) or ""]) + " |")
+            out.append("| " + " | ".join(row_cells(r)) + " |")
         out.append("")
     out += [
         "Columns as in [cost-validation.md](cost-validation.md): *estimate* and *measured* are sectors per warp",
