@@ -58,7 +58,7 @@ REPORT: dict[str, Any] = {
                 _access("uncoalesced", 11, group=1),
                 _access("coalesced", 12),
                 _access("unknown", 13, reason="non-linear xor of a thread-dependent value"),
-                _access("unknown", 14, reason="the address is chosen at run time (select) among 2 b, a"),
+                _access("unknown", 14, reason="the address is chosen at run time (select) between the buffers b and a"),
                 _access("uniform", 15, file=f"{PROGRAM_DIR}/../common/helpers.h"),
                 _access("uncoalesced", 16, file="/usr/lib/cuda/include/vector_types.h"),
                 {**_access("coalesced", 17), "space": "shared"},

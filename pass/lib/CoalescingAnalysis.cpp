@@ -179,10 +179,16 @@ public:
       if (!is_contained(Names, Name))
         Names.push_back(Name);
     }
-    std::string Of = Names.size() == 1 ? "positions in " + Names.front()
-                                       : join(Names, ", ");
-    return "the address is chosen at run time (" + opcodeName(Ptr) +
-           ") among " + std::to_string(Choices.size()) + " " + Of +
+    // "among 2 positions in in", "between the buffers a and b"
+    std::string Of =
+        Names.size() == 1
+            ? "among " + std::to_string(Choices.size()) + " positions in " +
+                  Names.front()
+            : "between the buffers " +
+                  join(ArrayRef(Names).drop_back(), ", ") + " and " +
+                  Names.back();
+    return "the address is chosen at run time (" + opcodeName(Ptr) + ") " +
+           Of +
            (isa<PHINode>(Ptr) ? ": a pointer stepped in a loop or chosen by "
                                 "a branch"
                               : "");

@@ -147,6 +147,14 @@ const char *symbol(unsigned Opcode) {
   }
 }
 
+/// " to `rand_int`": the callee as the source names it, where it has one.
+std::string calleeName(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->getName().empty())
+    return "";
+  return " to `" + sourceName(*Callee) + "`";
+}
+
 /// `&` etc., or the opcode's own name.
 std::string operation(const Instruction &I) {
   if (const char *S = symbol(I.getOpcode()))
@@ -406,12 +414,29 @@ Reading LaneEvaluator::step(const Value *V) {
   }
   case Instruction::PHI:
     return phi(*cast<PHINode>(I));
+  case Instruction::Freeze: // the same value where it is not poison
+    return readInteger(I->getOperand(0));
   case Instruction::Load:
     return Reading::fail("data-dependent index (loaded from memory)");
+  case Instruction::ExtractValue:
+    if (!isa<AtomicCmpXchgInst>(I->getOperand(0)))
+      return Reading::fail("index taken from a record a call returned");
+    [[fallthrough]];
+  case Instruction::AtomicRMW:
+  case Instruction::AtomicCmpXchg:
+    return Reading::fail("data-dependent index (returned by an atomic "
+                         "operation: a slot each thread claims)");
+  case Instruction::ExtractElement:
+    return Reading::fail("data-dependent index (an element of a vector "
+                         "loaded from memory)");
+  case Instruction::FPToSI:
+  case Instruction::FPToUI:
+    return Reading::fail("index computed from a floating-point value");
   case Instruction::Call:
     if (const auto *II = dyn_cast<IntrinsicInst>(I))
       return minMax(*II);
-    return Reading::fail("index returned by a call");
+    return Reading::fail("index returned by a call" +
+                         calleeName(*cast<CallBase>(I)));
   default:
     if (const auto *B = dyn_cast<BinaryOperator>(I))
       return binary(*B);
@@ -597,6 +622,7 @@ Reading LaneEvaluator::minMax(const IntrinsicInst &II) {
 }
 
 static std::string decidingBranch(const PHINode &Phi);
+
 
 Reading LaneEvaluator::phi(const PHINode &Phi) {
   if (!OpenPhis.insert(&Phi).second)
