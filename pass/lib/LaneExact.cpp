@@ -20,6 +20,7 @@
 //   v & c  (0 <= c < 2^a)      F & c, U = 0  (U's low a bits are zero)
 //   v & c  (c < 0, ~c < 2^a)   U + (F & c)   (c clears low bits only)
 //   v | c, v ^ c (0<=c<2^a)    U + (F op c)
+//   v ^ -1                     -1 - v
 //   v1 op v2 (U2 = 0, 0 <= F2 < 2^a)   as with a constant, lane by lane
 //   v >> c, v / 2^c (c <= a)   U / 2^c + floor(F / 2^c)
 //   v % 2^c                    v & (2^c - 1)
@@ -281,6 +282,10 @@ Reading LaneEvaluator::bitwiseConstant(unsigned Opcode, const LaneValue &V,
   if (Opcode == Instruction::And && C > 0 && isPowerOf2_64((uint64_t)C + 1) &&
       bitLength(C) >= WideMaskBits)
     return ok(V);
+  if (Opcode == Instruction::Xor && C == -1) { // ~v = -1 - v
+    Reading Negated = scale(V, -1);
+    return Negated.Value ? add(*Negated.Value, constantValue(-1), 1) : Negated;
+  }
   unsigned Bits = bitLength(C < 0 ? ~C : C);
   if (V.UAlign < Bits || (C < 0 && Opcode != Instruction::And))
     return Reading::fail(operation(I) +
