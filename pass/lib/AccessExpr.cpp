@@ -333,7 +333,7 @@ void CoalescingInfo::printExpr(raw_ostream &OS, const AccessExpr &A) const {
       return;
     }
     if (Step)
-      OS << " + " << Step << "*lane";
+      OS << (Step > 0 ? " + " : " - ") << std::abs(Step) << "*lane";
     if (O[0])
       OS << (O[0] > 0 ? " + " : " - ") << std::abs(O[0]);
     return;
