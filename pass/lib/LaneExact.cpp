@@ -47,6 +47,7 @@
 #include "RowUniformity.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -63,6 +64,9 @@
 #define DEBUG_TYPE "coalda-lane-exact"
 
 using namespace llvm;
+
+STATISTIC(NumWarpPatterns, "Addresses read lane by lane for one warp");
+STATISTIC(NumLaneRejected, "Addresses lane-exact evaluation cannot read");
 
 namespace coalda {
 
@@ -387,6 +391,8 @@ LaneReading<LaneValue> LaneEvaluator::readInteger(const Value *V) {
   if (auto It = Memo.find(V); It != Memo.end())
     return It->second;
   Reading R = step(V);
+  LLVM_DEBUG(if (!R.Value) dbgs() << "coalda-lane-exact: " << *V
+                                  << "\n    rejected: " << R.Reject << "\n");
   Memo[V] = R;
   return R;
 }
@@ -672,6 +678,15 @@ static std::string decidingBranch(const PHINode &Phi) {
 }
 
 LaneReading<WarpPattern> LaneEvaluator::readPointer(const Value *Ptr) {
+  LaneReading<WarpPattern> R = readAddress(Ptr);
+  if (R.Value)
+    ++NumWarpPatterns;
+  else
+    ++NumLaneRejected;
+  return R;
+}
+
+LaneReading<WarpPattern> LaneEvaluator::readAddress(const Value *Ptr) {
   using Result = LaneReading<WarpPattern>;
   LaneValue Offset = constantValue(0);
   while (true) {

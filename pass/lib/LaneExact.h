@@ -81,6 +81,7 @@ private:
   /// Phis being read; a phi that reaches itself is loop-carried.
   llvm::DenseSet<const llvm::Value *> OpenPhis;
 
+  LaneReading<WarpPattern> readAddress(const llvm::Value *Ptr);
   LaneReading<LaneValue> step(const llvm::Value *V);
   LaneReading<LaneValue> fromPoly(const Poly &P);
   LaneReading<LaneValue> binary(const llvm::BinaryOperator &I);
