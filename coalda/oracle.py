@@ -73,6 +73,7 @@ from .errors import CoaldaError
 from .schedule import SCHEDULES, Schedule
 from .spec import Dim3, KernelSpec, Param, evaluate
 from .threads import EmulationFault
+from .verdicts import Unchecked, Verdict  # noqa: F401 (re-exported: the oracle's verdicts)
 
 __all__ = [
     "ALIAS_LAYOUT", "GUARD", "LAYOUTS", "OVERLAP_LAYOUTS", "POISON", "SCHEDULES", "Arg", "CaseResult", "Executor",
@@ -300,31 +301,6 @@ def clone(args: Sequence[Arg]) -> list[Arg]:
         else:
             out.append(a)
     return out
-
-
-class Verdict(enum.Enum):
-    MATCH = "match"
-    MISMATCH = "mismatch"  # differs from the original under every schedule
-    RACE = "race"  # the rewritten kernel differs under some schedules only
-    RACY_ORIGINAL = "racy original"  # the original itself depends on the schedule
-    FAULT = "fault"  # the rewritten kernel faulted in the emulator (barrier divergence, deadlock)
-    # nothing to compare, and no failure of the rewrite: an overlap layout's
-    # one-thread launch in which the original reads __shared__ bytes no
-    # thread wrote (it needs its whole block), the alias layout where the
-    # original's threads race on the one buffer, or on the GPU a difference
-    # in a kernel whose original stores vector lanes it leaves undefined
-    UNCHECKED = "unchecked"
-    # on the GPU, the bytes differ only inside doubles that are NaN on both
-    # sides (nan_payloads_only): a match whose detail says so
-    NAN_PAYLOADS = "nan payloads"
-
-
-class Unchecked(enum.Enum):
-    """Why a comparison was not made (Verdict.UNCHECKED)."""
-
-    ONE_THREAD = "one thread"  # the one-thread launch's original reads unwritten __shared__ bytes
-    ALIAS = "alias"  # the original's threads race with every buffer at one address
-    UNDEFINED_LANES = "undefined lanes"  # on the GPU: the original stores lanes it leaves undefined
 
 
 @dataclass

@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .verdicts import Unchecked, Verdict
+
 Report = dict[str, Any]
 
 
@@ -192,10 +194,10 @@ def print_findings(report: Report, console: Console, would: bool = False) -> Non
 
 
 _VERDICT_LABEL = {
-    "mismatch": "[bold red]MISMATCH[/]",
-    "race": "[bold red]RACE[/]",
-    "racy original": "[bold yellow]RACY ORIGINAL[/]",
-    "fault": "[bold red]FAULT[/]",
+    Verdict.MISMATCH: "[bold red]MISMATCH[/]",
+    Verdict.RACE: "[bold red]RACE[/]",
+    Verdict.RACY_ORIGINAL: "[bold yellow]RACY ORIGINAL[/]",
+    Verdict.FAULT: "[bold red]FAULT[/]",
 }
 
 
@@ -235,14 +237,14 @@ def run_table(rows: list[Any], title: str, timed: bool) -> Table:
     ms = lambda v: "" if v is None else f"{v:.3f}"  # noqa: E731
     for row, schedule in _grouped(rows):
         r = row.result
-        if r.verdict.value == "nan payloads":
+        if r.verdict is Verdict.NAN_PAYLOADS:
             result = f"[yellow]match but for NaN payloads[/] ({r.detail})"
-        elif r.verdict.value == "unchecked":
+        elif r.verdict is Verdict.UNCHECKED:
             result = f"[yellow]{r.detail}[/]"
         elif r.match:
             result = "[green]match[/]"
         else:
-            result = f"{_VERDICT_LABEL.get(r.verdict.value, '[bold red]MISMATCH[/]')} {r.detail}"
+            result = f"{_VERDICT_LABEL.get(r.verdict, '[bold red]MISMATCH[/]')} {r.detail}"
         cells = [r.kernel, str(r.n), r.layout] + ([] if timed else [schedule]) + [r.against, result]
         table.add_row(*cells, *([ms(row.ms_original), ms(row.ms_optimized)] if timed else []))
     return table
@@ -250,16 +252,14 @@ def run_table(rows: list[Any], title: str, timed: bool) -> Table:
 
 def run_success(rows: list[Any]) -> str:
     """The closing line of a `coalda run` whose comparisons all match."""
-    payloads = sum(1 for row in rows if row.result.verdict.value == "nan payloads")
-    unchecked = [row.result for row in rows if row.result.verdict.value == "unchecked"]
+    payloads = sum(1 for row in rows if row.result.verdict is Verdict.NAN_PAYLOADS)
+    unchecked = [row.result for row in rows if row.result.verdict is Verdict.UNCHECKED]
     checked = len(rows) - len(unchecked)
     if not payloads:
         line = f"All {checked} comparisons match byte for byte."
     else:
         line = (f"All {checked} comparisons match; {payloads} of them byte for byte except inside doubles that "
                 "are NaN on both sides, whose payload the GPU takes from either NaN operand.")
-    from .oracle import Unchecked  # noqa: PLC0415 (oracle imports spec, which imports this module)
-
     one, alias, undefined = ([r for r in unchecked if r.unchecked is kind]
                              for kind in (Unchecked.ONE_THREAD, Unchecked.ALIAS, Unchecked.UNDEFINED_LANES))
     if one:
@@ -285,12 +285,13 @@ def run_failure(rows: list[Any]) -> str:
     differences (mismatches, races, faults of the rewritten kernel) and racy
     originals (the test proves nothing) are counted apart."""
     bad = [row.result for row in rows if not row.result.match]
-    racy = {(r.kernel, r.n, r.layout) for r in bad if r.verdict.value == "racy original"}
-    differ = [r for r in bad if r.verdict.value != "racy original"]
+    racy = {(r.kernel, r.n, r.layout) for r in bad if r.verdict is Verdict.RACY_ORIGINAL}
+    differ = [r for r in bad if r.verdict is not Verdict.RACY_ORIGINAL]
     parts = []
     if differ:
-        kinds = {"mismatch": "mismatch", "race": "race in the rewritten kernel", "fault": "fault of the rewritten kernel"}
-        counts = {label: sum(1 for r in differ if r.verdict.value == v) for v, label in kinds.items()}
+        kinds = {Verdict.MISMATCH: "mismatch", Verdict.RACE: "race in the rewritten kernel",
+                 Verdict.FAULT: "fault of the rewritten kernel"}
+        counts = {label: sum(1 for r in differ if r.verdict is v) for v, label in kinds.items()}
         what = ", ".join(f"{label}: {c}" for label, c in counts.items() if c)
         parts.append(f"{len(differ)} of {len(rows)} comparisons differ ({what})")
     if racy:
