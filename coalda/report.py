@@ -57,7 +57,7 @@ def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
             window = staging["arrays"][0]["window_bytes"]
             return (f"staged through a shared-memory window ({window} B per thread, "
                     f"{staging['tile_bytes']} B)"), "green"
-        if staging["reason"].startswith("transposed"):
+        if staging.get("kind") == "transposed":
             return (f"transposed through a shared tile (rows padded by one element, "
                     f"{staging['tile_bytes']} B)"), "green"
         tile = staging.get("tile", "block")
