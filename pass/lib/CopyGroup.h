@@ -39,53 +39,11 @@ class Value;
 
 namespace coalda {
 
-/// Why a group is left alone. The table in Report.cpp gives each its remark
-/// name and statistic.
+/// Why a group is left alone: each reason, its remark name and its
+/// statistic are listed once, in MissedReason.def.
 enum class MissedReason {
-  // collect: not a whole, pure copy of strided elements
-  AlreadyCoalesced,
-  NegativeStride,
-  IterationStride,
-  ComputedValue,
-  SourceStride,
-  SourceRegions,
-  Swizzle,
-  MembersOverlap,
-  PartialCopy,
-  PastStride,
-  SingleMember,
-  // legality
-  DifferentBlocks,
-  VectorizedElement,
-  StrideLimit,
-  ActiveThreads,
-  SuffixGuard,
-  GuardUnavailable,
-  VolatileOrAtomic,
-  LoadReused,
-  AccessBetween,
-  SourceNotGlobal,
-  AddressSpaces,
-  SameBuffer,
-  SharedFillGuarded,
-  NoBarrier,
-  TileBeforeBarrier,
-  CallMayTouch,
-  DestinationAccessed,
-  SourceWritten,
-  NoRuntimeChecks,
-  OverlapInLoop,
-  // staging through shared memory (Staging.h)
-  StagingCostRule,
-  StagingPartialElement,
-  StagingInLoop,
-  StagingGuard,
-  StagingAccessBetween,
-  StagingTileTooLarge,
-  StagingOnePerKernel,
-  AnalysisOnly,
-  // after the rewrite
-  RolledBack,
+#define COALDA_MISSED(Name, Text) Name,
+#include "MissedReason.def"
 };
 
 /// A group left alone: why (typed) and the detail a person needs.

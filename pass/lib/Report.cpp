@@ -31,72 +31,16 @@ namespace {
 
 /// The remark name of each MissedReason, in the enum's order.
 const char *const ReasonNames[] = {
-    "AlreadyCoalesced",  "NegativeStride",    "IterationStride",
-    "ComputedValue",     "SourceStride",      "SourceRegions",
-    "Swizzle",           "MembersOverlap",    "PartialCopy",
-    "PastStride",        "SingleMember",      "DifferentBlocks",
-    "VectorizedElement", "StrideLimit",       "ActiveThreads",
-    "SuffixGuard",       "GuardUnavailable",
-    "VolatileOrAtomic",
-    "LoadReused",        "AccessBetween",     "SourceNotGlobal",
-    "AddressSpaces",     "SameBuffer",        "SharedFillGuarded",
-    "NoBarrier",         "TileBeforeBarrier", "CallMayTouch",
-    "DestinationAccessed", "SourceWritten",   "NoRuntimeChecks",
-    "OverlapInLoop",
-    "StagingCostRule",   "StagingPartialElement", "StagingInLoop",
-    "StagingGuard",      "StagingAccessBetween",  "StagingTileTooLarge",
-    "StagingOnePerKernel",
-    "AnalysisOnly",      "RolledBack",
+#define COALDA_MISSED(Name, Text) #Name,
+#include "MissedReason.def"
 };
-constexpr size_t NumReasons = (size_t)MissedReason::RolledBack + 1;
-static_assert(std::size(ReasonNames) == NumReasons,
-              "one name per MissedReason");
+constexpr size_t NumReasons = std::size(ReasonNames);
 
 /// One statistic per MissedReason: groups left alone for that reason.
 Statistic MissedStats[] = {
-#define COALDA_MISSED_STAT(N)                                                  \
-  {DEBUG_TYPE, "NumMissed" #N, "Groups left alone: " #N}
-    COALDA_MISSED_STAT(AlreadyCoalesced),
-    COALDA_MISSED_STAT(NegativeStride),
-    COALDA_MISSED_STAT(IterationStride),
-    COALDA_MISSED_STAT(ComputedValue),
-    COALDA_MISSED_STAT(SourceStride),
-    COALDA_MISSED_STAT(SourceRegions),
-    COALDA_MISSED_STAT(Swizzle),
-    COALDA_MISSED_STAT(MembersOverlap),
-    COALDA_MISSED_STAT(PartialCopy),
-    COALDA_MISSED_STAT(PastStride),
-    COALDA_MISSED_STAT(SingleMember),
-    COALDA_MISSED_STAT(DifferentBlocks),
-    COALDA_MISSED_STAT(VectorizedElement),
-    COALDA_MISSED_STAT(StrideLimit),
-    COALDA_MISSED_STAT(ActiveThreads),
-    COALDA_MISSED_STAT(SuffixGuard),
-    COALDA_MISSED_STAT(GuardUnavailable),
-    COALDA_MISSED_STAT(VolatileOrAtomic),
-    COALDA_MISSED_STAT(LoadReused),
-    COALDA_MISSED_STAT(AccessBetween),
-    COALDA_MISSED_STAT(SourceNotGlobal),
-    COALDA_MISSED_STAT(AddressSpaces),
-    COALDA_MISSED_STAT(SameBuffer),
-    COALDA_MISSED_STAT(SharedFillGuarded),
-    COALDA_MISSED_STAT(NoBarrier),
-    COALDA_MISSED_STAT(TileBeforeBarrier),
-    COALDA_MISSED_STAT(CallMayTouch),
-    COALDA_MISSED_STAT(DestinationAccessed),
-    COALDA_MISSED_STAT(SourceWritten),
-    COALDA_MISSED_STAT(NoRuntimeChecks),
-    COALDA_MISSED_STAT(OverlapInLoop),
-    COALDA_MISSED_STAT(StagingCostRule),
-    COALDA_MISSED_STAT(StagingPartialElement),
-    COALDA_MISSED_STAT(StagingInLoop),
-    COALDA_MISSED_STAT(StagingGuard),
-    COALDA_MISSED_STAT(StagingAccessBetween),
-    COALDA_MISSED_STAT(StagingTileTooLarge),
-    COALDA_MISSED_STAT(StagingOnePerKernel),
-    COALDA_MISSED_STAT(AnalysisOnly),
-    COALDA_MISSED_STAT(RolledBack),
-#undef COALDA_MISSED_STAT
+#define COALDA_MISSED(Name, Text)                                              \
+  {DEBUG_TYPE, "NumMissed" #Name, "Groups left alone: " Text},
+#include "MissedReason.def"
 };
 static_assert(std::size(MissedStats) == NumReasons,
               "one statistic per MissedReason");
