@@ -86,7 +86,7 @@
 #include <map>
 #include <variant>
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-window-legality"
 
 using namespace llvm;
 

@@ -38,7 +38,7 @@
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-window-emit"
 
 using namespace llvm;
 

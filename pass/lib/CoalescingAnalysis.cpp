@@ -78,7 +78,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/Support/Debug.h"
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-analysis"
 
 using namespace llvm;
 

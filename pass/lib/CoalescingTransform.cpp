@@ -40,7 +40,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-driver"
 
 using namespace llvm;
 

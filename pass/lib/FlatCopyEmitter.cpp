@@ -19,7 +19,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Support/Debug.h"
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-flat-emit"
 
 using namespace llvm;
 

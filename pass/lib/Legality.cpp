@@ -46,7 +46,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-legality"
 
 using namespace llvm;
 

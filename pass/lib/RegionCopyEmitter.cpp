@@ -34,7 +34,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-region-emit"
 
 using namespace llvm;
 

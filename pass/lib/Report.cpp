@@ -18,6 +18,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+// The remarks' pass name: -Rpass=coalda, -pass-remarks-missed=coalda (each
+// phase has its own DEBUG_TYPE for -debug-only and its statistics).
 #define DEBUG_TYPE "coalda"
 
 using namespace llvm;

@@ -30,7 +30,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-staging-collect"
 
 STATISTIC(NumJoinedBeside, "Element accesses under a branch joined to a staged "
                            "array");

@@ -75,7 +75,7 @@
 
 #include <numeric>
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-staging-emit"
 
 using namespace llvm;
 using namespace llvm::PatternMatch;

@@ -96,7 +96,7 @@
 
 #include <set>
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-staging-legality"
 
 using namespace llvm;
 

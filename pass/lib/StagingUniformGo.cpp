@@ -54,7 +54,7 @@
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/Debug.h"
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-staging-go"
 
 using namespace llvm;
 
