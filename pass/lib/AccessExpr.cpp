@@ -30,112 +30,6 @@ namespace coalda {
 // Atoms and polynomials
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// The special register an intrinsic call reads (`tid.y`), or "".
-std::string sregName(const Value *V) {
-  const auto *II = dyn_cast<IntrinsicInst>(V);
-  if (!II)
-    return "";
-  StringRef Name = Intrinsic::getBaseName(II->getIntrinsicID());
-  return Name.consume_front("llvm.nvvm.read.ptx.sreg.") ? Name.str() : "";
-}
-
-/// An unnamed value spelled from its operands, briefly: `~tid.y`,
-/// `(ntid.y - k)`, `tile or spare`; the opcode where that would be long.
-std::string spelling(const Value *V, unsigned Depth) {
-  if (const auto *C = dyn_cast<ConstantInt>(V))
-    return std::to_string(C->getSExtValue());
-  if (std::string Sreg = sregName(V); !Sreg.empty())
-    return Sreg;
-  const auto *I = dyn_cast<Instruction>(V);
-  if (!I || Depth > 2)
-    return I ? std::string(I->getOpcodeName()) : baseName(V);
-  auto Operand = [&](unsigned K) {
-    const Value *Op = I->getOperand(K);
-    return Op->hasName() || isa<Argument>(Op) ? baseName(Op)
-                                             : spelling(Op, Depth + 1);
-  };
-  if (isa<CastInst>(I))
-    return Operand(0);
-  if (const auto *Sel = dyn_cast<SelectInst>(I))
-    return (Sel->getType()->isPointerTy()
-                ? baseName(getUnderlyingObject(Sel->getTrueValue())) +
-                      " or " +
-                      baseName(getUnderlyingObject(Sel->getFalseValue()))
-                : Operand(1) + " or " + Operand(2));
-  if (const auto *Bin = dyn_cast<BinaryOperator>(I)) {
-    if (Bin->getOpcode() == Instruction::Xor)
-      if (const auto *C = dyn_cast<ConstantInt>(Bin->getOperand(1));
-          C && C->isMinusOne())
-        return "~" + Operand(0);
-    static const StringMap<const char *> Symbols = {
-        {"add", "+"}, {"sub", "-"},  {"mul", "*"},  {"sdiv", "/"},
-        {"udiv", "/"}, {"srem", "%"}, {"urem", "%"}, {"and", "&"},
-        {"or", "|"},  {"xor", "^"},  {"shl", "<<"}, {"lshr", ">>"},
-        {"ashr", ">>"}};
-    auto It = Symbols.find(Bin->getOpcodeName());
-    if (It != Symbols.end())
-      return "(" + Operand(0) + " " + It->second + " " + Operand(1) + ")";
-  }
-  if (const auto *Load = dyn_cast<LoadInst>(I))
-    return "load(" + baseName(getUnderlyingObject(Load->getPointerOperand())) +
-           ")";
-  return I->getOpcodeName();
-}
-
-} // namespace
-
-std::string baseName(const Value *Base) {
-  if (!Base)
-    return "?";
-  if (isa<GlobalVariable>(Base)) {
-    // `_ZZ5stagePhPKhE4tile` -> `tile`: the variable's own name.
-    std::string Demangled = llvm::demangle(Base->getName());
-    size_t Scope = Demangled.rfind("::");
-    return Scope == std::string::npos ? Demangled : Demangled.substr(Scope + 2);
-  }
-  // clang names a ternary's result "."; that names nothing for a reader.
-  if (Base->hasName() && Base->getName() != ".") {
-    // A variable promoted to a register is a phi named after it plus a
-    // number (`k.0`, `i.018`), and the loop passes add their own suffixes
-    // to its copies (`k.022.epil`, `k.022.unr`): the variable's name.
-    StringRef Name = Base->getName();
-    if (isa<Instruction>(Base))
-      while (true) {
-        auto [Var, Suffix] = Name.rsplit('.');
-        bool Numbered = !Suffix.empty() &&
-                        all_of(Suffix, [](char C) { return isDigit(C); });
-        bool LoopCopy = is_contained({"epil", "unr", "prol", "lcssa", "ph",
-                                      "lver", "peel", "be"},
-                                     Suffix);
-        if (Var.empty() || Var == Name || !(Numbered || LoopCopy))
-          break;
-        Name = Var;
-      }
-    return Name.str();
-  }
-  // clang at -O0 leaves parameters unnamed, and a value loaded or computed
-  // has no name at all; the debug info may still know the source variable.
-  SmallVector<DbgValueInst *, 2> Intrinsics;
-  SmallVector<DbgVariableRecord *, 2> Records;
-  findDbgValues(Intrinsics, const_cast<Value *>(Base), &Records);
-  for (DbgVariableRecord *R : Records)
-    if (R->getVariable() && !R->getVariable()->getName().empty())
-      return R->getVariable()->getName().str();
-  for (DbgValueInst *D : Intrinsics)
-    if (D->getVariable() && !D->getVariable()->getName().empty())
-      return D->getVariable()->getName().str();
-  if (const auto *Arg = dyn_cast<llvm::Argument>(Base))
-    return "arg" + std::to_string(Arg->getArgNo());
-  if (isa<Instruction>(Base))
-    return spelling(Base, 0);
-  std::string S;
-  raw_string_ostream OS(S);
-  Base->printAsOperand(OS, /*PrintType=*/false);
-  return S;
-}
-
 std::string Atom::name() const {
   static const char *Dims[] = {"x", "y", "z"};
   switch (Kind) {
@@ -244,8 +138,17 @@ void Poly::print(raw_ostream &OS, const std::vector<Atom> &Atoms) const {
     if (Abs != 1)
       OS << Abs << "*";
     ListSeparator Sep("*");
-    for (unsigned Id : M)
-      OS << Sep << Atoms[Id].name();
+    for (unsigned Id : M) {
+      // A value known by its position (`the kernel's 2nd parameter`) or a
+      // choice (`a or b`) is one factor: words outside parentheses.
+      std::string Name = Atoms[Id].name();
+      int Depth = 0;
+      bool Words = any_of(Name, [&](char C) {
+        Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+        return C == ' ' && Depth == 0;
+      });
+      OS << Sep << (Words ? "(" + Name + ")" : Name);
+    }
   };
   for (const auto &[M, C] : Terms)
     if (!M.empty())

@@ -23,6 +23,7 @@
 
 #include "ActiveThreads.h"
 #include "RowUniformity.h"
+#include "SourceNames.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/CycleAnalysis.h"
@@ -405,7 +406,7 @@ Verdict ActiveThreads::findBoundsGuards(const CopyGroup &G, RewritePlan &P) {
         if (!L || !R || !(*L + R->scaled(-1)).mentions(Tid))
           return NotGuard;
         return Missed{MissedReason::ActiveThreads,
-                      "the guard " + describe(Cmp) +
+                      "the guard" + valueAt(Cmp) +
                           " is not a bound on the lane index: the threads "
                           "that pass it need not be a prefix of the row"};
       }
@@ -423,7 +424,7 @@ Verdict ActiveThreads::findBoundsGuards(const CopyGroup &G, RewritePlan &P) {
       if (auto *I = dyn_cast<Instruction>(V);
           I && !DT.dominates(I, lastMember(G)))
         return Missed{MissedReason::GuardUnavailable,
-                      "the guard's value " + describe(I) +
+                      "the guard's value" + valueAt(I) +
                           " is not available where the copy is"};
   return std::nullopt;
 }
@@ -490,7 +491,7 @@ Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
   // longer those below it.
   if (!invariantIn(L, Test.Hi))
     return Missed{MissedReason::ActiveThreads,
-                  "the loop's bound " + describe(cast<Instruction>(Test.Hi)) +
+                  "the loop's bound" + valueAt(cast<Instruction>(Test.Hi)) +
                       " may change between iterations: the threads still in "
                       "the loop need not be those below it"};
   Value *Tested = Test.Lo;
@@ -547,7 +548,7 @@ Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
     P.RotatedLoop = Tested == Next;
     if (auto *I = dyn_cast<Instruction>(Test.Hi); I && !DT.dominates(I, Last))
       return Missed{MissedReason::GuardUnavailable,
-                    "the loop bound " + describe(I) +
+                    "the loop bound" + valueAt(I) +
                         " is not available where the accesses are"};
     return std::nullopt;
   }

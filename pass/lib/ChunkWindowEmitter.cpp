@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Options.h"
+#include "SourceNames.h"
 #include "Staging.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -142,7 +143,7 @@ void WindowEmitter::vote() {
   Module &M = *F->getParent();
   for (const StagedArray &A : C.Arrays) {
     ArrayState St;
-    std::string Name = baseName(A.Base);
+    std::string Name = irLabel(A.Base);
     St.Stride = materializePoly(B, A.LaneStride, *P.Atoms);
     St.GlobalAlign = Align(A.Accesses.front()->Width);
     for (const AccessExpr *M : A.Accesses)

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyGroup.h"
+#include "SourceNames.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -187,53 +188,6 @@ Verdict checkTiling(CopyGroup &G) {
 
 namespace {
 
-/// A C-like spelling of a comparison's predicate.
-const char *predicateSpelling(CmpInst::Predicate P) {
-  switch (P) {
-  case CmpInst::ICMP_EQ:
-  case CmpInst::FCMP_OEQ:
-  case CmpInst::FCMP_UEQ:
-    return "==";
-  case CmpInst::ICMP_NE:
-  case CmpInst::FCMP_ONE:
-  case CmpInst::FCMP_UNE:
-    return "!=";
-  case CmpInst::ICMP_SLT:
-  case CmpInst::FCMP_OLT:
-  case CmpInst::FCMP_ULT:
-    return "<";
-  case CmpInst::ICMP_ULT:
-    return "<u";
-  case CmpInst::ICMP_SLE:
-  case CmpInst::FCMP_OLE:
-  case CmpInst::FCMP_ULE:
-    return "<=";
-  case CmpInst::ICMP_ULE:
-    return "<=u";
-  case CmpInst::ICMP_SGT:
-  case CmpInst::FCMP_OGT:
-  case CmpInst::FCMP_UGT:
-    return ">";
-  case CmpInst::ICMP_UGT:
-    return ">u";
-  case CmpInst::ICMP_SGE:
-  case CmpInst::FCMP_OGE:
-  case CmpInst::FCMP_UGE:
-    return ">=";
-  case CmpInst::ICMP_UGE:
-    return ">=u";
-  default:
-    return "?";
-  }
-}
-
-/// A value as a reader of the source would name it.
-std::string operandName(const Value *V) {
-  if (const auto *C = dyn_cast<ConstantInt>(V))
-    return std::to_string(C->getSExtValue());
-  return baseName(V);
-}
-
 /// What the instruction does, without its location.
 std::string whatItDoes(const Instruction *I) {
   auto Object = [](const Value *Ptr) {
@@ -279,30 +233,29 @@ std::string whatItDoes(const Instruction *I) {
     }
   }
   if (const auto *Br = dyn_cast<BranchInst>(I)) {
-    if (const auto *Cond = Br->isConditional()
-                               ? dyn_cast<Instruction>(Br->getCondition())
-                               : nullptr)
-      return "the branch on " + whatItDoes(Cond);
-    return "a branch";
+    if (!Br->isConditional())
+      return "a branch";
+    // The condition as the source writes it, or the branch alone (its line
+    // follows): never clang's name for it (`cmp`, `found.conflict`).
+    const Value *Cond = Br->getCondition();
+    std::optional<std::string> S = sourceSpelling(Cond, Br);
+    return S ? "the branch on `" + *S + "`" : "the branch";
   }
-  if (const auto *Cmp = dyn_cast<CmpInst>(I))
-    return "`" + operandName(Cmp->getOperand(0)) + " " +
-           predicateSpelling(Cmp->getPredicate()) + " " +
-           operandName(Cmp->getOperand(1)) + "`";
-  return "`" + operandName(I) + "` (" + I->getOpcodeName() + ")";
+  if (const auto *Cmp = dyn_cast<CmpInst>(I)) {
+    std::optional<std::string> S = sourceSpelling(Cmp, Cmp);
+    return S ? "`" + *S + "`" : "a comparison";
+  }
+  std::optional<std::string> S = sourceSpelling(I);
+  return S ? "`" + *S + "`" : "a computation";
 }
 
 } // namespace
 
 /// An instruction as its source reads: `a load of dst at line 28:12`, the
-/// guard `i < n`: names from the IR's value names or the debug info, never
-/// an IR dump.
+/// guard `i < n`: names from the debug info (SourceNames.h), never clang's
+/// value names or an IR dump.
 std::string describe(const Instruction *I) {
-  std::string S = whatItDoes(I);
-  if (const DebugLoc &DL = I->getDebugLoc(); DL && DL.getLine())
-    S += " at line " + std::to_string(DL.getLine()) +
-         (DL.getCol() ? ":" + std::to_string(DL.getCol()) : "");
-  return S;
+  return whatItDoes(I) + lineSuffix(I);
 }
 
 Instruction *lastMember(const CopyGroup &G) {

@@ -55,6 +55,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Options.h"
+#include "SourceNames.h"
 #include "Staging.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -808,7 +809,7 @@ void StagingEmitter::makeTiles() {
     return Tile;
   };
   for (const StagedArray &A : C.Arrays) {
-    std::string Name = baseName(A.Base);
+    std::string Name = irLabel(A.Base);
     if (!A.Transposed) {
       Tiles.push_back(Make(A.Stride * P.Capacity, "coalda.tile." + Name));
       continue;
@@ -1008,7 +1009,7 @@ void StagingEmitter::redirectTransposed(IRBuilder<> &B) {
   for (auto [A, Tile, Addresses] : zip(C.Arrays, Tiles, AddressTiles)) {
     auto *S = cast<StoreInst>(A.Accesses.front()->Inst);
     Value *Mine = B.CreateGEP(I8, Tile, B.CreateMul(Slot, B.getInt64(A.Stride)),
-                              "coalda.mine." + baseName(A.Base));
+                              "coalda.mine." + irLabel(A.Base));
     Originals.push_back(
         {S->getAlign(), S->getPointerOperandType(), S->getPointerOperand()});
     if (!A.AddressComputed) {
@@ -1108,7 +1109,7 @@ void StagingEmitter::redirectAccesses(BasicBlock *At) {
   B.SetCurrentDebugLocation(Loc);
   for (auto [A, Tile] : zip(C.Arrays, Tiles)) {
     Value *Mine = B.CreateGEP(I8, Tile, B.CreateMul(Tid, B.getInt64(A.Stride)),
-                              "coalda.mine." + baseName(A.Base));
+                              "coalda.mine." + irLabel(A.Base));
     for (const AccessExpr *M : A.Accesses) {
       int64_t Off = A.offsetInElement(*M);
       IRBuilder<> MB(M->Inst);
