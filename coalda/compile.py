@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,15 +59,21 @@ def run_tool(what: str, cmd: Sequence[str | Path]) -> subprocess.CompletedProces
     return proc
 
 
-def clang_command(source: Path, options: CompileOptions, output: Path) -> list[str]:
+def clang_command(source: Path, options: CompileOptions, output: Path, *, variables: bool = False) -> list[str]:
+    """clang's device-only compile of SOURCE to IR. Line tables give findings
+    their file:line:col; VARIABLES adds the source variables' debug info, from
+    which the pass names values as the source does (`i < last`, `dst + 3*gid`;
+    clang's value names, `add < sub3`, are never quoted): for device code at
+    -O1..3 clang keeps it only with --cuda-noopt-device-debug, which changes
+    no IR but the debug info. Such IR must go through line_tables_only
+    before llc. Kept value names keep the IR readable."""
     tc = toolchain()
     cmd = [
         str(tc.clang), "-x", "cuda", "--cuda-device-only",
         f"--cuda-gpu-arch={options.arch}", f"--cuda-path={cuda_path()}",
         "-Wno-unknown-cuda-version", "-emit-llvm", "-S",
-        # Line tables give findings their file:line:col; kept value names let
-        # the report say `dst + 3*gid` rather than `arg0 + 3*gid`.
-        "-gline-tables-only", "-fno-discard-value-names",
+        *(["-g", "--cuda-noopt-device-debug"] if variables else ["-gline-tables-only"]),
+        "-fno-discard-value-names",
     ]
     if options.opt_level == 0:
         cmd += ["-O0", "-Xclang", "-disable-O0-optnone"]
@@ -81,12 +88,33 @@ def clang_command(source: Path, options: CompileOptions, output: Path) -> list[s
     return cmd
 
 
-def compile_to_ir(source: Path, options: CompileOptions, output: Path) -> None:
-    """Device-side IR of SOURCE; at -O0 the seed's flow plus mem2reg."""
-    run_tool(f"clang could not compile {source}", clang_command(source, options, output))
+def compile_to_ir(source: Path, options: CompileOptions, output: Path, *, variables: bool = False) -> None:
+    """Device-side IR of SOURCE; at -O0 the seed's flow plus mem2reg. With
+    VARIABLES, the source variables' debug info too (clang_command)."""
+    run_tool(f"clang could not compile {source}", clang_command(source, options, output, variables=variables))
     if options.opt_level == 0:
         tc = toolchain()
         run_tool("opt -passes=mem2reg failed", [tc.opt, "-passes=mem2reg", "-S", output, "-o", output])
+
+
+def line_tables_only(module: Path, opt_level: int) -> None:
+    """MODULE's debug info cut back, once the pass has read its variables, to
+    what clang's -gline-tables-only gives device code by itself: line tables
+    at -O0, line directives alone at -O1..3. With variables or line tables
+    llc marks the PTX `.target sm_90, debug`, which ptxas -O3 refuses
+    ("Optimized debugging not supported"), and the .ll files a reader opens
+    grow tenfold. The code, the header lines and every !dbg location stay."""
+    tc = toolchain()
+    head = re.findall(r"^(?:; ModuleID|source_filename) = .*$", module.read_text(), re.M)
+    run_tool("opt -passes=strip-nonlinetable-debuginfo failed",
+             [tc.opt, "-passes=strip-nonlinetable-debuginfo", "-S", module, "-o", module])
+    text = module.read_text()
+    if opt_level > 0:
+        text = text.replace("emissionKind: LineTablesOnly", "emissionKind: DebugDirectivesOnly")
+    for line in head:
+        key = line.split(" = ", 1)[0]
+        text = re.sub(rf"^{re.escape(key)} = .*$", lambda _: line, text, count=1, flags=re.M)
+    module.write_text(text)
 
 
 def run_coalda(

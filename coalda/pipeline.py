@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .compile import CompileOptions, compile_to_ir, emit_ptx, run_coalda
+from .compile import CompileOptions, compile_to_ir, emit_ptx, line_tables_only, run_coalda
 from .errors import CoaldaError, NoKernel, ToolFailed
 from .report import Report, build_report
 
@@ -165,11 +165,15 @@ def build(
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         raw = Path(scratch) / "pass-report.json"
         try:
-            compile_to_ir(source, options, artifacts.before)
+            # The pass reads the variables' debug info for its names; the
+            # .ll files keep the line tables alone, as clang writes them.
+            compile_to_ir(source, options, artifacts.before, variables=True)
             remarks = run_coalda(
                 artifacts.before, artifacts.after, raw, artifacts.remarks,
                 analyze_only=analyze_only, extra=pass_args,
             )
+            line_tables_only(artifacts.before, options.opt_level)
+            line_tables_only(artifacts.after, options.opt_level)
         except ToolFailed as exc:
             raise _keep_for_reproduction(exc, artifacts, Path(scratch)) from None
         report = build_report(raw, source, options.arch, options.opt_level,
