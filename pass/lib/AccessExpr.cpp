@@ -30,6 +30,22 @@ namespace coalda {
 // Atoms and polynomials
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// A name as one operand of an expression: a value known by its position
+/// (`the kernel's 2nd parameter`) or a choice (`a or b`), words outside
+/// parentheses, is parenthesized.
+std::string operand(const std::string &Name) {
+  int Depth = 0;
+  bool Words = any_of(Name, [&](char C) {
+    Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+    return C == ' ' && Depth == 0;
+  });
+  return Words ? "(" + Name + ")" : Name;
+}
+
+} // namespace
+
 std::string Atom::name() const {
   static const char *Dims[] = {"x", "y", "z"};
   switch (Kind) {
@@ -138,17 +154,8 @@ void Poly::print(raw_ostream &OS, const std::vector<Atom> &Atoms) const {
     if (Abs != 1)
       OS << Abs << "*";
     ListSeparator Sep("*");
-    for (unsigned Id : M) {
-      // A value known by its position (`the kernel's 2nd parameter`) or a
-      // choice (`a or b`) is one factor: words outside parentheses.
-      std::string Name = Atoms[Id].name();
-      int Depth = 0;
-      bool Words = any_of(Name, [&](char C) {
-        Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
-        return C == ' ' && Depth == 0;
-      });
-      OS << Sep << (Words ? "(" + Name + ")" : Name);
-    }
+    for (unsigned Id : M)
+      OS << Sep << operand(Atoms[Id].name());
   };
   for (const auto &[M, C] : Terms)
     if (!M.empty())
@@ -227,7 +234,7 @@ void CoalescingInfo::printExpr(raw_ostream &OS, const AccessExpr &A) const {
     int64_t Step = O[1] - O[0];
     bool Affine = all_of(seq(0u, WarpLanes),
                          [&](unsigned L) { return O[L] == O[0] + Step * L; });
-    OS << baseName(A.Warp->Base);
+    OS << operand(baseName(A.Warp->Base));
     if (!Affine) {
       OS << " + lanes{";
       for (unsigned L = 0; L < WarpLanes; ++L)
@@ -245,7 +252,7 @@ void CoalescingInfo::printExpr(raw_ostream &OS, const AccessExpr &A) const {
     OS << "<unknown: " << A.Unknown << ">";
     return;
   }
-  OS << baseName(A.Base);
+  OS << operand(baseName(A.Base));
   if (A.Lane != LaneKind::None) {
     OS << " + ";
     if (A.Stride.isConstant()) {

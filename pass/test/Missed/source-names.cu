@@ -53,7 +53,7 @@
 // VARS-JSON: "reason": "the branch on `i < last` at line 65:5, between the vote
 // LINES: remark: {{.*}}source-names.cu:67:{{[0-9]+}}: chunk of the kernel's 1st parameter not read through a shared-memory window: the branch at line 65:5, between the vote
 // LINES-JSON: "base": "the kernel's 1st parameter"
-// LINES-JSON: "expr": "the kernel's 1st parameter + (4*(the kernel's 2nd parameter) + 4)*gid + 4*iter(the counter of the loop at line 65)"
+// LINES-JSON: "expr": "(the kernel's 1st parameter) + (4*(the kernel's 2nd parameter) + 4)*gid + 4*iter(the counter of the loop at line 65)"
 // LINES-JSON: "reason": "the branch at line 65:5, between the vote
 // BARE: remark: <unknown>:0:0: chunk of the kernel's 1st parameter not read through a shared-memory window: the branch, between the vote
 // IRNAMES: remark: <unknown>:0:0: chunk of matrix not read through a shared-memory window: the branch, between the vote
