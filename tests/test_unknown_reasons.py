@@ -30,7 +30,7 @@ KERNELS = {
               "load", "pointer loaded from memory"),
     "choose": ("__global__ void choose(float *out, float *a, float *b, const int *f) "
                "{ int i = threadIdx.x; float *p = f[i] ? a : b; out[i] = p[i]; }",
-               "load", "the address is chosen at run time (select) between the buffers b and a"),
+               "load", "the address is chosen at run time between the buffers b and a (by a condition"),
     "mask": ("__global__ void mask(float *out, const float *in, unsigned m) "
              "{ unsigned t = threadIdx.x; out[t] = in[t & m]; }",
              "load", "`&` of two thread-dependent values, or with a run-time mask"),

@@ -31,6 +31,7 @@
 //   I      mul x, y                         I(x) * I(y)   (polynomial product)
 //   I      shl x, C                         I(x) * 2^C
 //   I      or x, y  (disjoint bits)         I(x) + I(y)
+//   I      xor x, -1  (~x)                  -1 - I(x)
 //   I      call sreg.tid.x                  ACCEPT lane atom
 //   I      call sreg.{tid.y/z,ctaid,ntid,   ACCEPT row-uniform atom
 //               nctaid}.{x,y,z}
@@ -172,7 +173,7 @@ public:
     else if (const auto *Sel = dyn_cast<SelectInst>(Ptr))
       Choices.append({Sel->getTrueValue(), Sel->getFalseValue()});
     else
-      return "pointer chosen at run time (" + opcodeName(Ptr) + ")";
+      return "pointer computed at run time (" + operationWords(Ptr) + ")";
     SmallVector<std::string, 4> Names;
     for (const Value *C : Choices) {
       std::string Name = baseName(getUnderlyingObject(C));
@@ -187,11 +188,10 @@ public:
             : "between the buffers " +
                   join(ArrayRef(Names).drop_back(), ", ") + " and " +
                   Names.back();
-    return "the address is chosen at run time (" + opcodeName(Ptr) + ") " +
-           Of +
-           (isa<PHINode>(Ptr) ? ": a pointer stepped in a loop or chosen by "
-                                "a branch"
-                              : "");
+    return "the address is chosen at run time " + Of +
+           (isa<PHINode>(Ptr) ? " (a pointer stepped in a loop, or chosen by "
+                                "a branch)"
+                              : " (by a condition: ?: or if)");
   }
 
 private:
@@ -202,10 +202,24 @@ private:
   /// Phis being read as inductions, bound to their own atom meanwhile.
   DenseMap<const Value *, unsigned> OpenPhis;
 
-  static std::string opcodeName(const Value *V) {
-    if (const auto *I = dyn_cast<Instruction>(V))
-      return I->getOpcodeName();
-    return "non-instruction value";
+  /// What an operation is, for a reader: `&`, `>>`, a conversion, a call.
+  static std::string operationWords(const Value *V) {
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return "a constant expression";
+    static const StringMap<const char *> Symbols = {
+        {"and", "`&`"},  {"or", "`|`"},   {"xor", "`^`"},   {"shl", "`<<`"},
+        {"lshr", "`>>`"}, {"ashr", "`>>`"}, {"udiv", "`/`"}, {"sdiv", "`/`"},
+        {"urem", "`%`"}, {"srem", "`%`"}, {"mul", "`*`"}};
+    if (auto It = Symbols.find(I->getOpcodeName()); It != Symbols.end())
+      return It->second;
+    if (isa<CastInst>(I))
+      return "a conversion";
+    if (isa<CallBase>(I))
+      return "a call";
+    if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+      return "a value read from memory";
+    return std::string("`") + I->getOpcodeName() + "`";
   }
 
 public:
@@ -334,6 +348,17 @@ private:
         return Reading{L.P.scaled(int64_t(1) << C->getZExtValue()), {}};
       }
       break;
+    case Instruction::Xor:
+      // ~x, which clang makes of `n - 1 - x` (as `(x ^ -1) + n`), is -1 - x
+      // in two's complement.
+      if (const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
+          C && C->isMinusOne()) {
+        Reading L = readInteger(I->getOperand(0));
+        if (!L.ok())
+          return L;
+        return Reading{Poly::constant(-1) + L.P.scaled(-1), {}};
+      }
+      break;
     case Instruction::PHI:
       return readPhi(cast<PHINode>(I));
     case Instruction::Load:
@@ -347,7 +372,7 @@ private:
     }
     if (Uniformity.isUniform(I))
       return uniformAtom(I);
-    return Reading::fail(std::string("non-linear ") + I->getOpcodeName() +
+    return Reading::fail("non-linear " + operationWords(I) +
                          " of a thread-dependent value");
   }
 
@@ -430,6 +455,15 @@ MemorySpace spaceOfObjects(const Value *Ptr) {
   return Common ? *Common : spaceOf(Ptr, Ptr);
 }
 
+/// "uses the loop counter i after its loop", or with a counter known by
+/// its place, "uses the counter of the loop at line 6 after its loop".
+std::string usedAfterLoop(const Value *Phi) {
+  std::string Name = baseName(Phi);
+  return StringRef(Name).starts_with("the ")
+             ? "uses " + Name + " after its loop"
+             : "uses the loop counter " + Name + " after its loop";
+}
+
 /// An induction read as start + step*iter(phi) holds inside its loop, where
 /// the threads of a row run the same iteration. After a loop that threads
 /// leave in different iterations its value differs per thread: an access
@@ -443,8 +477,7 @@ Reading insideLoops(Reading R, const Instruction &Access,
       const auto *Phi = cast<PHINode>(Atoms[Id].V);
       const Cycle *Loop = Cycles.getCycle(Phi->getParent());
       if (!Loop || !Loop->contains(Access.getParent()))
-        return Reading::fail("uses the induction " + baseName(Phi) +
-                             " of a loop after the loop");
+        return Reading::fail(usedAfterLoop(Phi));
     }
   return R;
 }
@@ -566,8 +599,7 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
     for (const Value *Phi : P.Value->Inductions) {
       const Cycle *Loop = Cycles.getCycle(cast<PHINode>(Phi)->getParent());
       if (!Loop || !Loop->contains(A.Inst->getParent())) {
-        A.Unknown = "uses the induction " + baseName(Phi) +
-                    " of a loop after the loop";
+        A.Unknown = usedAfterLoop(Phi);
         return;
       }
     }

@@ -35,7 +35,7 @@
 
 #include <numeric>
 
-#define DEBUG_TYPE "coalda"
+#define DEBUG_TYPE "coalda-collect"
 
 using namespace llvm;
 

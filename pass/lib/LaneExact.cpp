@@ -160,11 +160,15 @@ std::string calleeName(const CallBase &Call) {
   return " to `" + sourceName(*Callee) + "`";
 }
 
-/// `&` etc., or the opcode's own name.
+/// `&` etc., or what the operation is (a conversion, a call).
 std::string operation(const Instruction &I) {
   if (const char *S = symbol(I.getOpcode()))
     return std::string("`") + S + "`";
-  return I.getOpcodeName();
+  if (isa<CastInst>(I))
+    return "a conversion";
+  if (isa<CallBase>(I))
+    return "a call";
+  return std::string("`") + I.getOpcodeName() + "`";
 }
 
 } // namespace

@@ -155,6 +155,8 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   // The buffer, also when the address within it cannot be read.
   if (A.isKnown())
     O["base"] = baseName(A.Base);
+  else if (A.Warp)
+    O["base"] = baseName(A.Warp->Base);
   else if (const Value *Object = getUnderlyingObject(A.pointer());
            isa<Argument>(Object) || isa<GlobalVariable>(Object))
     O["base"] = baseName(Object);

@@ -223,8 +223,9 @@ llvm::DenseSet<const llvm::Function *> kernelsOf(const llvm::Module &M);
 /// "_Z10copy_naiveP5PixelPKS_").
 std::string sourceName(const llvm::Function &F);
 
-/// Name of a base pointer for humans: the IR name, else the debug-info name of
-/// the parameter, else "arg<N>".
+/// Name of a value for humans, as the source names it (SourceNames.cpp): the
+/// variable the debug info binds to it, else an expression of such names,
+/// else its position ("the kernel's 2nd parameter"); never an IR name.
 std::string baseName(const llvm::Value *Base);
 
 class CoalescingAnalysis : public llvm::AnalysisInfoMixin<CoalescingAnalysis> {

@@ -42,7 +42,7 @@
 // RUN:   %t.irnames.txt | FileCheck %s --check-prefix=NOIR
 // NOIR-NOT: {{`add|add <|sub3|arg[0-9]|idxprom|arrayidx|mul \+|iter\(phi\)|cmp}}
 
-// HeCBench matrix-rotate's guarded loop (line 65 is the loop). The loop's
+// HeCBench matrix-rotate's loop (line 65), `last` from memory (n-1-layer is linear). The loop's
 // entry test is `icmp slt %add, %sub3` in the IR; %add is bound to layer,
 // first and i in turn, and at the test it is i: the reason quotes the
 // source's `i < last`. With line tables only, the line stands for it;
@@ -57,11 +57,11 @@
 // LINES-JSON: "reason": "the branch at line 65:5, between the vote
 // BARE: remark: <unknown>:0:0: chunk of the kernel's 1st parameter not read through a shared-memory window: the branch, between the vote
 // IRNAMES: remark: <unknown>:0:0: chunk of matrix not read through a shared-memory window: the branch, between the vote
-__global__ void rotate(float *matrix, const int n) {
+__global__ void rotate(float *matrix, const int n, const int *depth) {
   int layer = blockIdx.x * blockDim.x + threadIdx.x;
   if (layer < n / 2) {
     int first = layer;
-    int last = n - 1 - layer;
+    int last = n - 1 - depth[layer];
     for (int i = first; i < last; ++i) {
       int offset = i - first;
       float top = matrix[first * n + i];
