@@ -151,6 +151,9 @@ def test_counts_match_the_linear_estimate_where_both_apply(kernels: Path) -> Non
     assert (load["lane"], load["class"], load["sectors"], load["ideal_sectors"]) == ("warp", "uncoalesced", 12, 4)
     assert load["sectors"] == sectors(12, 4)
     assert (store["class"], store["sectors"]) == ("coalesced", 4)
+    # named as the source names them: the struct's fields
+    assert (load["base"], store["base"]) == ("p.vel", "p.pos")
+    assert load["expr"] == "p.vel + 12*lane"
     # p.n is read from the parameter space: not an access of the kernel
     assert len(accesses) == 2
 

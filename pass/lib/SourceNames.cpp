@@ -32,6 +32,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Path.h"
 
@@ -273,9 +274,9 @@ StringRef withoutSuffixes(StringRef Name) {
   }
 }
 
-/// The parameter's own variable (arg: N+1 of the kernel's subprogram), or
-/// the name clang gave the Argument, which is the parameter's.
-std::optional<std::string> parameterName(const Argument &A) {
+/// The parameter's own variable: arg N+1 of the kernel's subprogram, or the
+/// variable a record binds to the Argument (a by-value struct is declared).
+const DILocalVariable *parameterVariable(const Argument &A) {
   unsigned Arg = A.getArgNo() + 1;
   const Function &F = *A.getParent();
   if (const DISubprogram *SP = F.getSubprogram())
@@ -283,13 +284,57 @@ std::optional<std::string> parameterName(const Argument &A) {
       if (const auto *Var = dyn_cast<DILocalVariable>(N);
           Var && Var->getArg() == Arg && Var->getScope() == SP &&
           !Var->getName().empty())
-        return Var->getName().str();
+        return Var;
   for (const Binding &B : bindingsOf(&A))
     if (B.Var->getArg() == Arg && !B.InlinedAt)
-      return B.Var->getName().str();
+      return B.Var;
+  auto *Mutable = const_cast<Argument *>(&A);
+  for (DbgVariableRecord *R : findDVRDeclares(Mutable))
+    if (R->getVariable() && R->getVariable()->getArg() == Arg)
+      return R->getVariable();
+  return nullptr;
+}
+
+/// The parameter's own variable's name, or the name clang gave the
+/// Argument, which is the parameter's.
+std::optional<std::string> parameterName(const Argument &A) {
+  if (const DILocalVariable *Var = parameterVariable(A))
+    return Var->getName().str();
   if (A.hasName())
     return A.getName().str();
   return std::nullopt;
+}
+
+/// `p.vel`: a field of a by-value parameter struct, read at a constant
+/// offset, named from the struct's debug info (`p.+8` where it has none).
+std::optional<std::string> parameterField(const LoadInst &Load) {
+  const DataLayout &DL = Load.getModule()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(Load.getPointerOperandType()), 0);
+  const Value *Base =
+      Load.getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, Offset, /*AllowNonInbounds=*/true);
+  const auto *Arg = dyn_cast<Argument>(Base);
+  if (!Arg || !Arg->hasByValAttr())
+    return std::nullopt;
+  std::optional<std::string> Param = parameterName(*Arg);
+  if (!Param) // `the kernel's 1st parameter.+8`
+    Param = "(" + positionOf(Arg) + ")";
+  uint64_t Bits = Offset.getZExtValue() * 8;
+  const DILocalVariable *Var = parameterVariable(*Arg);
+  const DIType *Ty = Var ? Var->getType() : nullptr;
+  while (const auto *D = dyn_cast_or_null<DIDerivedType>(Ty)) {
+    if (D->getTag() != dwarf::DW_TAG_typedef &&
+        D->getTag() != dwarf::DW_TAG_const_type)
+      break;
+    Ty = D->getBaseType();
+  }
+  if (const auto *Struct = dyn_cast_or_null<DICompositeType>(Ty))
+    for (const DINode *E : Struct->getElements())
+      if (const auto *Member = dyn_cast<DIDerivedType>(E);
+          Member && Member->getTag() == dwarf::DW_TAG_member &&
+          Member->getOffsetInBits() == Bits && !Member->getName().empty())
+        return *Param + "." + Member->getName().str();
+  return *Param + ".+" + std::to_string(Offset.getZExtValue());
 }
 
 /// 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st.
@@ -480,6 +525,8 @@ std::optional<std::string> spell(const Value *V, const Instruction *At,
     return "(" + *L + " " + It->second + " " + *R + ")";
   }
   if (const auto *Load = dyn_cast<LoadInst>(I)) {
+    if (std::optional<std::string> Field = parameterField(*Load))
+      return Field;
     std::optional<std::string> From = Object(Load->getPointerOperand());
     return From ? std::optional<std::string>("load(" + *From + ")")
                 : std::nullopt;
