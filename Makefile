@@ -23,7 +23,7 @@ lit: build
 # the emulator-heavy tests run on every core (pytest-xdist): 6 minutes on
 # two cores (2026-11-26, since the emulator runs barriers on fibers)
 pytest: build
-	$(BIN)/pytest -q -n auto
+	$(BIN)/pytest -q -n auto --dist loadgroup
 
 test: setup build lit pytest
 

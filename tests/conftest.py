@@ -18,6 +18,38 @@ REPO = Path(__file__).resolve().parent.parent
 TESTCASES = REPO / "testcases"
 
 
+# `make pytest` runs `--dist loadgroup`: the tests of one corpus file of
+# tests/test_adversarial.py go to one pytest-xdist worker, since that file's
+# build and JIT-compiled executors are cached per process (split over two
+# workers, a file was built and compiled twice); every other test is
+# scheduled alone, as `--dist load` does. (pytest-xdist's own xdist_group
+# marks do not group under pytest 9: they rename item._nodeid, which pytest
+# 9 no longer reads.)
+ADVERSARIAL = "tests/test_adversarial.py::"
+
+
+def worker_group(nodeid: str) -> str | None:
+    """The group of a test id: its corpus file's stem for
+    tests/test_adversarial.py's tests (their ids start with it:
+    `[staging-rmw_basic-O3]`, `[staging]`, `[staging-0]`), else None."""
+    if not nodeid.startswith(ADVERSARIAL) or "[" not in nodeid:
+        return None
+    return "adversarial:" + nodeid.split("[", 1)[1].split("-", 1)[0].rstrip("]")
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class CorpusFileScheduling(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return worker_group(nodeid) or super()._split_scope(nodeid)
+
+    return CorpusFileScheduling(config, log)
+
+
 def run_cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run `coalda` as a user would: a separate process, real exit code and streams."""
     return subprocess.run(
