@@ -55,8 +55,9 @@ GO = {
     # -O3: the && chain with a parity test is one branch; one store of a
     # select for the if/else; 64-bit bounds folded (vote); the read-back's
     # check has the same thread terms as the element (uniform).
+    # The reversed lane's ~tid reads as -1 - tid (its bound is a suffix: vote).
     3: GO_BOTH | {"guard_parity": "vote", "ctl_if_else": "uniform", "idx_size_t": "vote",
-                  "view_negative_offset": "uniform"},
+                  "view_negative_offset": "uniform", "guard_reversed_lane": "vote"},
     # -O0: the reversed lane is read (its bound is a suffix: vote); loaded
     # offsets stay where they were loaded (address tiles); the plain store
     # and its read-modify-write are two blocks; the loop is not unrolled.
@@ -78,7 +79,6 @@ LEFT_ALONE_BOTH: dict[str, str | None] = {
 FROM_MEMORY = "is computed from memory the guard reads"
 LEFT_ALONE: dict[int, dict[str, str | None]] = {
     3: LEFT_ALONE_BOTH | {
-        "guard_reversed_lane": None,  # the reversal is an xor the automaton does not read
         "idx_block_offset": FROM_MEMORY, "idx_row_loaded_half": FROM_MEMORY, "ty_u128_shift": FROM_MEMORY,
         "ctl_two_tiles": FROM_MEMORY,
         "rmw_after_store": None,  # both stores in one block
