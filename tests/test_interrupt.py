@@ -38,6 +38,13 @@ sys.exit(getattr(importlib.import_module(module), function)())
 """
 
 
+def _default_sigint() -> None:
+    """The child starts with SIGINT's default action, as under a terminal: a
+    test runner started in the background (CI, `make test &`) ignores
+    SIGINT, and its children would inherit that (which entry.py keeps)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _script(prog: str, args: list[str], interrupt_on_import: str = "") -> list[str]:
     return [sys.executable, "-c", WRAPPER, interrupt_on_import, SCRIPTS[prog], prog, *args]
 
@@ -56,7 +63,8 @@ def _assert_interrupted(proc: subprocess.CompletedProcess[str] | subprocess.Pope
     ("coalda-cc", ["-c", str(TESTCASES / "rgb.cu"), "-o", "rgb.o"], "coalda.toolchain"),
 ])
 def test_ctrl_c_while_the_cli_is_imported(tmp_path: Path, prog: str, args: list[str], module: str) -> None:
-    proc = subprocess.run(_script(prog, args, module), capture_output=True, text=True, cwd=tmp_path)
+    proc = subprocess.run(_script(prog, args, module), capture_output=True, text=True, cwd=tmp_path,
+                          preexec_fn=_default_sigint)
     _assert_interrupted(proc, prog, proc.stdout, proc.stderr)
     assert not (tmp_path / "rgb.o").exists()
 
@@ -84,7 +92,7 @@ def test_ctrl_c_while_clang_runs(tmp_path: Path, prog: str, args: list[str], gro
     work.mkdir()
     env = dict(os.environ, COALDA_CLANG=str(clang), COALDA_TEST_STARTED=str(started), TMPDIR=str(scratch))
     proc = subprocess.Popen(_script(prog, args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=work, env=env, start_new_session=True)
+                            cwd=work, env=env, start_new_session=True, preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + 60
         while not started.exists():
