@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from . import __version__
-from .report import Report, findings
+from .report import Report, findings, lane_pattern
 
 SECTOR = 32
 WARP = 32
@@ -106,8 +106,6 @@ def _lane_exact_cost(kind: str, access: dict[str, Any]) -> tuple[str, int]:
     """The message of an access read lane by lane (`tid & 31`, `tid >> 2`,
     a pointer from a parameter struct) and its excess sectors: the pass
     counts them from the 32 lanes' offsets."""
-    from .report import lane_pattern
-
     got, want = int(access["sectors"]), int(access["ideal_sectors"])
     return (f"{kind} of {access['width']} B at lane offsets {lane_pattern(access['lane_offsets'])}: "
             f"{got} sectors per warp request where {want} would do ({WARP_ASSUMPTION})"), got - want
