@@ -58,6 +58,7 @@
 #include "coalda/CoalescingAnalysis.h"
 #include "LaneExact.h"
 #include "RowUniformity.h"
+#include "SourceNames.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -202,25 +203,6 @@ private:
   /// Phis being read as inductions, bound to their own atom meanwhile.
   DenseMap<const Value *, unsigned> OpenPhis;
 
-  /// What an operation is, for a reader: `&`, `>>`, a conversion, a call.
-  static std::string operationWords(const Value *V) {
-    const auto *I = dyn_cast<Instruction>(V);
-    if (!I)
-      return "a constant expression";
-    static const StringMap<const char *> Symbols = {
-        {"and", "`&`"},  {"or", "`|`"},   {"xor", "`^`"},   {"shl", "`<<`"},
-        {"lshr", "`>>`"}, {"ashr", "`>>`"}, {"udiv", "`/`"}, {"sdiv", "`/`"},
-        {"urem", "`%`"}, {"srem", "`%`"}, {"mul", "`*`"}};
-    if (auto It = Symbols.find(I->getOpcodeName()); It != Symbols.end())
-      return It->second;
-    if (isa<CastInst>(I))
-      return "a conversion";
-    if (isa<CallBase>(I))
-      return "a call";
-    if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
-      return "a value read from memory";
-    return std::string("`") + I->getOpcodeName() + "`";
-  }
 
 public:
   unsigned atomFor(Atom A) {

@@ -45,6 +45,7 @@
 
 #include "LaneExact.h"
 #include "RowUniformity.h"
+#include "SourceNames.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
@@ -126,32 +127,6 @@ std::optional<int64_t> checkedMul(int64_t A, int64_t B) {
 
 int64_t floorShift(int64_t X, unsigned C) { return X >> C; } // arithmetic
 
-const char *symbol(unsigned Opcode) {
-  switch (Opcode) {
-  case Instruction::And:
-    return "&";
-  case Instruction::Or:
-    return "|";
-  case Instruction::Xor:
-    return "^";
-  case Instruction::LShr:
-  case Instruction::AShr:
-    return ">>";
-  case Instruction::Shl:
-    return "<<";
-  case Instruction::UDiv:
-  case Instruction::SDiv:
-    return "/";
-  case Instruction::URem:
-  case Instruction::SRem:
-    return "%";
-  case Instruction::Mul:
-    return "*";
-  default:
-    return nullptr;
-  }
-}
-
 /// " to `rand_int`": the callee as the source names it, where it has one.
 std::string calleeName(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
@@ -160,16 +135,8 @@ std::string calleeName(const CallBase &Call) {
   return " to `" + sourceName(*Callee) + "`";
 }
 
-/// `&` etc., or what the operation is (a conversion, a call).
-std::string operation(const Instruction &I) {
-  if (const char *S = symbol(I.getOpcode()))
-    return std::string("`") + S + "`";
-  if (isa<CastInst>(I))
-    return "a conversion";
-  if (isa<CallBase>(I))
-    return "a call";
-  return std::string("`") + I.getOpcodeName() + "`";
-}
+/// `&` etc., or what the operation is (SourceNames.cpp).
+std::string operation(const Instruction &I) { return operationWords(&I); }
 
 } // namespace
 

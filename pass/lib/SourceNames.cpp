@@ -21,7 +21,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/Demangle/Demangle.h"
@@ -511,18 +510,13 @@ std::optional<std::string> spell(const Value *V, const Instruction *At,
                                             ")")
                : std::nullopt;
     }
-    static const StringMap<const char *> Symbols = {
-        {"add", "+"}, {"sub", "-"},  {"mul", "*"},  {"sdiv", "/"},
-        {"udiv", "/"}, {"srem", "%"}, {"urem", "%"}, {"and", "&"},
-        {"or", "|"},  {"xor", "^"},  {"shl", "<<"}, {"lshr", ">>"},
-        {"ashr", ">>"}};
-    auto It = Symbols.find(Bin->getOpcodeName());
-    if (It == Symbols.end())
+    const char *Symbol = operatorSymbol(Bin->getOpcode());
+    if (!Symbol)
       return std::nullopt;
     std::optional<std::string> L = Operand(0), R = Operand(1);
     if (!L || !R)
       return std::nullopt;
-    return "(" + *L + " " + It->second + " " + *R + ")";
+    return "(" + *L + " " + Symbol + " " + *R + ")";
   }
   if (const auto *Load = dyn_cast<LoadInst>(I)) {
     if (std::optional<std::string> Field = parameterField(*Load))
@@ -633,6 +627,51 @@ std::string irLabel(const Value *V) {
 }
 
 /// The name for humans: the source's spelling, else a position.
+const char *operatorSymbol(unsigned Opcode) {
+  switch (Opcode) {
+  case Instruction::Add:
+    return "+";
+  case Instruction::Sub:
+    return "-";
+  case Instruction::Mul:
+    return "*";
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+    return "/";
+  case Instruction::URem:
+  case Instruction::SRem:
+    return "%";
+  case Instruction::And:
+    return "&";
+  case Instruction::Or:
+    return "|";
+  case Instruction::Xor:
+    return "^";
+  case Instruction::Shl:
+    return "<<";
+  case Instruction::LShr:
+  case Instruction::AShr:
+    return ">>";
+  default:
+    return nullptr;
+  }
+}
+
+std::string operationWords(const Value *V) {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return "a constant expression";
+  if (const char *Symbol = operatorSymbol(I->getOpcode()))
+    return std::string("`") + Symbol + "`";
+  if (isa<CastInst>(I))
+    return "a conversion";
+  if (isa<CallBase>(I))
+    return "a call";
+  if (isa<LoadInst, AtomicRMWInst, AtomicCmpXchgInst>(I))
+    return "a value read from memory";
+  return std::string("`") + I->getOpcodeName() + "`";
+}
+
 std::string baseName(const Value *Base) {
   if (!Base)
     return "?";

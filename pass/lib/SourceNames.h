@@ -42,6 +42,13 @@ sourceSpelling(const llvm::Value *V, const llvm::Instruction *At = nullptr);
 /// at line 37", "a value".
 std::string positionOf(const llvm::Value *V);
 
+/// The C operator of a binary opcode (`+`, `&`, `>>`), or nullptr.
+const char *operatorSymbol(unsigned Opcode);
+
+/// What an operation is, for a reason: `&`, `>>`, a conversion, a call, a
+/// value read from memory, else the operation's name in backquotes.
+std::string operationWords(const llvm::Value *V);
+
 /// An instruction's value for a sentence, with its place: "`last` at line
 /// 7:3", "at line 7:3" (no source name), or "" (neither), with a leading
 /// space where non-empty: "the guard's value" + valueAt(I) + " is ...".
