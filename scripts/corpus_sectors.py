@@ -55,7 +55,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -297,15 +296,7 @@ def measure(root: Path, out: Path, only: list[str], budget: int, timeout: int, f
                 f"exit {record.get('exit')}, verified {record.get('verified')} ({record['seconds']} s)")
     n = write_outputs(out, meta, sums_by_program, names, methods, kernel_rows)
     logf.close()
-    with tarfile.open(out / "ncu-raw.tar.gz", "w:gz") as tar:
-        for f in sorted(raw.iterdir()):
-            if f.suffix != ".ncu-rep":
-                tar.add(f, arcname=f"ncu-raw/{f.name}")
-    reps = sorted(raw.glob("*.ncu-rep"))
-    if reps and sum(f.stat().st_size for f in reps) < 15e6:
-        with tarfile.open(out / "ncu-reports.tar.gz", "w:gz") as tar:
-            for f in reps:
-                tar.add(f, arcname=f"ncu-reports/{f.name}")
+    nv.pack_raw(raw, out)
     log(f"wrote {out}/measured.csv ({n} rows) in {time.time() - start:.0f} s")
     for p in meta["problems"]:
         log(f"problem: {p}")

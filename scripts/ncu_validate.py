@@ -822,6 +822,21 @@ def write_measured(path: Path, manifest: dict[str, Any], sums_by_group: dict[str
     return len(rows)
 
 
+def pack_raw(raw: Path, out: Path) -> None:
+    """RAW's ncu pages into OUT/ncu-raw.tar.gz (what `parse` reads again), and
+    its .ncu-rep reports into OUT/ncu-reports.tar.gz where they are small
+    enough (15 MB) to come back from the GPU machine."""
+    with tarfile.open(out / "ncu-raw.tar.gz", "w:gz") as tar:
+        for f in sorted(raw.iterdir()):
+            if f.suffix != ".ncu-rep":
+                tar.add(f, arcname=f"ncu-raw/{f.name}")
+    reps = sorted(raw.glob("*.ncu-rep"))
+    if reps and sum(f.stat().st_size for f in reps) < 15e6:
+        with tarfile.open(out / "ncu-reports.tar.gz", "w:gz") as tar:
+            for f in reps:
+                tar.add(f, arcname=f"ncu-reports/{f.name}")
+
+
 def measure(ncu_dir: Path, out: Path, only: list[str] | None, timeout: int, budget: int = 420) -> int:
     """Every kernel under ncu, one ncu run per group; groups not started
     within BUDGET seconds are left out (and said to be)."""
@@ -939,15 +954,7 @@ def measure(ncu_dir: Path, out: Path, only: list[str] | None, timeout: int, budg
     meta["seconds"] = round(time.time() - start)
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     logf.close()
-    with tarfile.open(out / "ncu-raw.tar.gz", "w:gz") as tar:
-        for f in sorted(raw.iterdir()):
-            if f.suffix != ".ncu-rep":
-                tar.add(f, arcname=f"ncu-raw/{f.name}")
-    reps = sorted(raw.glob("*.ncu-rep"))
-    if reps and sum(f.stat().st_size for f in reps) < 15e6:
-        with tarfile.open(out / "ncu-reports.tar.gz", "w:gz") as tar:
-            for f in reps:
-                tar.add(f, arcname=f"ncu-reports/{f.name}")
+    pack_raw(raw, out)
     log(f"wrote {out}/measured.csv ({n} rows), kernels.csv, meta.json, ncu-raw.tar.gz in {time.time() - start:.0f} s")
     for p in problems:
         log(f"problem: {p}")
