@@ -162,6 +162,57 @@ bool wideReadOnly(const StagedArray &A) {
   return M && A.Stride >= M && A.Stride % M == 0 && widestLoad(A) > 4;
 }
 
+/// Why the cost rule leaves A where it is, whether read or written: for
+/// its members' width or alignment, its elements' size, or the bytes its
+/// stores write (a written array's StoredUnits are set here); nothing when
+/// A may be staged.
+Verdict leaveAlone(StagedArray &A) {
+  std::string Name = baseName(A.Base);
+  if (A.MemberWidth < 4) {
+    // Wide members accessed at a smaller alignment (#pragma pack, packed
+    // attributes; or memcpy and void * copies, whose alignment is the
+    // pointer's, 1) set the unit too: say which.
+    bool Packed = all_of(A.Accesses,
+                         [](const AccessExpr *M) { return M->Width >= 4; });
+    std::string Unit = std::to_string(A.MemberWidth);
+    return miss(MissedReason::StagingCostRule,
+                Packed ? Name + "'s accesses are only " + Unit +
+                             "-byte aligned (a packed struct, or a copy "
+                             "through memcpy or void *): staging is "
+                             "measured only for members of 4 bytes or more "
+                             "at their own alignment (1- and 2-byte "
+                             "members: 0.89-1.00x)"
+                       : Name + " has " + Unit +
+                             "-byte members: staging them through shared "
+                             "memory measured 0.89-1.00x");
+  }
+  // As in the copy rewrite: a power-of-two element of up to 16 bytes whose
+  // member at offset 0 is aligned to its size becomes one vector access
+  // per thread in the backend (int2: st.v2.u32), coalesced already.
+  if (opts::CostRules && isPowerOf2_64(A.Stride) && A.Stride <= 16 &&
+      all_of(A.Accesses, [&](const AccessExpr *M) {
+        return A.offsetInElement(*M) != 0 ||
+               M->alignment().value() >= (uint64_t)A.Stride;
+      }))
+    return miss(MissedReason::VectorizedElement,
+                Name + "'s " + std::to_string(A.Stride) +
+                    "-byte elements are moved as one vector per thread by "
+                    "the backend, which is coalesced already");
+  if (A.Written)
+    if (std::optional<std::string> Problem = findStoredUnits(A))
+      return miss(MissedReason::StagingPartialElement, *Problem);
+  int64_t Untouched = A.storesPart() ? untouchedRun(A) : 0;
+  if (opts::CostRules && opts::StagePartialGap &&
+      Untouched >= (int64_t)opts::StagePartialGap)
+    return miss(MissedReason::StagingCostRule,
+                Name + "'s accesses leave " + std::to_string(Untouched) +
+                    " bytes of its " + std::to_string(A.Stride) +
+                    "-byte elements in a row untouched: the staged rows "
+                    "would move whole 32-byte sectors the kernel never "
+                    "reads or writes");
+  return std::nullopt;
+}
+
 } // namespace
 
 /// 1. The cost rule: keeps the arrays worth staging (written ones first).
@@ -169,61 +220,12 @@ Verdict applyCostRule(StagingCandidate &C) {
   std::vector<StagedArray> Kept, Large;
   std::optional<Missed> Why;
   for (StagedArray &A : C.Arrays) {
+    if (Verdict Alone = leaveAlone(A)) {
+      Why = Alone;
+      C.LeftOut.push_back({A, Why->Detail});
+      continue;
+    }
     std::string Name = baseName(A.Base);
-    if (A.MemberWidth < 4) {
-      // Wide members accessed at a smaller alignment (#pragma pack, packed
-      // attributes; or memcpy and void * copies, whose alignment is the
-      // pointer's, 1) set the unit too: say which.
-      bool Packed = all_of(A.Accesses,
-                           [](const AccessExpr *M) { return M->Width >= 4; });
-      std::string Unit = std::to_string(A.MemberWidth);
-      Why = miss(MissedReason::StagingCostRule,
-                 Packed ? Name + "'s accesses are only " + Unit +
-                              "-byte aligned (a packed struct, or a copy "
-                              "through memcpy or void *): staging is "
-                              "measured only for members of 4 bytes or more "
-                              "at their own alignment (1- and 2-byte "
-                              "members: 0.89-1.00x)"
-                        : Name + " has " + Unit +
-                              "-byte members: staging them through shared "
-                              "memory measured 0.89-1.00x");
-      C.LeftOut.push_back({A, Why->Detail});
-      continue;
-    }
-    // As in the copy rewrite: a power-of-two element of up to 16 bytes whose
-    // member at offset 0 is aligned to its size becomes one vector access
-    // per thread in the backend (int2: st.v2.u32), coalesced already.
-    if (opts::CostRules && isPowerOf2_64(A.Stride) && A.Stride <= 16 &&
-        all_of(A.Accesses, [&](const AccessExpr *M) {
-          return A.offsetInElement(*M) != 0 ||
-                 M->alignment().value() >= (uint64_t)A.Stride;
-        })) {
-      Why = miss(MissedReason::VectorizedElement,
-                 Name + "'s " + std::to_string(A.Stride) +
-                     "-byte elements are moved as one vector per thread by "
-                     "the backend, which is coalesced already");
-      C.LeftOut.push_back({A, Why->Detail});
-      continue;
-    }
-    if (A.Written)
-      if (std::optional<std::string> Problem = findStoredUnits(A)) {
-        Why = miss(MissedReason::StagingPartialElement, *Problem);
-        C.LeftOut.push_back({A, Why->Detail});
-        continue;
-      }
-    int64_t Untouched = A.storesPart() ? untouchedRun(A) : 0;
-    if (opts::CostRules && opts::StagePartialGap &&
-        Untouched >= (int64_t)opts::StagePartialGap) {
-      Why = miss(MissedReason::StagingCostRule,
-                 Name + "'s accesses leave " + std::to_string(Untouched) +
-                     " bytes of its " +
-                     std::to_string(A.Stride) +
-                     "-byte elements in a row untouched: the staged rows "
-                     "would move whole 32-byte sectors the kernel never "
-                     "reads or writes");
-      C.LeftOut.push_back({A, Why->Detail});
-      continue;
-    }
     if (!A.Written && largeReadOnly(A)) {
       Large.push_back(A);
       continue;
