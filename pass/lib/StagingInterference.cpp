@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StagingLegalityImpl.h"
+#include "ThreadFunctions.h"
 
 #include "llvm/Analysis/CFG.h"
 #include "llvm/IR/Dominators.h"

@@ -20,6 +20,7 @@
 #include "StagingLegalityImpl.h"
 #include "ActiveThreads.h"
 #include "Options.h"
+#include "ThreadFunctions.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/PostDominators.h"

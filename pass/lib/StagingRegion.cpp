@@ -42,6 +42,7 @@
 #include "StagingLegalityImpl.h"
 #include "ActiveThreads.h"
 #include "Options.h"
+#include "ThreadFunctions.h"
 
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Dominators.h"

@@ -44,6 +44,7 @@
 #include "Options.h"
 #include "RowUniformity.h"
 #include "Staging.h"
+#include "ThreadFunctions.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
