@@ -444,16 +444,25 @@ static bool invariantIn(const Loop *L, const Value *V, unsigned Depth = 0) {
   });
 }
 
-// A grid-stride loop: `for (i = tid + u; i < n; i += step) { copy }`, tested
-// in its header, or rotated (tested at the latch, with `start < n` before).
-// This function is long because the two loop shapes share their matching.
-Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
-                                          Loop *L, RewritePlan &P,
-                                          bool EveryIteration) {
-  const Missed NotGridStride{
-      MissedReason::ActiveThreads,
-      "the accesses are inside a loop that is not a grid-stride loop `for "
-      "(i = lane index; i < n; i += step)` running them once per iteration"};
+namespace {
+
+/// The blocks of a loop shaped as a grid-stride loop's: its header, one
+/// latch, one exiting block (ending in the conditional branch ExitBr, whose
+/// successor Stay is in the loop) and a predecessor outside it; Before: the
+/// block whose branch may guard a rotated loop's first iteration, on its
+/// edge to Into.
+struct GridStrideShape {
+  BasicBlock *Header, *Latch, *Exiting, *Outside, *Stay, *Before, *Into;
+  BranchInst *ExitBr;
+};
+
+} // namespace
+
+/// L's blocks when it has a grid-stride loop's shape and runs BB once per
+/// iteration, or nothing.
+static std::optional<GridStrideShape>
+gridStrideShape(const Loop *L, const BasicBlock *BB, bool EveryIteration,
+                const DominatorTree &DT, const LoopInfo &LI) {
   BasicBlock *Header = L->getHeader(), *Latch = L->getLoopLatch();
   BasicBlock *Exiting = L->getExitingBlock();
   BasicBlock *Outside = L->getLoopPredecessor();
@@ -461,11 +470,11 @@ Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
   // allows skips, at most once per iteration (in L itself, no inner loop).
   if (L->getParentLoop() || !Latch || !Exiting || !Outside ||
       !(EveryIteration ? DT.dominates(BB, Latch) : LI.getLoopFor(BB) == L))
-    return NotGridStride;
+    return std::nullopt;
   auto *ExitBr = dyn_cast<BranchInst>(Exiting->getTerminator());
   if (!ExitBr || !ExitBr->isConditional() ||
       !isa<BranchInst>(Outside->getTerminator()))
-    return NotGridStride;
+    return std::nullopt;
   BasicBlock *Stay = L->contains(ExitBr->getSuccessor(0))
                          ? ExitBr->getSuccessor(0)
                          : ExitBr->getSuccessor(1);
@@ -476,15 +485,57 @@ Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
     Into = Before;
     Before = Before->getSinglePredecessor();
   }
+  return GridStrideShape{Header, Latch, Exiting, Outside,
+                         Stay,   Before, Into,    ExitBr};
+}
+
+/// Whether the loop's test Test (of the index phi, or rotated, of its next
+/// value) lets into each iteration, up to BB, only the threads that pass it.
+static bool testedEachIteration(const GridStrideShape &S, bool TestedOnEntry,
+                                const Value *Start, const PrefixBound &Test,
+                                const BasicBlock *BB, UniformReach &Reach,
+                                const DominatorTree &DT) {
+  if (TestedOnEntry)
+    // Tested on entry to every iteration: all threads must enter, and the
+    // copy must come after the test (only threads that pass it copy).
+    return Reach.allOrNone(S.Outside) && Reach.uniformBranch(S.Outside) &&
+           DT.dominates(BasicBlockEdge(S.Exiting, S.Stay), BB);
+  // Rotated: the test of the next value must end the iteration, after
+  // the copy (a test before it would skip the copy of the last element).
+  if (S.Exiting != S.Latch)
+    return false;
+  // Rotated: tested after each iteration; the first is guarded by
+  // `start < n` before the loop.
+  PrefixBound First;
+  return S.Before && Reach.allOrNone(S.Before) &&
+         edgeLessThan(S.Before->getTerminator(), S.Into, First) &&
+         First.Lo == Start && First.Hi == Test.Hi &&
+         First.Signed == Test.Signed && First.Inclusive == Test.Inclusive;
+}
+
+// A grid-stride loop: `for (i = tid + u; i < n; i += step) { copy }`, tested
+// in its header, or rotated (tested at the latch, with `start < n` before).
+Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
+                                          Loop *L, RewritePlan &P,
+                                          bool EveryIteration) {
+  const Missed NotGridStride{
+      MissedReason::ActiveThreads,
+      "the accesses are inside a loop that is not a grid-stride loop `for "
+      "(i = lane index; i < n; i += step)` running them once per iteration"};
+  std::optional<GridStrideShape> Shape =
+      gridStrideShape(L, BB, EveryIteration, DT, LI);
+  if (!Shape)
+    return NotGridStride;
   // A loop whose exit test is row-uniform, entered by all threads of a row
   // or none, runs every iteration in all of them.
   if (Reach->uniformExits(L)) {
-    if (Reach->allOrNone(Outside) && Reach->uniformBranch(Outside))
+    if (Reach->allOrNone(Shape->Outside) &&
+        Reach->uniformBranch(Shape->Outside))
       return std::nullopt;
     return NotGridStride;
   }
   PrefixBound Test;
-  if (!edgeLessThan(ExitBr, Stay, Test))
+  if (!edgeLessThan(Shape->ExitBr, Shape->Stay, Test))
     return NotGridStride;
   // A bound that changes between iterations (`i < lim[k]`) can let a thread
   // that left pass the test again: the threads still in the loop are no
@@ -496,9 +547,9 @@ Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
                       "the loop need not be those below it"};
   Value *Tested = Test.Lo;
   Verdict Why = NotGridStride;
-  for (PHINode &Phi : Header->phis()) {
-    Value *Start = Phi.getIncomingValueForBlock(Outside);
-    Value *Next = Phi.getIncomingValueForBlock(Latch);
+  for (PHINode &Phi : Shape->Header->phis()) {
+    Value *Start = Phi.getIncomingValueForBlock(Shape->Outside);
+    Value *Next = Phi.getIncomingValueForBlock(Shape->Latch);
     if (Tested != &Phi && Tested != Next)
       continue;
     // The iteration runs when `phi < End` (rotated: the latch's test of
@@ -521,26 +572,9 @@ Verdict ActiveThreads::findGridStrideLoop(BasicBlock *BB, Instruction *Last,
                    "the loop could pass its test again"};
       continue;
     }
-    if (Tested == &Phi) {
-      // Tested on entry to every iteration: all threads must enter, and the
-      // copy must come after the test (only threads that pass it copy).
-      if (!Reach->allOrNone(Outside) || !Reach->uniformBranch(Outside) ||
-          !DT.dominates(BasicBlockEdge(Exiting, Stay), BB))
-        continue;
-    } else {
-      // Rotated: the test of the next value must end the iteration, after
-      // the copy (a test before it would skip the copy of the last element).
-      if (Exiting != Latch)
-        continue;
-      // Rotated: tested after each iteration; the first is guarded by
-      // `start < n` before the loop.
-      PrefixBound First;
-      if (!Before || !Reach->allOrNone(Before) ||
-          !edgeLessThan(Before->getTerminator(), Into, First) ||
-          First.Lo != Start || First.Hi != Test.Hi ||
-          First.Signed != Test.Signed || First.Inclusive != Test.Inclusive)
-        continue;
-    }
+    if (!testedEachIteration(*Shape, Tested == &Phi, Start, Test, BB, *Reach,
+                             DT))
+      continue;
     P.Kind = Guard::Loop;
     P.Bounds.assign({Current});
     P.LoopStep = *Step;
