@@ -274,6 +274,25 @@ private:
     return Reading{Poly::atom(atomFor({Atom::Opaque, 0, V})), {}};
   }
 
+  /// I(x) * I(y), I(x) - I(y), or (an add, or an or of disjoint bits)
+  /// I(x) + I(y).
+  Reading readBinary(const Instruction *I) {
+    Reading L = readInteger(I->getOperand(0));
+    if (!L.ok())
+      return L;
+    Reading R = readInteger(I->getOperand(1));
+    if (!R.ok())
+      return R;
+    switch (I->getOpcode()) {
+    case Instruction::Mul:
+      return Reading{L.P * R.P, {}};
+    case Instruction::Sub:
+      return Reading{L.P + R.P.scaled(-1), {}};
+    default:
+      return Reading{L.P + R.P, {}};
+    }
+  }
+
   Reading step(const Value *V) {
     if (const auto *C = dyn_cast<ConstantInt>(V))
       return Reading{Poly::constant(C->getSExtValue()), {}};
@@ -305,22 +324,8 @@ private:
       [[fallthrough]];
     case Instruction::Add:
     case Instruction::Sub:
-    case Instruction::Mul: {
-      Reading L = readInteger(I->getOperand(0));
-      if (!L.ok())
-        return L;
-      Reading R = readInteger(I->getOperand(1));
-      if (!R.ok())
-        return R;
-      switch (I->getOpcode()) {
-      case Instruction::Mul:
-        return Reading{L.P * R.P, {}};
-      case Instruction::Sub:
-        return Reading{L.P + R.P.scaled(-1), {}};
-      default:
-        return Reading{L.P + R.P, {}};
-      }
-    }
+    case Instruction::Mul:
+      return readBinary(I);
     case Instruction::Shl:
       if (const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
           C && C->getZExtValue() < 62) {
@@ -507,6 +512,50 @@ void splitOnLane(AccessExpr &A, const Poly &P, AddressWalker &Walker) {
   }
 }
 
+/// What lane-exact evaluation reads of an address the automaton rejects:
+/// the warp's pattern where its warp-uniform part is uniform at the access.
+void readLanes(AccessExpr &A, LaneEvaluator &Lanes, const CycleInfo &Cycles) {
+  LaneReading<WarpPattern> P = Lanes.readPointer(A.pointer());
+  if (!P.Value) {
+    if (!P.Reject.empty())
+      A.Unknown = P.Reject;
+    return;
+  }
+  for (const Value *Phi : P.Value->Inductions) {
+    const Cycle *Loop = Cycles.getCycle(cast<PHINode>(Phi)->getParent());
+    if (!Loop || !Loop->contains(A.Inst->getParent())) {
+      A.Unknown = usedAfterLoop(Phi);
+      return;
+    }
+  }
+  A.Warp = std::move(*P.Value);
+}
+
+/// Reads one address into A (unknown with a reason, when the automaton
+/// rejects it); false for thread-private memory, which is not reported.
+bool readAccess(AccessExpr &A, AddressWalker &Walker, LaneEvaluator &Lanes,
+                const CycleInfo &Cycles) {
+  Value *Ptr = A.pointer();
+  const Value *Base = nullptr;
+  Reading R = Walker.readPointer(Ptr, Base);
+  if (R.ok())
+    R = insideLoops(std::move(R), *A.Inst, Walker.Atoms, Cycles);
+  if (!R.ok()) {
+    A.Unknown = R.Reject;
+    A.Space = spaceOfObjects(Ptr);
+    if (A.Space == MemorySpace::Other)
+      return false; // thread-private, parameter or constant memory
+    readLanes(A, Lanes, Cycles);
+    return true;
+  }
+  A.Base = Base;
+  A.Space = spaceOf(Base, Ptr);
+  if (A.Space == MemorySpace::Other)
+    return false;
+  splitOnLane(A, R.P, Walker);
+  return true;
+}
+
 } // namespace
 
 CoalescingInfo::CoalescingInfo() = default;
@@ -569,47 +618,8 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
         Reading R = Walker.readInteger(V);
         return R.ok() ? std::optional<Poly>(R.P) : std::nullopt;
       });
-  // What lane-exact evaluation reads of an address the automaton rejects:
-  // the warp's pattern where its warp-uniform part is uniform at the access.
-  auto ReadLanes = [&](AccessExpr &A) {
-    LaneReading<WarpPattern> P = Lanes.readPointer(A.pointer());
-    if (!P.Value) {
-      if (!P.Reject.empty())
-        A.Unknown = P.Reject;
-      return;
-    }
-    for (const Value *Phi : P.Value->Inductions) {
-      const Cycle *Loop = Cycles.getCycle(cast<PHINode>(Phi)->getParent());
-      if (!Loop || !Loop->contains(A.Inst->getParent())) {
-        A.Unknown = usedAfterLoop(Phi);
-        return;
-      }
-    }
-    A.Warp = std::move(*P.Value);
-  };
-
-  // Reads one address into A (unknown with a reason, when the automaton
-  // rejects it); false for thread-private memory, which is not reported.
   auto Read = [&](AccessExpr &A) {
-    Value *Ptr = A.pointer();
-    const Value *Base = nullptr;
-    Reading R = Walker.readPointer(Ptr, Base);
-    if (R.ok())
-      R = insideLoops(std::move(R), *A.Inst, Walker.Atoms, Cycles);
-    if (!R.ok()) {
-      A.Unknown = R.Reject;
-      A.Space = spaceOfObjects(Ptr);
-      if (A.Space == MemorySpace::Other)
-        return false; // thread-private, parameter or constant memory
-      ReadLanes(A);
-      return true;
-    }
-    A.Base = Base;
-    A.Space = spaceOf(Base, Ptr);
-    if (A.Space == MemorySpace::Other)
-      return false;
-    splitOnLane(A, R.P, Walker);
-    return true;
+    return readAccess(A, Walker, Lanes, Cycles);
   };
   auto Record = [&](AccessExpr A, DenseMap<const Instruction *, unsigned> &In) {
     LLVM_DEBUG(dbgs() << "coalda: " << *A.Inst << "\n    => "
