@@ -65,6 +65,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryFacts.h"
 #include "Options.h"
 #include "RowUniformity.h"
 #include "Staging.h"
@@ -434,15 +435,6 @@ Verdict checkUniformPaths(const StagingCandidate &C, const StagingPlan &P,
   return std::nullopt;
 }
 
-bool harmlessCall(const CallBase &Call) {
-  if (isa<DbgInfoIntrinsic>(Call) || Call.isLifetimeStartOrEnd())
-    return true;
-  if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
-    if (II->getIntrinsicID() == Intrinsic::assume)
-      return true;
-  return !Call.mayWriteToMemory();
-}
-
 /// A memcpy, memmove or memset into the thread's own stack (-O0's struct
 /// temporaries), shared memory, or an object disjoint from every windowed
 /// array.
@@ -473,7 +465,7 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
         !Reaching.contains(BB) || !I.mayWriteToMemory())
       continue;
     if (auto *Call = dyn_cast<CallBase>(&I)) {
-      if (harmlessCall(*Call) || writesOnlyElsewhere(*Call, C))
+      if (writesNoMemory(*Call) || writesOnlyElsewhere(*Call, C))
         continue;
       // A small memcpy (-O0's struct assignment) is mirrored like a store:
       // its source's bytes, read back after it.

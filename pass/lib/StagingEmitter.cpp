@@ -54,6 +54,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IRUtils.h"
+#include "MemoryFacts.h"
 #include "Options.h"
 #include "SourceNames.h"
 #include "Staging.h"

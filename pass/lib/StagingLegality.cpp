@@ -77,6 +77,7 @@
 
 #include "Staging.h"
 #include "ActiveThreads.h"
+#include "MemoryFacts.h"
 #include "Options.h"
 
 #include "llvm/ADT/Statistic.h"
