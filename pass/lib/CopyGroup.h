@@ -207,17 +207,6 @@ llvm::ConstantInt *integerLimit(llvm::Type *Wide, unsigned Bits, bool Signed,
 llvm::Value *loopIndexCannotWrap(llvm::IRBuilder<> &B, const PrefixBound &Bound,
                                  llvm::Value *Step);
 
-/// Body's code under Cond: B branches on Cond to a new block Name, where
-/// Body builds (with B's debug location), and on to a new block Name.cont,
-/// where B goes on. A value Body returns comes out of a phi named
-/// ValueName (poison where Cond is false); otherwise null. The two blocks
-/// go before Before (null: at the function's end). Units of a copy that may
-/// lie past the end of their region are moved this way, all loads first.
-llvm::Value *
-emitUnder(llvm::IRBuilder<> &B, llvm::Value *Cond, const llvm::Twine &Name,
-          const llvm::Twine &ValueName, llvm::BasicBlock *Before,
-          llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &)> Body);
-
 /// An IRBuilder at the end of BB that gives what it creates the copy's
 /// debug location.
 struct LocatedBuilder : llvm::IRBuilder<> {

@@ -296,28 +296,6 @@ Value *loopIndexCannotWrap(IRBuilder<> &B, const PrefixBound &Bound,
                          "coalda.loop.nowrap");
 }
 
-Value *emitUnder(IRBuilder<> &B, Value *Cond, const Twine &Name,
-                 const Twine &ValueName, BasicBlock *Before,
-                 function_ref<Value *(IRBuilder<> &)> Body) {
-  BasicBlock *From = B.GetInsertBlock();
-  Function *F = From->getParent();
-  LLVMContext &Ctx = F->getContext();
-  BasicBlock *Do = BasicBlock::Create(Ctx, Name, F, Before);
-  BasicBlock *Cont = BasicBlock::Create(Ctx, Name + ".cont", F, Before);
-  B.CreateCondBr(Cond, Do, Cont);
-  IRBuilder<> DB(Do);
-  DB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
-  Value *V = Body(DB);
-  DB.CreateBr(Cont);
-  B.SetInsertPoint(Cont);
-  if (!V)
-    return nullptr;
-  PHINode *Phi = B.CreatePHI(V->getType(), 2, ValueName);
-  Phi->addIncoming(V, Do);
-  Phi->addIncoming(PoisonValue::get(V->getType()), From);
-  return Phi;
-}
-
 void eraseMembers(const CopyGroup &G) {
   // Every address first: a transfer is a load and a store, so erasing as
   // we go would read an erased instruction's operand.

@@ -28,6 +28,7 @@
 #include "CopyGroup.h"
 #include "IRUtils.h"
 #include "Options.h"
+#include "Versioning.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"

@@ -59,6 +59,7 @@
 #include "Options.h"
 #include "SourceNames.h"
 #include "Staging.h"
+#include "Versioning.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
