@@ -68,6 +68,7 @@
 #include "MemoryFacts.h"
 #include "Options.h"
 #include "RowUniformity.h"
+#include "SharedBudget.h"
 #include "Staging.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -97,7 +98,6 @@ namespace coalda {
 
 namespace {
 
-constexpr uint64_t SharedLimit = 48 * 1024;
 constexpr uint64_t WindowBytes = 32;
 constexpr unsigned WindowThreads = 512;
 
@@ -534,16 +534,13 @@ bool strideAvailable(const StagedArray &A, const StagingPlan &P,
 /// Tiles for __launch_bounds__ threads, else for WindowThreads.
 Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
                     const Function &F) {
-  std::optional<uint64_t> Static = staticSharedBytes(F);
-  if (!Static)
-    return miss(MissedReason::StagingTileTooLarge,
-                "the kernel uses dynamic shared memory (extern __shared__): "
-                "a static window might not fit beside it");
-  uint64_t Own = *Static;
+  std::variant<SharedBudget, Missed> Budget = sharedBudget(F, "window");
+  if (auto *NoBudget = std::get_if<Missed>(&Budget))
+    return miss(NoBudget->Reason, std::move(NoBudget->Detail));
   unsigned Bound = launchBoundX(F);
   P.Capacity = Bound && Bound < WindowThreads ? Bound : WindowThreads;
   P.CapacityFromLaunchBounds = Bound && Bound < WindowThreads;
-  if (Own + C.bytesPerThread() * P.Capacity > SharedLimit)
+  if (!std::get<SharedBudget>(Budget).fits(C.bytesPerThread(), P.Capacity))
     return miss(MissedReason::StagingTileTooLarge,
                 "windows of " + std::to_string(C.bytesPerThread()) +
                     " bytes per thread for " + std::to_string(P.Capacity) +
