@@ -65,8 +65,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryFacts.h"
 #include "Options.h"
 #include "RowUniformity.h"
+#include "SharedBudget.h"
 #include "Staging.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -96,7 +98,6 @@ namespace coalda {
 
 namespace {
 
-constexpr uint64_t SharedLimit = 48 * 1024;
 constexpr uint64_t WindowBytes = 32;
 constexpr unsigned WindowThreads = 512;
 
@@ -434,15 +435,6 @@ Verdict checkUniformPaths(const StagingCandidate &C, const StagingPlan &P,
   return std::nullopt;
 }
 
-bool harmlessCall(const CallBase &Call) {
-  if (isa<DbgInfoIntrinsic>(Call) || Call.isLifetimeStartOrEnd())
-    return true;
-  if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
-    if (II->getIntrinsicID() == Intrinsic::assume)
-      return true;
-  return !Call.mayWriteToMemory();
-}
-
 /// A memcpy, memmove or memset into the thread's own stack (-O0's struct
 /// temporaries), shared memory, or an object disjoint from every windowed
 /// array.
@@ -473,7 +465,7 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
         !Reaching.contains(BB) || !I.mayWriteToMemory())
       continue;
     if (auto *Call = dyn_cast<CallBase>(&I)) {
-      if (harmlessCall(*Call) || writesOnlyElsewhere(*Call, C))
+      if (writesNoMemory(*Call) || writesOnlyElsewhere(*Call, C))
         continue;
       // A small memcpy (-O0's struct assignment) is mirrored like a store:
       // its source's bytes, read back after it.
@@ -542,16 +534,13 @@ bool strideAvailable(const StagedArray &A, const StagingPlan &P,
 /// Tiles for __launch_bounds__ threads, else for WindowThreads.
 Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
                     const Function &F) {
-  std::optional<uint64_t> Static = staticSharedBytes(F);
-  if (!Static)
-    return miss(MissedReason::StagingTileTooLarge,
-                "the kernel uses dynamic shared memory (extern __shared__): "
-                "a static window might not fit beside it");
-  uint64_t Own = *Static;
+  std::variant<SharedBudget, Missed> Budget = sharedBudget(F, "window");
+  if (auto *NoBudget = std::get_if<Missed>(&Budget))
+    return miss(NoBudget->Reason, std::move(NoBudget->Detail));
   unsigned Bound = launchBoundX(F);
   P.Capacity = Bound && Bound < WindowThreads ? Bound : WindowThreads;
   P.CapacityFromLaunchBounds = Bound && Bound < WindowThreads;
-  if (Own + C.bytesPerThread() * P.Capacity > SharedLimit)
+  if (!std::get<SharedBudget>(Budget).fits(C.bytesPerThread(), P.Capacity))
     return miss(MissedReason::StagingTileTooLarge,
                 "windows of " + std::to_string(C.bytesPerThread()) +
                     " bytes per thread for " + std::to_string(P.Capacity) +

@@ -21,9 +21,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IRUtils.h"
+#include "MemoryFacts.h"
 #include "Options.h"
 #include "SourceNames.h"
 #include "Staging.h"
+#include "Versioning.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -34,9 +37,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
-#include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #define DEBUG_TYPE "coalda-window-emit"
@@ -394,34 +395,6 @@ void WindowEmitter::emitWriteThrough(Instruction *St) {
   ++NumWindowStores;
 }
 
-/// Values of the region used outside it (in a phi of a block after it) now
-/// come from the region or its clone: an SSA phi where the two meet.
-void repairUsesOutside(ArrayRef<BasicBlock *> Region,
-                       const SmallPtrSetImpl<BasicBlock *> &InRegion,
-                       const SmallPtrSetImpl<BasicBlock *> &Clones,
-                       ValueToValueMapTy &VMap) {
-  for (BasicBlock *BB : Region)
-    for (Instruction &I : *BB) {
-      SmallVector<Use *, 4> Outside;
-      for (Use &U : I.uses()) {
-        auto *User = cast<Instruction>(U.getUser());
-        BasicBlock *At = User->getParent();
-        if (auto *Phi = dyn_cast<PHINode>(User))
-          At = Phi->getIncomingBlock(U);
-        if (!InRegion.contains(At) && !Clones.contains(At))
-          Outside.push_back(&U);
-      }
-      if (Outside.empty())
-        continue;
-      SSAUpdater SSA;
-      SSA.Initialize(I.getType(), I.getName());
-      SSA.AddAvailableValue(BB, &I);
-      SSA.AddAvailableValue(cast<BasicBlock>(VMap[BB]), VMap[&I]);
-      for (Use *U : Outside)
-        SSA.RewriteUse(*U);
-    }
-}
-
 /// The code after the vote, cloned as the fallback: VoteBlock branches on
 /// go to it or to the original, which the sites and stores then rewrite.
 void WindowEmitter::version() {
@@ -436,27 +409,7 @@ void WindowEmitter::version() {
       InRegion.insert(&BB);
     }
   ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> Clones;
-  SmallPtrSet<BasicBlock *, 16> CloneSet;
-  for (BasicBlock *BB : Region) {
-    BasicBlock *Clone = CloneBasicBlock(BB, VMap, ".orig", F);
-    VMap[BB] = Clone;
-    Clones.push_back(Clone);
-    CloneSet.insert(Clone);
-  }
-  remapInstructionsInBlocks(Clones, VMap);
-  // Blocks after the region (none when the kernel ends in it) are entered
-  // from the clone too.
-  for (BasicBlock *BB : Region)
-    for (BasicBlock *Succ : successors(BB))
-      if (!InRegion.contains(Succ))
-        for (PHINode &Phi : Succ->phis()) {
-          Value *V = Phi.getIncomingValueForBlock(BB);
-          if (Value *Mapped = VMap.lookup(V))
-            V = Mapped;
-          Phi.addIncoming(V, cast<BasicBlock>(VMap[BB]));
-        }
-  repairUsesOutside(Region, InRegion, CloneSet, VMap);
+  cloneRegionAsFallback(Region, InRegion, VMap);
   P.VoteBlock->getTerminator()->eraseFromParent();
   auto *Original = cast<BasicBlock>(VMap[Start]);
   BasicBlock *VoteAt = P.VoteBlock;

@@ -175,12 +175,6 @@ void emitFlatCopy(const CopyGroup &G, const RewritePlan &P);
 /// emit: deletes the group's loads and stores and their dead addresses.
 void eraseMembers(const CopyGroup &G);
 
-/// IR computing Poly (in i64) at B: special registers are read, kernel
-/// arguments and opaque values sign-extended. Its atoms must be available
-/// at B's insertion point.
-llvm::Value *materializePoly(llvm::IRBuilder<> &B, const Poly &Poly,
-                             const std::vector<Atom> &Atoms);
-
 /// "partial copy: ..." and friends need the instruction printed briefly.
 std::string describe(const llvm::Instruction *I);
 
@@ -189,13 +183,6 @@ llvm::Instruction *lastMember(const CopyGroup &G);
 
 /// The least alignment the original members declare.
 llvm::Align memberAlignment(const CopyGroup &G);
-
-/// A shared-memory (__shared__) variable.
-bool isSharedBase(const llvm::Value *V);
-
-/// The memory a kernel parameter or a global-space variable names: global
-/// memory (kernels receive global pointers).
-bool isGlobalObject(const llvm::Value *V);
 
 /// The first block of BB's control class: the highest dominator of BB that
 /// BB post-dominates, reached without entering a cycle (stepping over the
@@ -207,30 +194,11 @@ llvm::BasicBlock *controlClassHead(llvm::BasicBlock *BB,
                                    const llvm::PostDominatorTree &PDT,
                                    const llvm::CycleInfo &Cycles);
 
-/// No object that pointer (or base) A may be based on overlaps one B may be
-/// based on: through selects and phis, every pair is disjoint. For the
-/// callers' question (may a write through one be seen through the other) a
-/// constant global counts as disjoint from everything else: nothing writes
-/// it.
-bool provablyDisjoint(const llvm::Value *A, const llvm::Value *B);
-
 /// The least (or greatest) value of a Bits-bit integer, signed or not, as a
 /// constant of the wider type Wide: the run-time wrap checks compare sums
 /// computed exactly in Wide against it.
 llvm::ConstantInt *integerLimit(llvm::Type *Wide, unsigned Bits, bool Signed,
                                 bool Greatest);
-
-/// BB split before At (BasicBlock::splitBasicBlock), with the floating-point
-/// arithmetic before At whose users all come after it moved after it too
-/// (a multiply with users before At too stays, and its adds after At become
-/// explicit fmas).
-/// The backend fuses a `contract` multiply into its add (an fma: one
-/// rounding, not two) only within one block, so a split between them would
-/// change the result's bits on the GPU; clang compiles CUDA with
-/// -ffp-contract=fast. Every rewrite splits the user's blocks through this.
-llvm::BasicBlock *splitKeepingContraction(llvm::BasicBlock *BB,
-                                          llvm::Instruction *At,
-                                          const llvm::Twine &Name);
 
 /// A grid-stride loop's index, below Bound's Hi in the threads still in the
 /// loop, does not wrap on the way to the next iteration: Hi (+1 when
@@ -238,29 +206,6 @@ llvm::BasicBlock *splitKeepingContraction(llvm::BasicBlock *BB,
 /// exactly. Then a thread that left the loop cannot pass its test again.
 llvm::Value *loopIndexCannotWrap(llvm::IRBuilder<> &B, const PrefixBound &Bound,
                                  llvm::Value *Step);
-
-/// Clones Order (in order) with the operands that refer to earlier clones
-/// remapped; Place puts each clone where it belongs. Returns original ->
-/// clone.
-llvm::DenseMap<llvm::Value *, llvm::Value *> cloneInOrder(
-    llvm::ArrayRef<llvm::Instruction *> Order,
-    llvm::function_ref<void(llvm::Instruction *Clone, llvm::Instruction *Of)>
-        Place);
-
-/// The IR type a copy moves a U-byte unit as: <4 x i32> for 16 bytes (one
-/// ld/st.v4), else an integer of U bytes.
-llvm::Type *copyUnitType(llvm::LLVMContext &Ctx, unsigned U);
-
-/// Body's code under Cond: B branches on Cond to a new block Name, where
-/// Body builds (with B's debug location), and on to a new block Name.cont,
-/// where B goes on. A value Body returns comes out of a phi named
-/// ValueName (poison where Cond is false); otherwise null. The two blocks
-/// go before Before (null: at the function's end). Units of a copy that may
-/// lie past the end of their region are moved this way, all loads first.
-llvm::Value *
-emitUnder(llvm::IRBuilder<> &B, llvm::Value *Cond, const llvm::Twine &Name,
-          const llvm::Twine &ValueName, llvm::BasicBlock *Before,
-          llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &)> Body);
 
 /// An IRBuilder at the end of BB that gives what it creates the copy's
 /// debug location.

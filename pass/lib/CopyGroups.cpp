@@ -273,11 +273,6 @@ Align memberAlignment(const CopyGroup &G) {
   return A;
 }
 
-bool isSharedBase(const Value *V) {
-  const auto *GV = dyn_cast<GlobalVariable>(V);
-  return GV && GV->getAddressSpace() == 3;
-}
-
 ConstantInt *integerLimit(Type *Wide, unsigned Bits, bool Signed,
                           bool Greatest) {
   APInt Limit = Greatest ? (Signed ? APInt::getSignedMaxValue(Bits)
@@ -299,107 +294,6 @@ Value *loopIndexCannotWrap(IRBuilder<> &B, const PrefixBound &Bound,
                             ConstantInt::get(Wide, Bound.Inclusive ? 1 : 0));
   return B.CreateICmpSLE(Next, integerLimit(Wide, Bits, Bound.Signed, true),
                          "coalda.loop.nowrap");
-}
-
-/// The add or subtract using Mul through U, when llc would fuse the two (both
-/// `contract`), replaced by the fma: a*b + c, a*b - c = fma(a, b, -c),
-/// c - a*b = fma(-a, b, c).
-static void fuseIntoUser(BinaryOperator *Mul, Use &U) {
-  auto *User = dyn_cast<BinaryOperator>(U.getUser());
-  if (!User || !User->hasAllowContract() ||
-      (User->getOpcode() != Instruction::FAdd &&
-       User->getOpcode() != Instruction::FSub) ||
-      User->getOperand(0) == User->getOperand(1))
-    return;
-  IRBuilder<> B(User);
-  B.setFastMathFlags(User->getFastMathFlags());
-  Value *A = Mul->getOperand(0), *Other = User->getOperand(1 - U.getOperandNo());
-  if (User->getOpcode() == Instruction::FSub) {
-    if (U.getOperandNo() == 0)
-      Other = B.CreateFNeg(Other);
-    else
-      A = B.CreateFNeg(A);
-  }
-  Value *Fma = B.CreateIntrinsic(Intrinsic::fma, {User->getType()},
-                                 {A, Mul->getOperand(1), Other});
-  Fma->takeName(User);
-  User->replaceAllUsesWith(Fma);
-  User->eraseFromParent();
-}
-
-BasicBlock *splitKeepingContraction(BasicBlock *BB, Instruction *At,
-                                    const Twine &Name) {
-  BasicBlock *After = BB->splitBasicBlock(At, Name);
-  // Backwards, so that an operand whose users have just moved moves too
-  // (fneg -> fmul -> fadd), each to the front of what moved before it. A
-  // multiply with users on both sides stays, and each add after the split
-  // that llc would have fused with it becomes the fma itself (a copy of the
-  // multiply would not do: llc's GVN merges it back into the original).
-  Instruction *Front = &After->front();
-  for (Instruction &I : make_early_inc_range(reverse(*BB))) {
-    if (I.isTerminator() || isa<PHINode>(I) || isa<CallBase>(I) ||
-        !I.getType()->isFPOrFPVectorTy() || I.mayReadOrWriteMemory())
-      continue;
-    auto IsAfter = [&](const Use &U) {
-      return cast<Instruction>(U.getUser())->getParent() == After;
-    };
-    if (none_of(I.uses(), IsAfter))
-      continue;
-    if (all_of(I.uses(), IsAfter)) {
-      I.moveBefore(Front);
-      Front = &I;
-      continue;
-    }
-    if (I.getOpcode() != Instruction::FMul || !I.hasAllowContract())
-      continue;
-    for (Use &U : make_early_inc_range(I.uses()))
-      if (IsAfter(U))
-        fuseIntoUser(cast<BinaryOperator>(&I), U);
-  }
-  return After;
-}
-
-DenseMap<Value *, Value *>
-cloneInOrder(ArrayRef<Instruction *> Order,
-             function_ref<void(Instruction *Clone, Instruction *Of)> Place) {
-  DenseMap<Value *, Value *> Clones;
-  for (Instruction *I : Order) {
-    Instruction *C = I->clone();
-    for (Use &U : C->operands())
-      if (Value *Mapped = Clones.lookup(U.get()))
-        U.set(Mapped);
-    Place(C, I);
-    Clones[I] = C;
-  }
-  return Clones;
-}
-
-Type *copyUnitType(LLVMContext &Ctx, unsigned U) {
-  if (U == 16)
-    return FixedVectorType::get(Type::getInt32Ty(Ctx), 4);
-  return Type::getIntNTy(Ctx, U * 8);
-}
-
-Value *emitUnder(IRBuilder<> &B, Value *Cond, const Twine &Name,
-                 const Twine &ValueName, BasicBlock *Before,
-                 function_ref<Value *(IRBuilder<> &)> Body) {
-  BasicBlock *From = B.GetInsertBlock();
-  Function *F = From->getParent();
-  LLVMContext &Ctx = F->getContext();
-  BasicBlock *Do = BasicBlock::Create(Ctx, Name, F, Before);
-  BasicBlock *Cont = BasicBlock::Create(Ctx, Name + ".cont", F, Before);
-  B.CreateCondBr(Cond, Do, Cont);
-  IRBuilder<> DB(Do);
-  DB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
-  Value *V = Body(DB);
-  DB.CreateBr(Cont);
-  B.SetInsertPoint(Cont);
-  if (!V)
-    return nullptr;
-  PHINode *Phi = B.CreatePHI(V->getType(), 2, ValueName);
-  Phi->addIncoming(V, Do);
-  Phi->addIncoming(PoisonValue::get(V->getType()), From);
-  return Phi;
 }
 
 void eraseMembers(const CopyGroup &G) {

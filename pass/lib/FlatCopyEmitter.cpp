@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyGroup.h"
+#include "IRUtils.h"
 #include "Options.h"
 
 #include "llvm/IR/IRBuilder.h"

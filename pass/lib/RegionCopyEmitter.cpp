@@ -26,7 +26,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyGroup.h"
+#include "IRUtils.h"
 #include "Options.h"
+#include "Versioning.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -488,39 +490,6 @@ std::string emitRegionCopy(const CopyGroup &G, const RewritePlan &P,
                            const std::vector<Atom> &Atoms) {
   RegionCopyEmitter(G, P, Atoms).emit();
   return describeAction(G, P);
-}
-
-Value *materializePoly(IRBuilder<> &B, const Poly &Poly,
-                       const std::vector<Atom> &Atoms) {
-  static const Intrinsic::ID Registers[4][3] = {
-      {Intrinsic::nvvm_read_ptx_sreg_tid_x, Intrinsic::nvvm_read_ptx_sreg_tid_y,
-       Intrinsic::nvvm_read_ptx_sreg_tid_z},
-      {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-       Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-       Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
-      {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
-       Intrinsic::nvvm_read_ptx_sreg_ntid_y,
-       Intrinsic::nvvm_read_ptx_sreg_ntid_z},
-      {Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
-       Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
-       Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
-  Type *I64 = B.getInt64Ty();
-  Value *Sum = B.getInt64(0);
-  for (const auto &[M, C] : Poly.Terms) {
-    Value *Term = B.getInt64(C);
-    for (unsigned Id : M) {
-      const Atom &A = Atoms[Id];
-      Value *V;
-      if (A.Kind <= Atom::GridDim)
-        V = B.CreateZExt(B.CreateIntrinsic(Registers[A.Kind][A.Dim], {}, {}),
-                         I64);
-      else // kernel argument or opaque row-uniform value (Iteration: never)
-        V = B.CreateSExtOrTrunc(const_cast<Value *>(A.V), I64);
-      Term = B.CreateMul(Term, V);
-    }
-    Sum = B.CreateAdd(Sum, Term);
-  }
-  return Sum;
 }
 
 } // namespace coalda

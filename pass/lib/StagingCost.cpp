@@ -36,9 +36,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StagingLegalityImpl.h"
+#include "MemoryFacts.h"
 #include "Options.h"
-
+#include "StagingLegalityImpl.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"

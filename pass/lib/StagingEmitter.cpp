@@ -56,6 +56,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IRUtils.h"
 #include "Options.h"
 #include "SourceNames.h"
 #include "StagingEmitterImpl.h"

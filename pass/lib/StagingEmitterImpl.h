@@ -17,6 +17,7 @@
 #ifndef COALDA_LIB_STAGINGEMITTERIMPL_H
 #define COALDA_LIB_STAGINGEMITTERIMPL_H
 
+#include "IRUtils.h"
 #include "Staging.h"
 
 #include "llvm/ADT/DenseMap.h"

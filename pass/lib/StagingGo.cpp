@@ -21,10 +21,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IRUtils.h"
+#include "MemoryFacts.h"
 #include "Options.h"
 #include "StagingEmitterImpl.h"
 #include "ThreadFunctions.h"
-
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"

@@ -23,9 +23,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryFacts.h"
 #include "StagingLegalityImpl.h"
 #include "ThreadFunctions.h"
-
 #include "llvm/Analysis/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"

@@ -19,6 +19,7 @@
 
 #include "StagingLegalityImpl.h"
 #include "ActiveThreads.h"
+#include "MemoryFacts.h"
 #include "Options.h"
 #include "ThreadFunctions.h"
 

@@ -18,7 +18,7 @@
 
 #include "Options.h"
 #include "StagingEmitterImpl.h"
-
+#include "Versioning.h"
 #include "llvm/Support/Debug.h"
 
 #include <numeric>

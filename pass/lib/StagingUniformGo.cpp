@@ -41,6 +41,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ActiveThreads.h"
+#include "MemoryFacts.h"
 #include "Options.h"
 #include "RowUniformity.h"
 #include "Staging.h"

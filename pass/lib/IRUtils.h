@@ -1,0 +1,67 @@
+//===- IRUtils.h - Small IR helpers every rewrite uses ----------*- C++ -*-===//
+//
+// IR building blocks that the copy rewrite, the element staging and the
+// chunk windows all use: the i64 value of an address polynomial, the type a
+// unit of a copy moves as, clones of a straight-line sequence, and the block
+// split that keeps floating-point contraction. They used to live in the
+// phase that first needed them (collect, region emit); they are shared, so
+// they live here, once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COALDA_LIB_IRUTILS_H
+#define COALDA_LIB_IRUTILS_H
+
+#include "coalda/CoalescingAnalysis.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <vector>
+
+namespace llvm {
+class BasicBlock;
+class Instruction;
+class LLVMContext;
+class Twine;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace coalda {
+
+/// IR computing Poly (in i64) at B: special registers are read, kernel
+/// arguments and opaque values sign-extended. Its atoms must be available
+/// at B's insertion point.
+llvm::Value *materializePoly(llvm::IRBuilder<> &B, const Poly &Poly,
+                             const std::vector<Atom> &Atoms);
+
+/// The IR type a copy moves a U-byte unit as: <4 x i32> for 16 bytes (one
+/// ld/st.v4), else an integer of U bytes.
+llvm::Type *copyUnitType(llvm::LLVMContext &Ctx, unsigned U);
+
+/// Clones Order (in order) with the operands that refer to earlier clones
+/// remapped; Place puts each clone where it belongs. Returns original ->
+/// clone.
+llvm::DenseMap<llvm::Value *, llvm::Value *> cloneInOrder(
+    llvm::ArrayRef<llvm::Instruction *> Order,
+    llvm::function_ref<void(llvm::Instruction *Clone, llvm::Instruction *Of)>
+        Place);
+
+/// BB split before At (BasicBlock::splitBasicBlock), with the floating-point
+/// arithmetic before At whose users all come after it moved after it too
+/// (a multiply with users before At too stays, and its adds after At become
+/// explicit fmas).
+/// The backend fuses a `contract` multiply into its add (an fma: one
+/// rounding, not two) only within one block, so a split between them would
+/// change the result's bits on the GPU; clang compiles CUDA with
+/// -ffp-contract=fast. Every rewrite splits the user's blocks through this.
+llvm::BasicBlock *splitKeepingContraction(llvm::BasicBlock *BB,
+                                          llvm::Instruction *At,
+                                          const llvm::Twine &Name);
+
+} // namespace coalda
+
+#endif // COALDA_LIB_IRUTILS_H
