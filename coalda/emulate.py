@@ -778,6 +778,8 @@ class EmulatedModule:
 
     def __init__(self, device_ir: str, partial: bool = False) -> None:
         self.device_ir = device_ir
+        self._module_code: ir.ModuleCode | None = None
+        self._codes: dict[str, str] = {}
         parsed = ir.parse(device_ir)
         self.signatures = {
             fn.name: KernelSignature(fn.name, tuple((a.name, str(a.type)) for a in fn.arguments))
@@ -851,6 +853,20 @@ class EmulatedModule:
             self._interval = ctypes.CFUNCTYPE(
                 ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32, *[ctypes.c_void_p] * 5)(
                 self._engine.get_function_address("__coalda_fiber_interval"))
+            self._intervals = ctypes.CFUNCTYPE(
+                ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32, *[ctypes.c_void_p] * 5, ctypes.c_int32,
+                ctypes.c_void_p)(self._engine.get_function_address("__coalda_fiber_intervals"))
+            self._open_barrier = ctypes.CFUNCTYPE(ctypes.c_int32, *[ctypes.c_void_p] * 3, ctypes.c_int32)(
+                self._engine.get_function_address("__coalda_open_block_barrier"))
+
+    def code(self, kernel: str) -> str:
+        """The code a launch of KERNEL runs (ir.ModuleCode.closure): equal
+        for two modules exactly when they run KERNEL alike."""
+        if kernel not in self._codes:
+            if self._module_code is None:
+                self._module_code = ir.ModuleCode(self.device_ir)
+            self._codes[kernel] = self._module_code.closure(kernel)
+        return self._codes[kernel]
 
     def refusal(self, kernel: str | None = None) -> EmulationRefused:
         """The refusal of KERNEL (default: the first refused kernel, naming
@@ -995,6 +1011,10 @@ class EmulatorExecutor:
         """Why KERNEL (a symbol) cannot run here (the clause after "kernel
         NAME"), or None."""
         return self.module.refused.get(kernel)
+
+    def kernel_code(self, kernel: str) -> str:
+        """The code a launch of KERNEL runs (oracle.Deterministic)."""
+        return self.module.code(kernel)
 
     def run(
         self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[object],

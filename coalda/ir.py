@@ -98,3 +98,84 @@ def undefined_lane_stores(device_ir: str) -> frozenset[str]:
         if not more:
             return frozenset(flagged)
         flagged |= more
+
+
+# Top-level entities of a module as llvm-19's printer writes them: a function
+# definition (through its closing brace), a declaration, a global, a
+# metadata node, an attribute group, a named type.
+_ENTITY = re.compile(
+    r'^(?:define [^\n]*?@("[^"]+"|[\w.$-]+)\([^\n]*\{\n.*?^\}$'
+    r'|declare [^\n]*?@("[^"]+"|[\w.$-]+)\([^\n]*$'
+    r'|@("[^"]+"|[\w.$-]+) = [^\n]*$'
+    r"|!(\d+) = ([^\n]*)$"
+    r"|attributes #(\d+) = ([^\n]*)$"
+    r'|%("[^"]+"|[\w.$-]+) = type ([^\n]*)$)',
+    re.M | re.S,
+)
+_LOCAL_REF = re.compile(r'%("[^"]+"|[\w.$-]+)')
+_GLOBAL_REF = re.compile(r'@("[^"]+"|[\w.$-]+)')
+_METADATA_REF = re.compile(r"!(\d+)\b")
+_ATTRIBUTE_REF = re.compile(r"#(\d+)\b")
+# debug locations and records: where the code came from, not what it does
+_DEBUG_INFO = re.compile(r",? !dbg !\d+|^ *#dbg_\w+\(.*\n", re.M)
+
+
+class ModuleCode:
+    """A module's top-level entities by name, read once, for `closure`."""
+
+    def __init__(self, text: str) -> None:
+        self.defined: dict[str, str] = {}
+        self.metadata: dict[str, str] = {}
+        self.attributes: dict[str, str] = {}
+        self.types: dict[str, str] = {}
+        for m in _ENTITY.finditer(text):
+            if m[8]:
+                self.types[m[8]] = m[9]
+            elif m[4]:
+                self.metadata[m[4]] = m[5]
+            elif m[6]:
+                self.attributes[m[6]] = m[7]
+            else:
+                self.defined[m[1] or m[2] or m[3]] = m[0]
+
+    def closure(self, name: str) -> str:
+        """The code a launch of NAME runs, as text that is equal for two
+        modules exactly when they give NAME the same code: its definition and
+        those of every function and global it reaches, sorted by name, with
+        metadata and attribute groups written out in place of their numbers
+        (which the printer renumbers when other functions change), the named
+        types it uses, and debug locations left out. '' when NAME is not
+        defined."""
+        if name not in self.defined:
+            return ""
+        reached, todo = set(), [name]
+        while todo:
+            symbol = todo.pop()
+            if symbol in reached or symbol not in self.defined:
+                continue
+            reached.add(symbol)
+            todo += _GLOBAL_REF.findall(self.defined[symbol])
+        written: dict[str, str] = {}
+
+        def node(number: str, depth: int = 0) -> str:
+            if number not in written:
+                written[number] = f"!{number}"  # a cycle refers to itself by number
+                if depth < 64 and number in self.metadata:
+                    written[number] = _METADATA_REF.sub(lambda m: node(m[1], depth + 1), self.metadata[number])
+            return written[number]
+
+        parts = []
+        for symbol in sorted(reached):
+            code = _DEBUG_INFO.sub("", self.defined[symbol])
+            code = _ATTRIBUTE_REF.sub(lambda m: self.attributes.get(m[1], m[0]), code)
+            parts.append(_METADATA_REF.sub(lambda m: node(m[1]), code))
+        return "\n".join(parts + self._types_of(parts))
+
+    def _types_of(self, parts: list[str]) -> list[str]:
+        """The named types PARTS use (a struct's layout), with those they name."""
+        named, todo = set(), [t for part in parts for t in _LOCAL_REF.findall(part) if t in self.types]
+        while todo:
+            if (t := todo.pop()) not in named:
+                named.add(t)
+                todo += [u for u in _LOCAL_REF.findall(self.types[t]) if u in self.types]
+        return [f"%{t} = type {self.types[t]}" for t in sorted(named)]
