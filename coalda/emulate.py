@@ -64,7 +64,7 @@ import numpy as np
 from . import fibers, ir, nvvm
 from .errors import CoaldaError
 from .schedule import FORWARD, Schedule
-from .threads import KIND_OF, BlockRun, EmulationFault, Site
+from .threads import KIND_OF, BlockRun, EmulationFault, Site, open_block_barrier_ir
 
 __all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefused", "EmulatorExecutor", "load"]
 
@@ -288,6 +288,7 @@ def _barrier_wrappers() -> str:
     out = [
         fibers.fiber_ir(_FAULT_STRAY_BARRIER),
         fibers.interval_ir(_unflatten("t", "ntid", "tid")),
+        open_block_barrier_ir(),
         "define internal void @__coalda_membar() {\n  ret void\n}",
         "define internal i32 @__coalda_barrier(i32 %kind, i32 %site, i32 %arg) {\n"
         "  %r = call i32 @__coalda_collective(i32 %kind, i32 %site, i32 %arg, i32 0, i32 0, i32 0)\n  ret i32 %r\n}",
@@ -966,18 +967,13 @@ class EmulatedModule:
         self._fiber_args.value = ctypes.addressof(arguments)
         count = math.prod(block)
         slots = fibers.SLOTS.take(count)
-        memory = np.array([(s.stack, s.context) for s in slots], np.uint64)
-
-        def interval(order: np.ndarray, state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> int:
-            return self._interval(order.ctypes.data, order.size, state.ctypes.data, result.ctypes.data,
-                                  wait.ctypes.data, memory.ctypes.data, entry)
-
+        native = _BlockNative(self, np.array([(s.stack, s.context) for s in slots], np.uint64), entry)
         try:
             for b in schedule.block_order(math.prod(grid)):
                 where = _coords(int(b), grid)
                 self._set("ctaid", where)
                 self._poison()
-                BlockRun(int(b), f"kernel {kernel} block {where}", count, schedule, self.sites, interval).run()
+                BlockRun(int(b), f"kernel {kernel} block {where}", count, schedule, self.sites, native).run()
                 self._check(shared_bytes)
         finally:
             fibers.SLOTS.give(slots)
@@ -985,6 +981,29 @@ class EmulatedModule:
     def _set(self, register: str, value: tuple[int, int, int]) -> None:
         for d, v in zip(DIMS, value):
             self._globals[(register, d)].value = v
+
+class _BlockNative:
+    """threads.Native on a module's JIT code, for one launch: SLOTS holds
+    each thread's (stack, context), ENTRY is the kernel's fiber entry."""
+
+    def __init__(self, module: EmulatedModule, slots: np.ndarray, entry: int) -> None:
+        self.module, self.slots, self.entry = module, slots, entry
+        self._ran = ctypes.c_int32(0)
+
+    def interval(self, order: np.ndarray, state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> int:
+        return self.module._interval(order.ctypes.data, order.size, state.ctypes.data, result.ctypes.data,
+                                     wait.ctypes.data, self.slots.ctypes.data, self.entry)
+
+    def intervals(self, order: np.ndarray, state: np.ndarray, result: np.ndarray, wait: np.ndarray,
+                  exited: int) -> tuple[int, int]:
+        total = self.module._intervals(order.ctypes.data, order.size, state.ctypes.data, result.ctypes.data,
+                                       wait.ctypes.data, self.slots.ctypes.data, self.entry, exited,
+                                       ctypes.addressof(self._ran))
+        return total, self._ran.value
+
+    def open_block_barrier(self, state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> bool:
+        return bool(self.module._open_barrier(state.ctypes.data, result.ctypes.data, wait.ctypes.data, state.size))
+
 
 @functools.lru_cache(maxsize=64)
 def _cached(digest: str, text: str) -> EmulatedModule:

@@ -245,7 +245,18 @@ def interval_ir(set_tid: str) -> str:
     state is FRESH): its tid globals set (SET_TID: IR storing them from
     %t), it resumes with result[t]; it ends EXITED, or WAITING with its wait
     record in wait[6t..6t+6). `slots` holds each thread's (stack, context).
-    Returns how many threads exited."""
+    Returns how many threads exited.
+
+    `__coalda_fiber_intervals(..., exited, intervals)`: for an order that is
+    the same in every interval (all schedules but shuffled), intervals one
+    after the other while the block-wide barrier between them opens in the
+    common case (threads.open_block_barrier_ir, which the module must
+    define): back to the launcher only when every thread has exited or
+    something else must open. Returns how many threads have exited in all
+    (EXITED counting from `exited`), and writes how many intervals ran:
+    a ctypes call and the launcher's Python per interval cost more than
+    most intervals.
+    """
     return f"""
 define i32 @__coalda_fiber_interval(ptr %order, i32 %n, ptr %state, ptr %result, ptr %wait, ptr %slots, ptr %start) {{
 entry:
@@ -297,5 +308,27 @@ next:
 done:
   %total = phi i32 [ 0, %entry ], [ %exited.next, %next ]
   ret i32 %total
+}}
+
+define i32 @__coalda_fiber_intervals(ptr %order, i32 %n, ptr %state, ptr %result, ptr %wait, ptr %slots,
+                                     ptr %start, i32 %exited.before, ptr %intervals) {{
+entry:
+  br label %run
+run:
+  %exited = phi i32 [ %exited.before, %entry ], [ %exited.now, %try ]
+  %k = phi i32 [ 0, %entry ], [ %k.next, %try ]
+  %e = call i32 @__coalda_fiber_interval(ptr %order, i32 %n, ptr %state, ptr %result, ptr %wait, ptr %slots,
+                                         ptr %start)
+  %exited.now = add i32 %exited, %e
+  %k.next = add i32 %k, 1
+  %all = icmp eq i32 %exited.now, %n
+  br i1 %all, label %stop, label %try
+try:
+  %opened = call i32 @__coalda_open_block_barrier(ptr %state, ptr %result, ptr %wait, i32 %n)
+  %again = icmp ne i32 %opened, 0
+  br i1 %again, label %run, label %stop
+stop:
+  store i32 %k.next, ptr %intervals
+  ret i32 %exited.now
 }}
 """

@@ -108,6 +108,12 @@ class Schedule:
             return order[np.lexsort((order // WARP, order % WARP))]
         return order
 
+    @property
+    def same_order_every_interval(self) -> bool:
+        """thread_order is the same for every block and interval (all
+        schedules but shuffled)."""
+        return self.name != "shuffled"
+
     def warp_groups(self, block: int, warp: int, site: int, k: int, lanes: list[int]) -> list[list[int]]:
         """The groups in which LANES (threads of one warp waiting at one
         `__activemask()`, the K-th opened in the block) run: together, or

@@ -50,8 +50,10 @@ made afresh when their memory is used again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -136,16 +138,43 @@ def _ranges(threads: Sequence[int]) -> str:
 # threads of ORDER that are FRESH or READY, each to its next barrier) and
 # returns how many exited; the arrays are the block's, one row per thread
 # (wait: kind, site, arg or mask, a, b, c), updated in place.
-Interval = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], int]
+class Native(Protocol):
+    """The JIT code's side of a block (coalda/fibers.py): STATE, RESULT and
+    WAIT are the block's arrays, ORDER a thread order (int32)."""
+
+    def interval(self, order: np.ndarray, state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> int:
+        """One interval; how many threads exited in it."""
+        ...
+
+    def intervals(self, order: np.ndarray, state: np.ndarray, result: np.ndarray, wait: np.ndarray,
+                  exited: int) -> tuple[int, int]:
+        """Intervals in ORDER while the block-wide barrier between them opens
+        (open_block_barrier_ir); how many threads have exited in all
+        (counting from EXITED), and how many intervals ran."""
+        ...
+
+    def open_block_barrier(self, state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> bool:
+        """Open the common case's block-wide barrier (open_block_barrier_ir)."""
+        ...
+
+
+@functools.lru_cache(maxsize=4096)
+def _thread_order(schedule: Schedule, block: int, count: int, interval: int) -> np.ndarray:
+    """schedule.thread_order as the JIT code reads it (contiguous int32),
+    computed once: every launch of a check runs the same blocks under the
+    same schedules (the original and the rewrite, in each layout)."""
+    order = np.ascontiguousarray(schedule.thread_order(block, count, interval), np.int32)
+    order.flags.writeable = False
+    return order
 
 
 class BlockRun:
     """The threads of one block, run to completion one at a time."""
 
     def __init__(self, block: int, where: str, count: int, schedule: Schedule, sites: Sequence[Site],
-                 interval: Interval) -> None:
+                 native: Native) -> None:
         self.block, self.where, self.count, self.schedule = block, where, count, schedule
-        self.sites, self.interval = sites, interval
+        self.sites, self.native = sites, native
         self.state: list[int] = []
         self.wait: list[tuple[int, int, int]] = []  # (kind, site, arg: a mask for warp kinds)
         self.operands: list[tuple[int, int, int]] = []  # a collective's a, b, c
@@ -154,19 +183,31 @@ class BlockRun:
         self._held: set[int] = set()  # lanes the schedule keeps waiting at an __activemask()
 
     def run(self) -> None:
-        """Run every thread of the block; raises EmulationFault on an error."""
+        """Run every thread of the block; raises EmulationFault on an error.
+        An order that is the same in every interval runs its intervals in
+        the JIT code until something other than a common block-wide barrier
+        must open; a shuffled order changes each interval, so each interval
+        comes back here for its order."""
         state = np.full(self.count, FRESH, np.int32)
         result = np.zeros(self.count, np.int32)
         wait = np.zeros((self.count, 6), np.int32)
         exited, interval = 0, 0
+        fixed = self.schedule.same_order_every_interval
         while True:
-            order = np.ascontiguousarray(self.schedule.thread_order(self.block, self.count, interval), np.int32)
-            exited += self.interval(order, state, result, wait)
-            if exited == self.count:
-                return
-            interval += 1
-            if _open_block_barrier(state, result, wait):
-                continue
+            if fixed:
+                order = _thread_order(self.schedule, 0, self.count, 0)
+                exited, ran = self.native.intervals(order, state, result, wait, exited)
+                interval += ran
+                if exited == self.count:
+                    return
+            else:
+                order = _thread_order(self.schedule, self.block, self.count, interval)
+                exited += self.native.interval(order, state, result, wait)
+                if exited == self.count:
+                    return
+                interval += 1
+                if self.native.open_block_barrier(state, result, wait):
+                    continue
             self.state, self.result = state.tolist(), result.tolist()
             records = wait.tolist()
             self.wait = [(r[0], r[1], r[2]) for r in records]
@@ -208,30 +249,42 @@ class BlockRun:
         """Open each `__syncwarp` and warp collective whose mask's lanes all
         wait (or have exited) at one of the same kind with the same mask, at
         any call site (sm_70 and later pair them across sites)."""
-        count = self.count
         self._open_activemasks(waiting)
+        state, wait = self.state, self.wait
+        closed: set[tuple[int, int, int]] = set()  # (warp's first thread, kind, mask) that cannot open now
         for t in waiting:
-            kind, site, mask = self.wait[t]
-            if kind not in WARP_KINDS or kind == ACTIVEMASK or self.state[t] != WAITING:
+            kind, site, mask = wait[t]
+            if kind not in WARP_KINDS or kind == ACTIVEMASK or state[t] != WAITING:
                 continue
             mask &= 0xFFFFFFFF
-            base = t - t % WARP
-            if not mask >> (t % WARP) & 1:
-                return f"thread {t}: {self.sites[site].describe(mask)} names a mask without its own lane {t % WARP}"
-            lanes = [base + lane for lane in range(WARP) if mask >> lane & 1 and base + lane < count]
-
-            def joins(u: int) -> bool:
-                if self.state[u] != WAITING or self.wait[u][2] & 0xFFFFFFFF != mask:
-                    return False
-                return self.wait[u][0] == kind
-
-            if all(self.state[u] == EXITED or joins(u) for u in lanes):
-                present = [u for u in lanes if self.state[u] == WAITING]
-                results = _collective(kind, {u % WARP: self.operands[u] for u in present})
-                for u in present:
-                    self.state[u] = READY
-                    self.result[u] = results.get(u % WARP, 0)
+            lane = t % WARP
+            if not mask >> lane & 1:
+                return f"thread {t}: {self.sites[site].describe(mask)} names a mask without its own lane {lane}"
+            key = (t - lane, kind, mask)
+            if key not in closed and not self._open_group(key):
+                closed.add(key)
         return None
+
+    def _open_group(self, key: tuple[int, int, int]) -> bool:
+        """Open the collective of KEY's lanes when every one that has not
+        exited waits at it; whether it opened."""
+        base, kind, mask = key
+        state, wait = self.state, self.wait
+        present = []
+        for lane in _lanes(mask):
+            u = base + lane
+            if u >= self.count:
+                break
+            if state[u] == EXITED:
+                continue
+            if state[u] != WAITING or wait[u][0] != kind or wait[u][2] & 0xFFFFFFFF != mask:
+                return False
+            present.append(u)
+        results = _collective(kind, {u % WARP: self.operands[u] for u in present}) if kind != WARP_SYNC else {}
+        for u in present:
+            state[u] = READY
+            self.result[u] = results.get(u % WARP, 0)
+        return True
 
     def _open_activemasks(self, waiting: list[int], release: bool = False) -> None:
         """Each `__activemask()`: the lanes of a warp waiting at the same
@@ -281,29 +334,116 @@ class BlockRun:
         return "; ".join(parts)
 
 
+@functools.lru_cache(maxsize=1024)
+def _lanes(mask: int) -> tuple[int, ...]:
+    """The lanes a warp mask names, in order."""
+    return tuple(lane for lane in range(WARP) if mask >> lane & 1)
+
+
 def _block_reduction(kind: int, predicates: list[bool]) -> int:
     """What a block-wide barrier returns: the count, and or or of the
     waiting threads' predicates (__syncthreads_count/and/or), else 0."""
     return {POPC: sum(predicates), AND: int(all(predicates)), OR: int(any(predicates))}.get(kind, 0)
 
 
-def _open_block_barrier(state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> bool:
-    """The common case of BlockRun._open, on the arrays: every live thread
-    waits at the same block-wide barrier (kind, site, and id for SYNC); it
-    opens. False: anything else, for the general path to decide."""
-    waiting = state == WAITING
-    records = wait[waiting]
-    if not len(records):
-        return False
-    kind, site, arg = (int(v) for v in records[0, :3])
-    if kind in WARP_KINDS or (records[:, 0] != kind).any() or (records[:, 1] != site).any():
-        return False
-    if kind == SYNC and (records[:, 2] != arg).any():
-        return False
-    value = _block_reduction(kind, (records[:, 2] != 0).tolist())
-    state[waiting] = READY
-    result[waiting] = value
-    return True
+def open_block_barrier_ir() -> str:
+    """`__coalda_open_block_barrier(state, result, wait, count)`: the common
+    case of BlockRun._open, natively, between two intervals: every live
+    thread waits at the same block-wide barrier (kind, site, and id for
+    SYNC); it opens, each waiting thread READY with the barrier's value
+    (_block_reduction: 0, or the count, and, or of the predicates). Returns
+    1 when it opened, 0 for anything else (the general path decides)."""
+    row = "getelementptr [6 x i32], ptr %wait, i32"
+    return f"""
+define internal i32 @__coalda_open_block_barrier(ptr %state, ptr %result, ptr %wait, i32 %count) {{
+entry:
+  %empty = icmp eq i32 %count, 0
+  br i1 %empty, label %no, label %find
+find:
+  %f = phi i32 [ 0, %entry ], [ %f.next, %find.next ]
+  %f.at = getelementptr i32, ptr %state, i32 %f
+  %f.state = load i32, ptr %f.at
+  %f.waits = icmp eq i32 %f.state, {WAITING}
+  br i1 %f.waits, label %first, label %find.next
+find.next:
+  %f.next = add i32 %f, 1
+  %f.more = icmp ult i32 %f.next, %count
+  br i1 %f.more, label %find, label %no
+first:
+  %kind.at = {row} %f, i32 0
+  %kind = load i32, ptr %kind.at
+  %site.at = {row} %f, i32 1
+  %site = load i32, ptr %site.at
+  %arg.at = {row} %f, i32 2
+  %arg = load i32, ptr %arg.at
+  %is.sync = icmp eq i32 %kind, {SYNC}
+  %block.wide = icmp ult i32 %kind, {WARP_SYNC}
+  br i1 %block.wide, label %check, label %no
+check:
+  %t = phi i32 [ %f, %first ], [ %t.next, %check.next ]
+  %waiting = phi i32 [ 0, %first ], [ %waiting.next, %check.next ]
+  %true = phi i32 [ 0, %first ], [ %true.next, %check.next ]
+  %t.at = getelementptr i32, ptr %state, i32 %t
+  %t.state = load i32, ptr %t.at
+  %t.waits = icmp eq i32 %t.state, {WAITING}
+  br i1 %t.waits, label %same, label %check.next
+same:
+  %t.kind.at = {row} %t, i32 0
+  %t.kind = load i32, ptr %t.kind.at
+  %t.site.at = {row} %t, i32 1
+  %t.site = load i32, ptr %t.site.at
+  %t.arg.at = {row} %t, i32 2
+  %t.arg = load i32, ptr %t.arg.at
+  %kind.eq = icmp eq i32 %t.kind, %kind
+  %site.eq = icmp eq i32 %t.site, %site
+  %arg.eq = icmp eq i32 %t.arg, %arg
+  %arg.free = xor i1 %is.sync, true
+  %arg.ok = or i1 %arg.eq, %arg.free
+  %kind.site = and i1 %kind.eq, %site.eq
+  %joins = and i1 %kind.site, %arg.ok
+  %pred = icmp ne i32 %t.arg, 0
+  %pred.one = zext i1 %pred to i32
+  br i1 %joins, label %check.next, label %no
+check.next:
+  %w.add = phi i32 [ 0, %check ], [ 1, %same ]
+  %p.add = phi i32 [ 0, %check ], [ %pred.one, %same ]
+  %waiting.next = add i32 %waiting, %w.add
+  %true.next = add i32 %true, %p.add
+  %t.next = add i32 %t, 1
+  %t.more = icmp ult i32 %t.next, %count
+  br i1 %t.more, label %check, label %value
+value:
+  %all = icmp eq i32 %true.next, %waiting.next
+  %all.one = zext i1 %all to i32
+  %any = icmp ne i32 %true.next, 0
+  %any.one = zext i1 %any to i32
+  %is.popc = icmp eq i32 %kind, {POPC}
+  %is.and = icmp eq i32 %kind, {AND}
+  %and.or = select i1 %is.and, i32 %all.one, i32 %any.one
+  %reduced = select i1 %is.popc, i32 %true.next, i32 %and.or
+  %v = select i1 %is.sync, i32 0, i32 %reduced
+  br label %release
+release:
+  %r = phi i32 [ %f, %value ], [ %r.next, %release.next ]
+  %r.at = getelementptr i32, ptr %state, i32 %r
+  %r.state = load i32, ptr %r.at
+  %r.waits = icmp eq i32 %r.state, {WAITING}
+  br i1 %r.waits, label %release.one, label %release.next
+release.one:
+  store i32 {READY}, ptr %r.at
+  %res.at = getelementptr i32, ptr %result, i32 %r
+  store i32 %v, ptr %res.at
+  br label %release.next
+release.next:
+  %r.next = add i32 %r, 1
+  %r.more = icmp ult i32 %r.next, %count
+  br i1 %r.more, label %release, label %yes
+yes:
+  ret i32 1
+no:
+  ret i32 0
+}}
+"""
 
 
 def _signed(value: int) -> int:

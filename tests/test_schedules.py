@@ -695,3 +695,44 @@ def test_fibers_say_in_one_line_where_they_cannot_run(monkeypatch: pytest.Monkey
     monkeypatch.setattr(fibers.sys, "platform", "darwin")
     with pytest.raises(fibers.FibersUnavailable, match=r"^the CPU emulator needs 64-bit Linux \(its threads are glibc ucontext fibers\)$"):
         fibers.libc_symbols()
+
+
+BLOCK_REDUCTIONS = """
+// Threads past n return before the barriers: they are not waited for and
+// not counted. Two barriers in a row with different ids are two barriers.
+__global__ void reductions(int *out, int n) {
+  int t = threadIdx.x;
+  if (t >= n) return;
+  int third = t % 3 == 0;
+  int c = __syncthreads_count(third);
+  int a = __syncthreads_and(t < n);
+  int a2 = __syncthreads_and(third);
+  int o = __syncthreads_or(t == n - 1);
+  int o2 = __syncthreads_or(0);
+  out[t * 5 + 0] = c;
+  out[t * 5 + 1] = a;
+  out[t * 5 + 2] = a2;
+  out[t * 5 + 3] = o;
+  out[t * 5 + 4] = o2;
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", [FORWARD, REVERSE, SHUFFLED], ids=str)
+@pytest.mark.parametrize("n", [50, 64, 1])
+def test_block_reductions_count_the_threads_that_wait(tmp_path: Path, schedule: object, n: int) -> None:
+    """__syncthreads_count/and/or give each waiting thread the count, and,
+    or of the waiting threads' predicates, whichever order they arrive in
+    (the barriers open in the JIT code between intervals, for every
+    schedule but shuffled, and from the launcher for shuffled)."""
+    source = tmp_path / "reductions.cu"
+    source.write_text(BLOCK_REDUCTIONS)
+    ir = tmp_path / "reductions.ll"
+    compile_to_ir(source, CompileOptions(opt_level=3), ir)
+    module = emulate.load(ir.read_text())
+    out = np.full(64 * 5, -7, np.int32)
+    module.launch("_Z10reductionsPii", (1, 1, 1), (64, 1, 1), [out, n], schedule)  # type: ignore[arg-type]
+    expected = [sum(1 for t in range(n) if t % 3 == 0), 1, int(n == 1), 1, 0]
+    rows = out.reshape(64, 5)
+    assert (rows[:n] == expected).all(), rows[:n].tolist()
+    assert (rows[n:] == -7).all()
