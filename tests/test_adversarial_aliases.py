@@ -25,7 +25,7 @@ import pytest
 
 from conftest import (
     TESTCASES, assert_all_match, differing_kernels, emulate_levels, in_function, optimize_levels, plant,
-    rewrite_kinds, run_cli,
+    rewrite_kinds, run_in_process,
 )
 
 SOURCE = TESTCASES / "adversarial" / "aliases.cu"
@@ -189,7 +189,7 @@ def test_missing_overlap_checks_are_caught_by_the_alias_layout(level: int, built
         return text
 
     bad = plant(out, tmp_path, planted, "the overlap checks")
-    run = run_cli("run", SOURCE, "--emulate", "-q", "-O", str(level), "--from", bad)
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "-O", str(level), "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     assert differing_kernels(run) == set(PLANTED), run.stdout[-3000:]
     rows = [(name, layout) for name, _, layout, _, _, result in ROW.findall(run.stdout)

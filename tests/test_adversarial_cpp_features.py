@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, emulate_levels, optimize_levels, plant, rewrite_kinds, run_cli
+from conftest import TESTCASES, emulate_levels, optimize_levels, plant, rewrite_kinds, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "cpp_features.cu"
 SPEC = SOURCE.with_suffix(".toml")
@@ -182,7 +182,7 @@ def test_failing_assert_is_one_line(built: dict, tmp_path: Path) -> None:
     spec.write_text('sizes = [256]\n[kernels.assert_inside]\nblock = 128\ngrid = "cdiv(n, block)"\nalign = 4\n'
                     'params = [{ name = "y", inout = "12*n" }, { name = "lim", value = "100" }, '
                     '{ name = "n", value = "n" }]\n')
-    run = run_cli("run", SOURCE, "--emulate", "-q", "--spec", spec, "--from", built[3][0])
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "--spec", spec, "--from", built[3][0])
     assert run.returncode == 1
     assert "Traceback" not in run.stderr
     assert re.search(r"^coalda: error: .*assert_inside.*assertion `lim > i` failed at .*cpp_features\.cu:\d+ "
@@ -290,13 +290,13 @@ def test_overloaded_kernels_are_refused_in_one_line(tmp_path: Path) -> None:
                       " if (i < n) { y[i].x *= 2.0; y[i].y += y[i].x; y[i].z -= 1.0; } }\n")
     source.with_suffix(".toml").write_text('sizes = [64]\n[kernels.scale]\nblock = 64\ngrid = 1\nalign = 8\n'
                                            'params = [{ name = "y", inout = "24*n" }, { name = "n", value = "n" }]\n')
-    opt = run_cli("optimize", source, "-o", tmp_path / "out", *PASS_ARGS)
+    opt = run_in_process("optimize", source, "-o", tmp_path / "out", *PASS_ARGS)
     assert opt.returncode == 0, opt.stderr
     report = json.loads((tmp_path / "out" / "overloads.report.json").read_text())
     # both are rewritten: the 12-byte records in block tiles, the 24-byte in warp tiles
     assert [(k["name"], k["symbol"], [s["tile"] for s in k["stagings"] if s["transformed"]])
             for k in report["kernels"]] == [("scale", "_Z5scaleP2F3i", ["block"]), ("scale", "_Z5scaleP2D3i", ["warp"])]
-    run = run_cli("run", source, "--emulate", "-q", "--from", tmp_path / "out")
+    run = run_in_process("run", source, "--emulate", "-q", "--from", tmp_path / "out")
     assert run.returncode == 1 and run.stdout == ""
     assert "Traceback" not in run.stderr
     assert run.stderr.strip() == ("coalda: error: the launch spec names kernel scale, which is overloaded (2 kernels "
@@ -307,7 +307,7 @@ def test_overloaded_kernels_are_refused_in_one_line(tmp_path: Path) -> None:
                          'params = [{ name = "y", inout = "12*n" }, { name = "n", value = "n" }]\n'
                          '[kernels._Z5scaleP2D3i]\nblock = 64\ngrid = 1\nalign = 8\n'
                          'params = [{ name = "y", inout = "24*n" }, { name = "n", value = "n" }]\n')
-    run = run_cli("run", source, "--emulate", "-q", "--from", tmp_path / "out", "--spec", by_symbol)
+    run = run_in_process("run", source, "--emulate", "-q", "--from", tmp_path / "out", "--spec", by_symbol)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert re.search(r"All \d+ comparisons match byte for byte\.", run.stdout), run.stdout[-2000:]
     assert {m[1] for m in re.finditer(r"^│ (\S+)\s+│", run.stdout, re.M)} == {"_Z5scaleP2F3i", "_Z5scaleP2D3i"}

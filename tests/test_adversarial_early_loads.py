@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, differing_kernels, in_function, optimize_levels, plant, run_cli
+from conftest import TESTCASES, differing_kernels, in_function, optimize_levels, plant, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "early_loads.cu"
 LEVELS = (3, 0)
@@ -147,6 +147,6 @@ def test_a_load_moved_above_a_store_to_its_address_is_caught(tmp_path: Path) -> 
 
     bad = plant(out, tmp_path, lambda text: in_function(text, "_Z18same_address_store", planted),
                 "the read back of w[i]")
-    run = run_cli("run", SOURCE, "--emulate", "-q", "-O", "0", "--from", bad)
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "-O", "0", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     assert differing_kernels(run) == {"same_address_store"}, run.stdout[-3000:]

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, run_cli
+from conftest import TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "guard_chains.cu"
 LEVELS = (3, 0)
@@ -192,5 +192,5 @@ def test_block_tiles_of_wide_elements_behind_a_chain(tmp_path: Path) -> None:
     bodies = bodies_of(out, report)
     assert {k: shape(bodies[k]) for k in ("warp_chain", "warp_chain_lim")} == {"warp_chain": (2, 3),
                                                                                 "warp_chain_lim": (3, 3)}
-    run = run_cli("run", SOURCE, "--emulate", "-q", "-O", "3", "--from", out)
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "-O", "3", "--from", out)
     assert_all_match(run)

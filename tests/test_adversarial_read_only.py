@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, run_cli
+from conftest import TESTCASES, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "read_only_windows.cu"
 RUNTIME = "--pass-arg=-coalda-window-read-only=runtime"
@@ -73,21 +72,19 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, bool], t
     def one(build: tuple[int, bool]) -> tuple[Path, dict]:
         level, runtime = build
         out = root / f"O{level}{'-runtime' if runtime else ''}"
-        proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, *([RUNTIME] if runtime else []))
+        proc = run_in_process("optimize", SOURCE, "-O", str(level), "-o", out, *([RUNTIME] if runtime else []))
         assert proc.returncode == 0, proc.stderr
         return out, json.loads((out / f"{SOURCE.stem}.report.json").read_text())
 
-    with ThreadPoolExecutor(2) as pool:
-        return dict(zip(BUILDS, pool.map(one, BUILDS)))
+    return {build: one(build) for build in BUILDS}
 
 
 @pytest.fixture(scope="module")
 def emulated(builds: dict) -> dict:
     def one(build: tuple[int, bool]):
-        return run_cli("run", SOURCE, "--emulate", "-q", "-O", str(build[0]), "--from", builds[build][0])
+        return run_in_process("run", SOURCE, "--emulate", "-q", "-O", str(build[0]), "--from", builds[build][0])
 
-    with ThreadPoolExecutor(2) as pool:
-        return dict(zip(BUILDS, pool.map(one, BUILDS)))
+    return {build: one(build) for build in BUILDS}
 
 
 def windowed(report: dict) -> set[str]:

@@ -43,7 +43,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant_lane_bug, run_cli,
+    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant_lane_bug, run_in_process,
     staging_reasons,
 )
 
@@ -229,7 +229,7 @@ def test_default_cost_rule_decisions(tmp_path: Path) -> None:
     """Without -coalda-stage-small-always (-O3): the small elements whose
     loads all come first stay where they are; the rest decides alike."""
     out = tmp_path / "out"
-    proc = run_cli("optimize", SOURCE, "-o", out)
+    proc = run_in_process("optimize", SOURCE, "-o", out)
     assert proc.returncode == 0, proc.stderr
     got = decisions(json.loads((out / f"{SOURCE.stem}.report.json").read_text()))
     assert {k: got[k] for k in DEFAULT_LEFT if got[k] != "left"} == {}
@@ -244,7 +244,7 @@ def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) ->
     keep most warps full (rare exits: NaN alphas, one flag in 32)."""
     bad = plant_lane_bug(optimized[3][0], tmp_path)
     spec = subset_spec(tmp_path, WARP[3] - TWO_D)
-    run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", bad)
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     caught = differing_kernels(run)
     expected = WARP[3] - TWO_D - SPLIT_WARPS
@@ -271,4 +271,4 @@ def test_block_of_97(optimized: dict, tmp_path: Path) -> None:
     shared-memory reductions keep their 128). Blocks of 256 and of 1024 at
     n = 2100 matched too when this corpus was written (not run here: time)."""
     spec = subset_spec(tmp_path, (WARP[3] | BLOCK[3]) - TWO_D, 97)
-    assert_all_match(run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))
+    assert_all_match(run_in_process("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, run_cli
+from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "staging.cu"
 LEVELS = (3, 0)
@@ -177,7 +177,7 @@ def test_known_miscompile(kernel: str, level: int, optimized: dict, tmp_path: Pa
     assert kernel in staged(optimized[level][1]), "no longer staged: the xfail would prove nothing"
     spec = tmp_path / "trigger.toml"
     spec.write_text("sizes = [256]\n\n" + table)
-    run = run_cli("run", SOURCE, "--emulate", "-q", "-O", str(level), "--spec", spec, "--from", optimized[level][0])
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "-O", str(level), "--spec", spec, "--from", optimized[level][0])
     if run.returncode < 0 or "a misaligned access" in run.stdout:
         raise Miscompiled(f"rc {run.returncode}: {run.stdout[-1500:]}")
     assert run.returncode == 0, f"rc {run.returncode}: " + run.stdout[-1500:] + run.stderr[-500:]

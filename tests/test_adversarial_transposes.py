@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, differing_kernels, in_function, optimize_levels, plant, run_cli
+from conftest import TESTCASES, differing_kernels, in_function, optimize_levels, plant, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "transposes.cu"
 LEVELS = (3, 0)
@@ -212,7 +212,7 @@ def test_a_3d_block_on_the_staged_path_is_caught(reports: dict, tmp_path: Path) 
     tables = SOURCE.with_suffix(".toml").read_text().split("\n[kernels.")
     spec.write_text("sizes = [70]\n\n" + "\n".join("[kernels." + t for t in tables[1:]
                                                     if t.startswith(("shape_3d]", "shape_1024]"))))
-    run = run_cli("run", SOURCE, "--emulate", "-q", "-O", "3", "--spec", spec, "--from", bad)
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "-O", "3", "--spec", spec, "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-1000:]
     assert differing_kernels(run) == {"shape_3d"}, run.stdout[-3000:]
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, optimize_levels, run_cli
+from conftest import TESTCASES, optimize_levels, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "uniform_go.cu"
 LEVELS = (3, 0)
@@ -186,15 +186,15 @@ def test_a_dropped_overflow_test_is_caught(tmp_path: Path) -> None:
     out = tmp_path / "out"
     # stores of values read before them: the cost rule leaves them alone;
     # staged anyway, as the corpus is, to attack the staged code
-    proc = run_cli("optimize", source, "-o", out, "--pass-arg=-coalda-stage-small-always")
+    proc = run_in_process("optimize", source, "-o", out, "--pass-arg=-coalda-stage-small-always")
     assert proc.returncode == 0, proc.stderr
-    good = run_cli("run", source, "--emulate", "--from", out)
+    good = run_in_process("run", source, "--emulate", "--from", out)
     assert good.returncode == 0, good.stdout[-2000:] + good.stderr
     after = out / "wrap.after.ll"
     text = after.read_text()
     planted = re.sub(r"(%coalda\.nowrap\d* = xor i1 )%[\w.]+, true", r"\1false, true", text)
     assert planted != text, "no overflow test in the uniform go"
     after.write_text(planted)
-    bad = run_cli("run", source, "--emulate", "--from", out)
+    bad = run_in_process("run", source, "--emulate", "--from", out)
     assert bad.returncode == 1, bad.stdout[-2000:] + bad.stderr
     assert "MISMATCH" in bad.stdout, bad.stdout[-2000:]

@@ -42,7 +42,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, plant_lane_bug, run_cli,
+    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, plant_lane_bug, run_in_process,
 )
 
 SOURCE = TESTCASES / "adversarial" / "warp_tiles.cu"
@@ -160,7 +160,7 @@ def test_partial_warps_run_the_original_code(block: int, optimized: dict, tmp_pa
     text = SPEC.read_text().replace("block = 128", f"block = {block}")
     spec = tmp_path / "warp_tiles.toml"
     spec.write_text(text)
-    assert_all_match(run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))
+    assert_all_match(run_in_process("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--spec", spec, "--from", optimized[3][0]))
 
 
 def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) -> None:
@@ -169,7 +169,7 @@ def test_every_warp_kernel_stages_full_warps(optimized: dict, tmp_path: Path) ->
     the bytes of every warp-staged kernel: the inputs give each of them full
     warps that go."""
     bad = plant_lane_bug(optimized[3][0], tmp_path)
-    run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     caught = differing_kernels(run)
     assert caught == WARP[3], (sorted(WARP[3] - caught), sorted(caught - WARP[3]))
@@ -183,14 +183,14 @@ def test_a_warp_of_two_iterations_is_not_one_row(optimized: dict, tmp_path: Path
     row, and both loops differ; no other kernel has the test."""
     row = re.compile(r"%coalda\.one\.row = and i1 [^,\n]+, [^,\n]+")
     bad = plant(optimized[3][0], tmp_path, lambda text: row.sub("%coalda.one.row = and i1 true, true", text))
-    run = run_cli("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     assert differing_kernels(run) == {"grid_continue", "grid_continue_d3"}
 
 
 def test_never_stages_none_in_warp_tiles(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    proc = run_cli("optimize", SOURCE, "-o", out, SMALL, "--pass-arg=-coalda-stage-warp-tiles=never")
+    proc = run_in_process("optimize", SOURCE, "-o", out, SMALL, "--pass-arg=-coalda-stage-warp-tiles=never")
     assert proc.returncode == 0, proc.stderr
     report = _report(out)
     got = tiles(report)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, assert_all_match, plant, run_cli
+from conftest import TESTCASES, assert_all_match, plant, run_in_process
 from stage_kernels import random_kernels
 
 WINDOWED = {"invert_mapping", "chunk_prefix"}
@@ -41,7 +41,7 @@ def staged(report: dict) -> dict[str, dict]:
 
 
 def optimize(source: Path, out: Path, level: int = 3, *pass_args: str) -> dict:
-    proc = run_cli("optimize", source, "-O", str(level), "-o", out, *(f"--pass-arg={a}" for a in pass_args))
+    proc = run_in_process("optimize", source, "-O", str(level), "-o", out, *(f"--pass-arg={a}" for a in pass_args))
     assert proc.returncode == 0, proc.stderr
     return json.loads((out / f"{source.stem}.report.json").read_text())
 
@@ -116,7 +116,7 @@ def test_math_between_the_accesses_is_staged_as_measured(tmp_path: Path) -> None
     for name in ("polar", "rotate"):
         assert "with branches between the accesses" in reasons[name], reasons[name]
     assert "no load waits behind their stores" in reasons["decay"], reasons["decay"]
-    run = run_cli("run", source, "--emulate", "--sizes", "1000", "--from", out)
+    run = run_in_process("run", source, "--emulate", "--sizes", "1000", "--from", out)
     assert_all_match(run)
 
 
@@ -125,7 +125,7 @@ def test_every_staged_kernel_computes_the_same_bytes(level: int, tmp_path: Path)
     out = tmp_path / "out"
     report = optimize(TESTCASES / "staging.cu", out, level)
     assert set(staged(report)) == (STAGED_O3 if level == 3 else STAGED_O0)
-    run = run_cli("run", TESTCASES / "staging.cu", "--emulate", "-O", str(level), "--from", out)
+    run = run_in_process("run", TESTCASES / "staging.cu", "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     # 12 kernels x 2 sizes x 4 layouts x 4 schedules, + 2 overlap layouts x 2
     # sizes for the 9 with two pointers (none is __restrict__), + soa_to_aos
@@ -178,7 +178,7 @@ def test_a_planted_staging_bug_is_caught(staging_o3: Path, tmp_path: Path, edit:
     The chunk windows' bugs at n = 8192 (at 1020 the windowed kernels have a
     single, partial block, which runs the original loop)."""
     size = "8192" if edit in ("no-refill-barrier", "no-write-through") else "1020"
-    run = run_cli("run", TESTCASES / "staging.cu", "--emulate", "--sizes", size, "--from",
+    run = run_in_process("run", TESTCASES / "staging.cu", "--emulate", "--sizes", size, "--from",
                   planted(staging_o3, tmp_path, edit))
     assert run.returncode == 1, run.stdout[-2000:]
     assert verdict in run.stderr, run.stderr
@@ -217,7 +217,7 @@ def test_random_staging_kernels(batch: int, tmp_path: Path) -> None:
                 if k.name in got and k.expects_warp_tiles() is not None:
                     tile = "warp" if k.expects_warp_tiles() else "block"
                     assert got[k.name]["tile"] == tile, (k.name, k.source(), got[k.name])
-        run = run_cli("run", source, "--emulate", "-O", str(level), "--from", out)
+        run = run_in_process("run", source, "--emulate", "-O", str(level), "--from", out)
         assert run.returncode == 0, source.read_text() + run.stdout[-3000:] + run.stderr
 
 
@@ -267,7 +267,7 @@ def test_grid_stride_loops_are_staged_per_iteration(level: int, tmp_path: Path) 
         assert {name: got[name]["barriers"] for name in GRID_STRIDE} == {
             "soa_to_aos_grid_stride": 3, "d4_fill_grid_stride": 2, "d4_update_grid_stride": 3,
             "axpy3_grid_stride": 3}
-    run = run_cli("run", LOOPS, "--emulate", "-O", str(level), "--from", out)
+    run = run_in_process("run", LOOPS, "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     # 7 kernels x 2 sizes x 4 layouts x 4 schedules, + 2 overlap layouts x 2
     # sizes for the 4 with two pointers, + the alias layout's 4 schedules x 2
@@ -303,7 +303,7 @@ def test_a_planted_loop_staging_bug_is_caught(loops_o3: Path, tmp_path: Path, ed
         out = tmp_path / "fallback"
         optimize(LOOPS, out, 3, "-coalda-stage-warp-tiles=fallback")
     bad = plant(out, tmp_path, planted_loop, edit)
-    run = run_cli("run", LOOPS, "--emulate", "--sizes", "1000", "--from", bad)
+    run = run_in_process("run", LOOPS, "--emulate", "--sizes", "1000", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     bad_rows = [line for line in run.stdout.splitlines() if "MISMATCH" in line or "RACE" in line or "FAULT" in line]
     assert bad_rows and all(any(name in line for name in GRID_STRIDE) for line in bad_rows), bad_rows
@@ -339,11 +339,11 @@ def test_a_missing_overlap_check_is_caught_by_the_alias_layout(tmp_path: Path) -
     out = tmp_path / "out"
     got = staged(optimize(source, out))
     assert got["chain"]["overlap_checks"] == 2
-    run = run_cli("run", source, "--emulate", "-q", "--from", out)
+    run = run_in_process("run", source, "--emulate", "-q", "--from", out)
     assert run.returncode == 0 and "All 22 comparisons match byte for byte." in run.stdout, run.stdout[-2000:]
     bad = plant(out, tmp_path, lambda text: re.sub(r"(%coalda\.apart\d* = or i1) %\w+, %\w+", r"\1 true, true", text),
                 "the overlap checks")
-    run = run_cli("run", source, "--emulate", "--from", bad)
+    run = run_in_process("run", source, "--emulate", "--from", bad)
     assert run.returncode == 1
     differing = {m[1] for m in re.finditer(r"│ chain\s+│ 1000 │ ([\w-]+)\s+│[^\n]*MISMATCH", run.stdout)}
     assert differing == {"alias"}, run.stdout[-3000:]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, assert_all_match, differing_kernels, plant, run_cli, staging_reasons
+from conftest import TESTCASES, assert_all_match, differing_kernels, plant, run_in_process, staging_reasons
 from test_staging import optimize, staged
 
 SOURCE = TESTCASES / "staging_partial.cu"
@@ -78,7 +78,7 @@ def test_the_same_bytes_at_o0(tmp_path: Path) -> None:
     assert elements == set(STAGED) - O0_LOOPS
     assert not {k for k, s in got.items() if s.get("kind") == "window"}
     assert "20 of its bytes" not in got["both_arms"]["reason"]
-    assert_all_match(run_cli("run", SOURCE, "--emulate", "-q", "-O", "0", "--from", out))
+    assert_all_match(run_in_process("run", SOURCE, "--emulate", "-q", "-O", "0", "--from", out))
 
 
 @pytest.mark.parametrize("variant", ["emitted", "forced", "block"])
@@ -98,7 +98,7 @@ def test_the_same_bytes_before_and_after(emitted: tuple[Path, dict], tmp_path: P
             assert set(LEFT) <= set(got)
         else:  # behind a test of data no block barrier may go
             assert {k for k, s in got.items() if s["tile"] == "warp"} == {"both_arms", "flag_bounce"}
-    assert_all_match(run_cli("run", SOURCE, "--emulate", "-q", "--from", out))
+    assert_all_match(run_in_process("run", SOURCE, "--emulate", "-q", "--from", out))
 
 
 def test_a_store_phase_that_writes_back_whole_elements_is_caught(emitted: tuple[Path, dict], tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_a_store_phase_that_writes_back_whole_elements_is_caught(emitted: tuple[
     they read and cannot show it."""
     stored = re.compile(r"%coalda\.stored(\d*) = icmp ne i(32|64) %\w+, 0")
     bad = plant(emitted[0], tmp_path, lambda text: stored.sub(r"%coalda.stored\1 = icmp eq i\2 0, 0", text))
-    run = run_cli("run", SOURCE, "--emulate", "-q", "--from", bad)
+    run = run_in_process("run", SOURCE, "--emulate", "-q", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     caught = differing_kernels(run)
     assert caught == {"xyz_write", "sph_neighbour"}, caught

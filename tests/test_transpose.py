@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, differing_kernels, emulate_levels, optimize_levels, plant, run_cli
+from conftest import TESTCASES, differing_kernels, emulate_levels, optimize_levels, plant, run_in_process
 from transpose_kernels import TransposeKernel, random_transposes
 
 
 @pytest.fixture(scope="module")
 def transpose_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("transpose") / "out"
-    proc = run_cli("optimize", TESTCASES / "transpose.cu", "-o", out)
+    proc = run_in_process("optimize", TESTCASES / "transpose.cu", "-o", out)
     assert proc.returncode == 0, proc.stderr
     return out
 
@@ -45,7 +45,7 @@ def test_naive_transposes_are_permuted_and_the_tiled_one_is_left_alone(transpose
 
 
 def test_transposes_compute_the_same_bytes(transpose_out: Path) -> None:
-    run = run_cli("run", TESTCASES / "transpose.cu", "--emulate", "--from", transpose_out)
+    run = run_in_process("run", TESTCASES / "transpose.cu", "--emulate", "--from", transpose_out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     # 3 kernels x 2 sizes x (4 layouts x 4 schedules + 2 overlap layouts);
     # the hand-tiled kernel's one-thread launches read tile slots its other
@@ -65,7 +65,7 @@ def test_a_value_read_from_the_wrong_slot_is_caught(transpose_out: Path, tmp_pat
         r"getelementptr i8, ptr addrspace\(3\) @coalda\.tile\.out, i64 (%\w+)(, !dbg ![0-9]+)?(\n\s+%coalda\.value = )",
         r"getelementptr i8, ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @coalda.tile.out, i64 4), i64 \1\3",
         text, count=1))
-    run = run_cli("run", TESTCASES / "transpose.cu", "--emulate", "--sizes", "100", "--from", bad)
+    run = run_in_process("run", TESTCASES / "transpose.cu", "--emulate", "--sizes", "100", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     assert "mismatch" in run.stderr, run.stderr
 
@@ -76,7 +76,7 @@ def test_the_benchmark_shapes_compute_the_same_bytes(transpose_out: Path, shape:
     n x n*1000//4096) at the emulator's sizes: 40 x 40 and 140 x 34, sides that are not
     multiples of the block either."""
     spec = TESTCASES / "bench" / f"transpose_{shape}.toml"
-    run = run_cli("run", TESTCASES / "transpose.cu", "--emulate", "-q", "--from", transpose_out, "--spec", spec)
+    run = run_in_process("run", TESTCASES / "transpose.cu", "--emulate", "-q", "--from", transpose_out, "--spec", spec)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     assert "All 52 comparisons match byte for byte." in run.stdout  # one size each
     assert "2 one-thread overlap launches were not checked (transpose_tiled:" in " ".join(run.stdout.split())
@@ -93,7 +93,7 @@ def test_an_owner_index_swapped_is_caught(transpose_out: Path, tmp_path: Path) -
                     'grid = ["cdiv(n, block)", "cdiv(n, block_y)", 1]\nalign = 4\n'
                     'params = [{ name = "out", out = "4*n*n" }, { name = "in", in = "4*n*n" }, '
                     '{ name = "M", value = "n" }, { name = "N", value = "n" }]\n')
-    run = run_cli("run", TESTCASES / "transpose.cu", "--emulate", "-q", "--from", bad, "--spec", spec)
+    run = run_in_process("run", TESTCASES / "transpose.cu", "--emulate", "-q", "--from", bad, "--spec", spec)
     assert run.returncode == 1, run.stdout[-2000:]
     assert "mismatch" in run.stderr, run.stderr
 
@@ -105,14 +105,14 @@ def test_gaussian_fan2_is_transposed_and_computes_the_same_bytes(tmp_path: Path)
     schedule computes the original bytes (n = 70 and 100: partial edge
     blocks run the original code)."""
     out = tmp_path / "out"
-    proc = run_cli("optimize", TESTCASES / "gaussian.cu", "-o", out)
+    proc = run_in_process("optimize", TESTCASES / "gaussian.cu", "-o", out)
     assert proc.returncode == 0, proc.stderr
     report = json.loads((out / "gaussian.report.json").read_text())
     [staging] = [s for k in report["kernels"] for s in k.get("stagings", [])]
     assert staging["transformed"], staging["reason"]
     assert staging["reason"].startswith("transposed the loads and stores of a_cuda")
     assert staging["arrays"] == [{"base": "a_cuda", "loaded": True, "member_width": 4, "stride": 4, "written": True}]
-    run = run_cli("run", TESTCASES / "gaussian.cu", "--emulate", "-q", "--from", out)
+    run = run_in_process("run", TESTCASES / "gaussian.cu", "--emulate", "-q", "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     assert "All 36 comparisons match byte for byte." in run.stdout
 
@@ -122,14 +122,14 @@ def test_a_missing_barrier_after_the_load_phase_is_caught(tmp_path: Path) -> Non
     may read its slot before the thread that loads it has: the schedules
     that run the owner first see it."""
     out = tmp_path / "out"
-    assert run_cli("optimize", TESTCASES / "gaussian.cu", "-o", out).returncode == 0
+    assert run_in_process("optimize", TESTCASES / "gaussian.cu", "-o", out).returncode == 0
     after = out / "gaussian.after.ll"
     text = after.read_text()
     planted = re.sub(r"(store float %coalda\.owner\.value, ptr addrspace\(3\) %\w+, align 4(, !dbg !\d+)?\n)"
                      r"\s+call void @llvm\.nvvm\.barrier0\(\)(, !dbg !\d+)?\n", r"\1", text, count=1)
     assert planted != text
     after.write_text(planted)
-    run = run_cli("run", TESTCASES / "gaussian.cu", "--emulate", "-q", "--sizes", "70", "--from", out)
+    run = run_in_process("run", TESTCASES / "gaussian.cu", "--emulate", "-q", "--sizes", "70", "--from", out)
     assert run.returncode == 1, run.stdout[-2000:]
     assert "race" in run.stderr or "mismatch" in run.stderr, run.stderr
 
@@ -143,7 +143,7 @@ def test_a_block_of_one_warp_runs_the_original_code(transpose_out: Path, tmp_pat
                     'grid = ["cdiv(n, block)", "cdiv(n, block_y)", 1]\nalign = 4\n'
                     'params = [{ name = "out", out = "4*n*n" }, { name = "in", in = "4*n*n" }, '
                     '{ name = "M", value = "n" }, { name = "N", value = "n" }]\n')
-    run = run_cli("run", TESTCASES / "transpose.cu", "--emulate", "-q", "--from", transpose_out, "--spec", spec)
+    run = run_in_process("run", TESTCASES / "transpose.cu", "--emulate", "-q", "--from", transpose_out, "--spec", spec)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr
     after = (transpose_out / "transpose.after.ll").read_text()
     assert re.search(r"icmp ugt i32 %\w+, 32", after)
@@ -203,6 +203,6 @@ def test_random_transposes_catch_a_block_of_two_layers_on_the_permuted_path(tmp_
     bad = plant(out, tmp_path, lambda text: re.sub(
         r"(%\w+) = icmp eq i32 %\w+, 1(, !dbg !\d+\n\s+%\w+ = icmp ugt i32 %\w+, 1)", r"\1 = icmp eq i32 1, 1\2",
         text), "the shape test's ntid.z == 1")
-    run = run_cli("run", source, "--emulate", "-q", "--from", bad)
+    run = run_in_process("run", source, "--emulate", "-q", "--from", bad)
     assert run.returncode == 1
     assert differing_kernels(run) == layered, run.stdout[-3000:]

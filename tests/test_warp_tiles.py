@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, plant, run_cli
+from conftest import TESTCASES, plant, run_in_process
 from test_staging import optimize, staged
 
 WARPS = TESTCASES / "staging_warps.cu"
@@ -48,7 +48,7 @@ def test_early_returns_on_data_are_staged_in_warp_tiles(level: int, tmp_path: Pa
     # soa's out is written only; advance's kernel touches nothing else
     assert {name: got[name]["barriers"] for name in KERNELS | {"advance"}} == {
         "d4_alive": 3, "soa_to_aos_alive": 2, "advance_alive": 3, "advance": 2}
-    run = run_cli("run", WARPS, "--emulate", "-O", str(level), "--from", out)
+    run = run_in_process("run", WARPS, "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     # 4 kernels x 2 sizes x 4 layouts x 4 schedules + 2 overlap layouts x 2 sizes x 3
     assert "All 140 comparisons match byte for byte." in run.stdout
@@ -61,7 +61,7 @@ def test_partial_warps_run_the_original_code(warps_o3: Path, tmp_path: Path, blo
     that took a partial warp would move the row of a missing lane."""
     spec = (TESTCASES / "staging_warps.toml").read_text().replace("block = 128", f"block = {block}")
     (tmp_path / "staging_warps.toml").write_text(spec)
-    run = run_cli("run", WARPS, "--emulate", "--spec", tmp_path / "staging_warps.toml", "--from", warps_o3)
+    run = run_in_process("run", WARPS, "--emulate", "--spec", tmp_path / "staging_warps.toml", "--from", warps_o3)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     assert "All 140 comparisons match byte for byte." in run.stdout
 
@@ -93,7 +93,7 @@ def _plant_warp_tile(text: str, edit: str) -> str:
 
 @pytest.mark.parametrize("edit", ["no-load-syncwarp", "any-lane", "block-row", "half-warp"])
 def test_a_planted_warp_tile_bug_is_caught(warps_o3: Path, tmp_path: Path, edit: str) -> None:
-    run = run_cli("run", WARPS, "--emulate", "--sizes", "1000", "--from", planted(warps_o3, tmp_path, edit))
+    run = run_in_process("run", WARPS, "--emulate", "--sizes", "1000", "--from", planted(warps_o3, tmp_path, edit))
     assert run.returncode == 1, run.stdout[-2000:]
     bad = [line for line in run.stdout.splitlines() if re.search(r"MISMATCH|RACE|FAULT", line)]
     assert bad and all(re.search(r"\b(d4_alive|soa_to_aos_alive|advance_alive|advance)\b", line) for line in bad), bad
@@ -109,7 +109,7 @@ def test_always_stages_block_legal_kernels_in_warp_tiles(tmp_path: Path) -> None
     assert tiles == {"soa_to_aos": "warp", "d4_update": "warp", "axpy3": "warp",
                      "soa_to_aos_grid_stride": "warp", "d4_fill_grid_stride": "warp",
                      "d4_update_grid_stride": "warp", "axpy3_grid_stride": "warp"}
-    run = run_cli("run", TESTCASES / "staging_loops.cu", "--emulate", "--from", out)
+    run = run_in_process("run", TESTCASES / "staging_loops.cu", "--emulate", "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     # 7 kernels x 2 sizes x 4 layouts x 4 schedules + 2 overlap layouts x 2
     # sizes for the 4 with two pointers (the soa and axpy forms), + the alias

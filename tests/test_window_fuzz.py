@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_in_process
 from window_kernels import random_kernels
 
 FUZZ = int(os.environ.get("COALDA_WINDOW_FUZZ", "16"))
@@ -123,7 +123,7 @@ def test_window_cases(level: int, tmp_path: Path) -> None:
     source.write_text(CASES)
     (tmp_path / "cases.toml").write_text(CASES_SPEC)
     out = tmp_path / "out"
-    proc = run_cli("optimize", source, "-O", str(level), "-o", out)
+    proc = run_in_process("optimize", source, "-O", str(level), "-o", out)
     assert proc.returncode == 0, proc.stderr
     report = json.loads((out / "cases.report.json").read_text())
     assert windowed(report) == CASES_WINDOWED[level]
@@ -131,7 +131,7 @@ def test_window_cases(level: int, tmp_path: Path) -> None:
                if s.get("kind") == "window"}
     for name, why in CASES_REFUSED[level].items():
         assert why in reasons[name] and "may split the block" in reasons[name], reasons[name]
-    run = run_cli("run", source, "--emulate", "-O", str(level), "--from", out)
+    run = run_in_process("run", source, "--emulate", "-O", str(level), "--from", out)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr
     assert "All 106 comparisons match byte for byte." in run.stdout
     if level == 0:
@@ -152,7 +152,7 @@ def test_random_window_kernels(batch: int, tmp_path: Path) -> None:
     for level in (3, 0):
         out = tmp_path / f"out{level}"
         # the reductions' row lengths are arguments: read-only windows at run time
-        proc = run_cli("optimize", source, "-O", str(level), "-o", out, "--pass-arg=-coalda-window-read-only=runtime")
+        proc = run_in_process("optimize", source, "-O", str(level), "-o", out, "--pass-arg=-coalda-window-read-only=runtime")
         assert proc.returncode == 0, proc.stderr
         report = json.loads((out / "window.report.json").read_text())
         # every kernel, at both levels (-O0's int indexes are read by the
@@ -160,5 +160,5 @@ def test_random_window_kernels(batch: int, tmp_path: Path) -> None:
         missing = {k.name for k in kernels if k.promise()} - windowed(report)
         reasons = {k["name"]: [s["reason"] for s in k.get("stagings", [])] for k in report["kernels"]}
         assert not missing, (source.read_text(), {m: reasons.get(m) for m in missing})
-        run = run_cli("run", source, "--emulate", "-O", str(level), "--from", out)
+        run = run_in_process("run", source, "--emulate", "-O", str(level), "--from", out)
         assert run.returncode == 0, source.read_text() + run.stdout[-3000:] + run.stderr
