@@ -61,6 +61,7 @@
 #include "SourceNames.h"
 #include "StagingEmitterImpl.h"
 #include "ThreadFunctions.h"
+#include "Versioning.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -72,7 +73,6 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
-#include "llvm/Transforms/Utils/SSAUpdater.h"
 
 #define DEBUG_TYPE "coalda-staging-emit"
 
@@ -156,37 +156,11 @@ BasicBlock *StagingEmitter::cloneRegion(Value *Go) {
   B.SetCurrentDebugLocation(Loc);
   B.CreateCondBr(Go, Entry, Original,
                  MDBuilder(Ctx).createLikelyBranchWeights());
-  repairUses(VMap, Clones);
+  repairUsesOutside(Region, InRegion, Clones, VMap);
   // Lay the fallback out last, where a reader looks for it.
   for (BasicBlock *BB : CloneList)
     BB->moveBefore(Merge);
   return Original;
-}
-
-/// Values of the region used after it now come from the region or its
-/// clone: an SSA phi where the two meet.
-void StagingEmitter::repairUses(ValueToValueMapTy &VMap,
-                                const SmallPtrSetImpl<BasicBlock *> &Clones) {
-  for (BasicBlock *BB : Region)
-    for (Instruction &I : *BB) {
-      SmallVector<Use *, 4> Outside;
-      for (Use &U : I.uses()) {
-        auto *User = cast<Instruction>(U.getUser());
-        BasicBlock *At = User->getParent();
-        if (auto *Phi = dyn_cast<PHINode>(User))
-          At = Phi->getIncomingBlock(U);
-        if (!InRegion.contains(At) && !Clones.contains(At))
-          Outside.push_back(&U);
-      }
-      if (Outside.empty())
-        continue;
-      SSAUpdater SSA;
-      SSA.Initialize(I.getType(), I.getName());
-      SSA.AddAvailableValue(BB, &I);
-      SSA.AddAvailableValue(cast<BasicBlock>(VMap[BB]), VMap[&I]);
-      for (Use *U : Outside)
-        SSA.RewriteUse(*U);
-    }
 }
 
 void StagingEmitter::makeTiles() {

@@ -73,8 +73,6 @@ private:
   // The core (StagingEmitter.cpp).
   void split();
   llvm::BasicBlock *cloneRegion(llvm::Value *Go);
-  void repairUses(llvm::ValueToValueMapTy &VMap,
-                  const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &Clones);
   void makeTiles();
   void emitLoadPhase();
   /// A condition the region's first block runs under, and the value of it
