@@ -360,14 +360,6 @@ collectWindows(const CoalescingInfo &Info,
                llvm::DominatorTree &DT, llvm::PostDominatorTree &PDT,
                llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
 
-/// The static shared memory F and the functions it calls use, or nothing
-/// when they use dynamic shared memory (extern __shared__).
-std::optional<uint64_t> staticSharedBytes(const llvm::Function &F);
-
-/// The x bound of F's __launch_bounds__ (maxntid.x: the `nvvm.maxntid`
-/// attribute or clang 19's `maxntidx` in nvvm.annotations), or 0.
-unsigned launchBoundX(const llvm::Function &F);
-
 /// emit: windows one legal candidate's chunks; returns what it did.
 std::string emitWindows(const StagingCandidate &C, const StagingPlan &P);
 
