@@ -55,6 +55,7 @@
 #define COALDA_LIB_STAGING_H
 
 #include "CopyGroup.h"
+#include "RewriteKind.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -313,6 +314,8 @@ struct StagingOutcome {
   llvm::DebugLoc Loc; ///< of the first staged access
 
   bool legal() const { return !Skip; }
+  /// Which rewrite the candidate and its plan make (RewriteKind.h).
+  RewriteKind kind() const { return rewriteKind(Candidate, Plan); }
   uint64_t tileBytes() const {
     return Candidate.bytesPerThread() * Plan.Capacity *
            (Candidate.transposed() ? 2 : 1);
