@@ -94,6 +94,9 @@ private:
       B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
   }
   std::string warpReason() const;
+  /// What the staging did, for people: by its kind.
+  std::string describeElements(bool Warp) const;
+  std::string describeTransposed() const;
   llvm::Value *sreg(llvm::IRBuilder<> &B, llvm::Intrinsic::ID ID) {
     return B.CreateIntrinsic(ID, {}, {});
   }
