@@ -20,6 +20,7 @@
 #include "CopyGroup.h"
 #include "Options.h"
 #include "Report.h"
+#include "RewriteKind.h"
 #include "Staging.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -204,6 +205,44 @@ void breakForTesting(Function &F) {
       }
 }
 
+/// Emits a legal group's rewrite; returns what it did, for people.
+std::string emitRewrite(const GroupOutcome &O, const CoalescingInfo &Info) {
+  std::string Action;
+  switch (O.kind()) {
+  case RewriteKind::RegionCopy:
+    Action = emitRegionCopy(O.Group, O.Plan, Info.atoms());
+    break;
+  case RewriteKind::FlatCopy:
+    Action = describeFlatOnly(O.Group, O.Plan);
+    break;
+  case RewriteKind::BlockTile:
+  case RewriteKind::WarpTile:
+  case RewriteKind::TransposedTile:
+  case RewriteKind::ChunkWindow:
+    llvm_unreachable("a copy group is a region or a flat copy");
+  }
+  // The grid-stride loop's flat copy, beside the region copy or alone.
+  if (O.Plan.flat())
+    emitFlatCopy(O.Group, O.Plan);
+  return Action;
+}
+
+/// Emits a legal staging candidate's rewrite; returns what it did.
+std::string emitRewrite(const StagingOutcome &O) {
+  switch (O.kind()) {
+  case RewriteKind::BlockTile:
+  case RewriteKind::WarpTile:
+  case RewriteKind::TransposedTile:
+    return emitStaging(O.Candidate, O.Plan);
+  case RewriteKind::ChunkWindow:
+    return emitWindows(O.Candidate, O.Plan);
+  case RewriteKind::RegionCopy:
+  case RewriteKind::FlatCopy:
+    break;
+  }
+  llvm_unreachable("a staging candidate is staged or windowed");
+}
+
 /// Emits every legal group of F (Kernel, or its copy with the helpers
 /// inlined), erases the members, verifies F; an invalid result is replaced
 /// by the original body and its groups are reported as missed. Appends
@@ -218,12 +257,7 @@ bool transformKernel(Function &F, const Function &Kernel,
   for (GroupOutcome &O : Groups) {
     if (!O.legal())
       continue;
-    if (O.Plan.FlatOnly)
-      O.Action = describeFlatOnly(O.Group, O.Plan);
-    else
-      O.Action = emitRegionCopy(O.Group, O.Plan, Info.atoms());
-    if (O.Plan.flat())
-      emitFlatCopy(O.Group, O.Plan);
+    O.Action = emitRewrite(O, Info);
     O.Transformed = true;
     ++NumGroupsRewritten;
   }
@@ -235,15 +269,15 @@ bool transformKernel(Function &F, const Function &Kernel,
   for (auto [Idx, O] : enumerate(Stagings)) {
     if (!O.legal())
       continue;
-    O.Action = O.Candidate.windowed() ? emitWindows(O.Candidate, O.Plan)
-                                      : emitStaging(O.Candidate, O.Plan);
+    O.Action = emitRewrite(O);
     O.Transformed = true;
     ++NumStagingsRewritten;
     if (Json)
       markStaged(*Json, Idx, O);
   }
+  // A flat copy alone keeps the loop's copy: its members stay.
   for (GroupOutcome &O : Groups)
-    if (O.Transformed && !O.Plan.FlatOnly)
+    if (O.Transformed && O.kind() == RewriteKind::RegionCopy)
       eraseMembers(O.Group);
   if (Any && opts::BreakForTesting)
     breakForTesting(F);

@@ -17,6 +17,7 @@
 #define COALDA_LIB_COPYGROUP_H
 
 #include "coalda/CoalescingAnalysis.h"
+#include "RewriteKind.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -145,6 +146,8 @@ struct GroupOutcome {
   llvm::DebugLoc FirstLoc, LastLoc;
 
   bool legal() const { return !Skip; }
+  /// Which rewrite the plan makes (of a legal group).
+  RewriteKind kind() const { return rewriteKind(Plan); }
 };
 
 //===----------------------------------------------------------------------===//

@@ -1,10 +1,11 @@
 //===- MemoryFacts.cpp - What the rewrites may assume of memory -----------===//
 //
 // The memory facts of MemoryFacts.h: address spaces of bases, objects that
-// cannot overlap, and calls that write nothing. Every rewrite's legality
-// (Legality.cpp, StagingLegality.cpp, ChunkWindow.cpp) and the emitters
-// that leave out a run-time check for disjoint buffers ask them; they used
-// to live in the copy rewrite's phases.
+// cannot overlap, calls that write nothing and calls that touch no
+// addressable memory. Every rewrite's legality (Legality.cpp,
+// StagingLegality.cpp, StagingInterference.cpp, ChunkWindow.cpp) and the
+// emitters that leave out a run-time check for disjoint buffers ask them;
+// they used to live in the phases that first needed them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +125,11 @@ bool isMarkerCall(const CallBase &Call) {
 
 bool writesNoMemory(const CallBase &Call) {
   return isMarkerCall(Call) || !Call.mayWriteToMemory();
+}
+
+bool touchesNoAddressableMemory(const CallBase &Call) {
+  return isMarkerCall(Call) || !Call.mayReadOrWriteMemory() ||
+         Call.onlyAccessesInaccessibleMemory();
 }
 
 } // namespace coalda

@@ -1,11 +1,11 @@
 //===- MemoryFacts.h - What the rewrites may assume of memory ---*- C++ -*-===//
 //
 // Facts about memory that every rewrite's legality asks: which space a base
-// names, whether two pointers can reach the same bytes, and which calls
-// write nothing a later access could read. The copy rewrite, the element
-// staging and the chunk windows (and their emitters, which leave out the
-// checks these facts make needless) all ask the same questions, so the
-// answers live here, once.
+// names, whether two pointers can reach the same bytes, which calls write
+// nothing a later access could read and which touch no addressable memory.
+// The copy rewrite, the element staging and the chunk windows (and their
+// emitters, which leave out the checks these facts make needless) all ask
+// the same questions, so the answers live here, once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +41,15 @@ bool isMarkerCall(const llvm::CallBase &Call);
 /// that does not write memory at all (it may read). The chunk windows ask
 /// this of the calls between a refill and the loads it serves.
 bool writesNoMemory(const llvm::CallBase &Call);
+
+/// A call that touches no memory IR can address: a marker, one that does
+/// not touch memory at all, or one that touches only inaccessible memory
+/// (the warp shuffles, votes and reductions). Barriers and __syncwarp say
+/// nothing of their memory and are not such calls. The element staging
+/// asks this of the calls between its phases: they cannot see the staged
+/// elements (the region runs with the same threads on the staged path as
+/// on the original one, which go picks alike for the whole block).
+bool touchesNoAddressableMemory(const llvm::CallBase &Call);
 
 } // namespace coalda
 

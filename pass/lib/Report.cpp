@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Report.h"
+#include "RewriteKind.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -239,6 +240,7 @@ std::string stagingBases(const StagingOutcome &O) {
 }
 
 json::Value stagingJSON(const StagingOutcome &O) {
+  RewriteKind Kind = O.kind();
   json::Object J;
   json::Array Arrays;
   for (const StagedArray &A : O.Candidate.Arrays) {
@@ -257,9 +259,7 @@ json::Value stagingJSON(const StagingOutcome &O) {
     Arrays.push_back(std::move(Arr));
   }
   J["arrays"] = std::move(Arrays);
-  J["kind"] = O.Candidate.windowed()     ? "window"
-              : O.Candidate.transposed() ? "transposed"
-                                         : "element";
+  J["kind"] = kindName(Kind);
   J["transformed"] = O.Transformed;
   J["reason"] = O.Transformed ? O.Action : O.Skip ? O.Skip->Detail : "";
   if (O.Skip)
@@ -268,12 +268,12 @@ json::Value stagingJSON(const StagingOutcome &O) {
     J["tile_bytes"] = (int64_t)O.tileBytes();
     J["threads"] = (int64_t)O.Plan.Capacity;
     J["vote"] = O.Plan.barrierVote();
-    J["tile"] = O.Plan.WarpTile ? "warp" : "block";
-    J["go"] = O.Plan.WarpTile    ? "warp"
-              : !O.Plan.votes()  ? "shape"
-              : O.Plan.UniformGo ? "uniform"
-                                 : "vote";
-    if (O.Candidate.windowed()) {
+    J["tile"] = tileName(Kind);
+    J["go"] = Kind == RewriteKind::WarpTile ? "warp"
+              : !O.Plan.votes()             ? "shape"
+              : O.Plan.UniformGo            ? "uniform"
+                                            : "vote";
+    if (Kind == RewriteKind::ChunkWindow) {
       int64_t Sites = 0;
       for (const StagedArray &A : O.Candidate.Arrays)
         Sites += A.Sites.size();
@@ -285,7 +285,7 @@ json::Value stagingJSON(const StagingOutcome &O) {
       // vote, before the loads, after them, before the stores, after them
       // (in a warp tile each is a __syncwarp, and the ballot is none).
       const StagingPlan &P = O.Plan;
-      bool Written = O.Candidate.transposed() ||
+      bool Written = Kind == RewriteKind::TransposedTile ||
                      any_of(O.Candidate.Arrays,
                             [](const StagedArray &A) { return A.Written; });
       J["barriers"] = (int64_t)(
@@ -448,14 +448,13 @@ void remarkStaging(const StagingOutcome &O, const Function &F,
     return;
   }
   ++MissedStats[(size_t)O.Skip->Reason];
+  bool Window = O.kind() == RewriteKind::ChunkWindow;
   ORE.emit([&] {
     return OptimizationRemarkMissed(DEBUG_TYPE, missedName(O.Skip->Reason),
                                     O.Loc, Region)
-           << (O.Candidate.windowed() ? "chunk of " : "elements of ")
-           << stagingBases(O)
-           << (O.Candidate.windowed()
-                   ? " not read through a shared-memory window: "
-                   : " not staged through shared memory: ")
+           << (Window ? "chunk of " : "elements of ") << stagingBases(O)
+           << (Window ? " not read through a shared-memory window: "
+                      : " not staged through shared memory: ")
            << O.Skip->Detail;
   });
 }

@@ -5,9 +5,9 @@
 // 48 KB a block may have without opting in to more. What the two sizings
 // have in common lives here, once: the bytes the kernel already uses (none
 // to size against when it uses dynamic shared memory, whose size only the
-// launch knows) and whether tiles for so many threads fit beside them.
-// Which thread counts each tries is its own rule (StagingLegality.cpp's
-// sizeTiles, ChunkWindow.cpp's sizeWindows).
+// launch knows), whether tiles for so many threads fit beside them, and the
+// kernel's __launch_bounds__. Which thread counts each tries is its own
+// rule (StagingTiles.cpp's sizeTiles, ChunkWindow.cpp's sizeWindows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <variant>
 
 namespace llvm {
@@ -49,6 +50,14 @@ struct SharedBudget {
 /// it.
 std::variant<SharedBudget, Missed> sharedBudget(const llvm::Function &F,
                                                 llvm::StringRef Tile);
+
+/// The static shared memory F and the functions it calls use, or nothing
+/// when they use dynamic shared memory (extern __shared__).
+std::optional<uint64_t> staticSharedBytes(const llvm::Function &F);
+
+/// The x bound of F's __launch_bounds__ (maxntid.x: the `nvvm.maxntid`
+/// attribute or clang 19's `maxntidx` in nvvm.annotations), or 0.
+unsigned launchBoundX(const llvm::Function &F);
 
 } // namespace coalda
 

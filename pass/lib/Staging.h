@@ -55,6 +55,7 @@
 #define COALDA_LIB_STAGING_H
 
 #include "CopyGroup.h"
+#include "RewriteKind.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -313,6 +314,8 @@ struct StagingOutcome {
   llvm::DebugLoc Loc; ///< of the first staged access
 
   bool legal() const { return !Skip; }
+  /// Which rewrite the candidate and its plan make (RewriteKind.h).
+  RewriteKind kind() const { return rewriteKind(Candidate, Plan); }
   uint64_t tileBytes() const {
     return Candidate.bytesPerThread() * Plan.Capacity *
            (Candidate.transposed() ? 2 : 1);
@@ -359,14 +362,6 @@ collectWindows(const CoalescingInfo &Info,
                const llvm::DenseSet<const llvm::Instruction *> &Claimed,
                llvm::DominatorTree &DT, llvm::PostDominatorTree &PDT,
                llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
-
-/// The static shared memory F and the functions it calls use, or nothing
-/// when they use dynamic shared memory (extern __shared__).
-std::optional<uint64_t> staticSharedBytes(const llvm::Function &F);
-
-/// The x bound of F's __launch_bounds__ (maxntid.x: the `nvvm.maxntid`
-/// attribute or clang 19's `maxntidx` in nvvm.annotations), or 0.
-unsigned launchBoundX(const llvm::Function &F);
 
 /// emit: windows one legal candidate's chunks; returns what it did.
 std::string emitWindows(const StagingCandidate &C, const StagingPlan &P);

@@ -60,7 +60,9 @@
 #include "Options.h"
 #include "SourceNames.h"
 #include "StagingEmitterImpl.h"
+#include "RewriteKind.h"
 #include "ThreadFunctions.h"
+#include "Versioning.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -72,7 +74,6 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
-#include "llvm/Transforms/Utils/SSAUpdater.h"
 
 #define DEBUG_TYPE "coalda-staging-emit"
 
@@ -156,37 +157,11 @@ BasicBlock *StagingEmitter::cloneRegion(Value *Go) {
   B.SetCurrentDebugLocation(Loc);
   B.CreateCondBr(Go, Entry, Original,
                  MDBuilder(Ctx).createLikelyBranchWeights());
-  repairUses(VMap, Clones);
+  repairUsesOutside(Region, InRegion, Clones, VMap);
   // Lay the fallback out last, where a reader looks for it.
   for (BasicBlock *BB : CloneList)
     BB->moveBefore(Merge);
   return Original;
-}
-
-/// Values of the region used after it now come from the region or its
-/// clone: an SSA phi where the two meet.
-void StagingEmitter::repairUses(ValueToValueMapTy &VMap,
-                                const SmallPtrSetImpl<BasicBlock *> &Clones) {
-  for (BasicBlock *BB : Region)
-    for (Instruction &I : *BB) {
-      SmallVector<Use *, 4> Outside;
-      for (Use &U : I.uses()) {
-        auto *User = cast<Instruction>(U.getUser());
-        BasicBlock *At = User->getParent();
-        if (auto *Phi = dyn_cast<PHINode>(User))
-          At = Phi->getIncomingBlock(U);
-        if (!InRegion.contains(At) && !Clones.contains(At))
-          Outside.push_back(&U);
-      }
-      if (Outside.empty())
-        continue;
-      SSAUpdater SSA;
-      SSA.Initialize(I.getType(), I.getName());
-      SSA.AddAvailableValue(BB, &I);
-      SSA.AddAvailableValue(cast<BasicBlock>(VMap[BB]), VMap[&I]);
-      for (Use *U : Outside)
-        SSA.RewriteUse(*U);
-    }
 }
 
 void StagingEmitter::makeTiles() {
@@ -473,6 +448,39 @@ std::string StagingEmitter::emit() {
   ++NumStaged;
   LLVM_DEBUG(dbgs() << "coalda: staged " << C.Arrays.size() << " arrays in "
                     << F->getName() << "\n");
+  RewriteKind Kind = rewriteKind(C, P);
+  switch (Kind) {
+  case RewriteKind::BlockTile:
+  case RewriteKind::WarpTile:
+    return describeElements(Kind == RewriteKind::WarpTile);
+  case RewriteKind::TransposedTile:
+    return describeTransposed();
+  case RewriteKind::RegionCopy:
+  case RewriteKind::FlatCopy:
+  case RewriteKind::ChunkWindow:
+    break;
+  }
+  llvm_unreachable("the staging emitter stages elements or transposes");
+}
+
+/// What a transposed staging did, for people.
+std::string StagingEmitter::describeTransposed() const {
+  const StagedArray &A = C.Arrays.front();
+  return std::string(A.Loaded ? "transposed the loads and stores of "
+                              : "transposed the stores to ") +
+         baseName(A.Base) + " through a shared tile (the block " +
+         (A.Loaded ? "loads and stores" : "stores") + " its columns in turn; " +
+         std::to_string(C.bytesPerThread() * 2 * P.Capacity) + " bytes for " +
+         std::to_string(P.Capacity) + " threads" +
+         (A.Loaded && opts::CostRules
+              ? "; blocks of rows narrower than 32 threads run the "
+                "original code"
+              : "") +
+         ")";
+}
+
+/// What an element staging in block or warp tiles did, for people.
+std::string StagingEmitter::describeElements(bool Warp) const {
   std::string Names;
   for (const StagedArray &A : C.Arrays)
     Names += (Names.empty() ? "" : ", ") + baseName(A.Base) + " (" +
@@ -484,34 +492,19 @@ std::string StagingEmitter::emit() {
                                    " of its bytes written back"
                              : "") +
              ")";
-  if (C.transposed())
-    return std::string(C.Arrays.front().Loaded ? "transposed the loads and "
-                                                 "stores of "
-                                               : "transposed the stores to ") +
-           baseName(C.Arrays.front().Base) +
-           " through a shared tile (the block " +
-           (C.Arrays.front().Loaded ? "loads and stores" : "stores") +
-           " its columns in turn; " +
-           std::to_string(C.bytesPerThread() * 2 * P.Capacity) +
-           " bytes for " + std::to_string(P.Capacity) + " threads" +
-           (C.Arrays.front().Loaded && opts::CostRules
-                ? "; blocks of rows narrower than 32 threads run the "
-                  "original code"
-                : "") +
-           ")";
   std::string Where =
-      P.WarpTile ? std::string(P.GridLoop ? ", each full warp on each "
-                                            "iteration of the grid-stride "
-                                            "loop: "
-                                          : ", each full warp on its own: ") +
-                       warpReason()
+      Warp ? std::string(P.GridLoop ? ", each full warp on each "
+                                      "iteration of the grid-stride "
+                                      "loop: "
+                                    : ", each full warp on its own: ") +
+                 warpReason()
       : P.GridLoop ? ", on each full iteration of the grid-stride loop"
                    : "";
   if (indexReadsRows())
     Where += "; the index reads threadIdx.y or .z, and only blocks of one "
              "row (blockDim.y = blockDim.z = 1) take the staged path";
   return "staged " + Names + " through shared memory (" +
-         (P.WarpTile ? "warp tiles, " : "block tile, ") +
+         (Warp ? "warp tiles, " : "block tile, ") +
          std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
          std::to_string(P.Capacity) + " threads" + Where + ")";
 }

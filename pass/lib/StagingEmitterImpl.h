@@ -73,8 +73,6 @@ private:
   // The core (StagingEmitter.cpp).
   void split();
   llvm::BasicBlock *cloneRegion(llvm::Value *Go);
-  void repairUses(llvm::ValueToValueMapTy &VMap,
-                  const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &Clones);
   void makeTiles();
   void emitLoadPhase();
   /// A condition the region's first block runs under, and the value of it
@@ -96,6 +94,9 @@ private:
       B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
   }
   std::string warpReason() const;
+  /// What the staging did, for people: by its kind.
+  std::string describeElements(bool Warp) const;
+  std::string describeTransposed() const;
   llvm::Value *sreg(llvm::IRBuilder<> &B, llvm::Intrinsic::ID ID) {
     return B.CreateIntrinsic(ID, {}, {});
   }

@@ -29,7 +29,6 @@
 #include "llvm/Analysis/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 
@@ -45,21 +44,6 @@ namespace {
 bool notGlobal(const Value *Ptr) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
   return AS == 3 || AS == 5;
-}
-
-/// A call that cannot see the staged elements: no memory, or only memory
-/// no IR can address (the warp shuffles, votes and reductions: the region
-/// runs with the same threads on the staged path as on the original one,
-/// which go picks alike for the whole block). Barriers and __syncwarp say
-/// nothing of their memory and stay refused.
-bool harmlessCall(const CallBase &Call) {
-  if (isa<DbgInfoIntrinsic>(Call) || Call.isLifetimeStartOrEnd())
-    return true;
-  if (const auto *II = dyn_cast<IntrinsicInst>(&Call))
-    if (II->getIntrinsicID() == Intrinsic::assume)
-      return true;
-  return !Call.mayReadOrWriteMemory() ||
-         Call.onlyAccessesInaccessibleMemory();
 }
 
 /// A call that only reads memory its pointer arguments name (__ldg's
@@ -94,7 +78,7 @@ bool mayFollowTransposedStore(const Instruction &I, const StagingCandidate &C,
 Verdict checkOther(Instruction &I, const StagingCandidate &C, StagingPlan &P,
                    Instruction *CheckPoint, DominatorTree &DT) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
-    if (harmlessCall(*Call) || readsOnlyElsewhere(*Call, C))
+    if (touchesNoAddressableMemory(*Call) || readsOnlyElsewhere(*Call, C))
       return std::nullopt;
     return miss(MissedReason::CallMayTouch,
                 "a call between the accesses may touch the staged elements: " +
@@ -142,7 +126,8 @@ void markBarriersOutside(const StagingCandidate &C, StagingPlan &P,
     if (Inside.contains(&I) || Staged.contains(&I) ||
         !I.mayReadOrWriteMemory())
       continue;
-    if (const auto *Call = dyn_cast<CallBase>(&I); Call && harmlessCall(*Call))
+    if (const auto *Call = dyn_cast<CallBase>(&I);
+        Call && touchesNoAddressableMemory(*Call))
       continue;
     Value *Ptr = getLoadStorePointerOperand(&I);
     if (Ptr && notGlobal(Ptr))
@@ -168,7 +153,8 @@ void markBarriersOutside(const StagingCandidate &C, StagingPlan &P,
   for (const Instruction *I : Region) {
     if (!I->mayWriteToMemory())
       continue;
-    if (const auto *Call = dyn_cast<CallBase>(I); Call && harmlessCall(*Call))
+    if (const auto *Call = dyn_cast<CallBase>(I);
+        Call && touchesNoAddressableMemory(*Call))
       continue;
     const Value *Ptr = getLoadStorePointerOperand(I);
     if (Ptr && notGlobal(Ptr))

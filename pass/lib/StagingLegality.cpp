@@ -21,6 +21,7 @@
 #include "ActiveThreads.h"
 #include "MemoryFacts.h"
 #include "Options.h"
+#include "RewriteKind.h"
 #include "ThreadFunctions.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -158,8 +159,11 @@ void decideStagings(std::vector<StagingOutcome> &Stagings,
       continue;
     }
     ++NumStagingsLegal;
-    NumWarpTiles += O.Plan.WarpTile;
-    if (!O.Plan.WarpTile)
+    // A warp tile's go is the warp's ballot; the block-wide kinds may
+    // decide theirs without a vote.
+    if (O.kind() == RewriteKind::WarpTile)
+      ++NumWarpTiles;
+    else
       findUniformGo(O.Candidate, O.Plan, Info);
   }
 }
