@@ -20,8 +20,8 @@ lit: build
 	COALDA_CUDA_PATH="$$($(BIN)/python -c 'from coalda.toolchain import cuda_path; print(cuda_path())')" \
 	  $(BIN)/lit -sv $(BUILD)/test
 
-# the emulator-heavy tests run on every core (pytest-xdist): 6 minutes on
-# two cores (2026-11-26, since the emulator runs barriers on fibers)
+# the emulator-heavy tests run on every core (pytest-xdist): 8.4 minutes on
+# two idle cores from a clean clone (2026-11-28; docs/test-speed.md)
 pytest: build
 	$(BIN)/pytest -q -n auto --dist loadgroup
 
