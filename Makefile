@@ -17,7 +17,7 @@ build: setup $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD)
 
 lit: build
-	COALDA_CUDA_PATH="$$($(BIN)/python -c 'from coalda.toolchain import cuda_path; print(cuda_path())')" \
+	COALDA_CUDA_PATH="$$($(BIN)/python -c 'from coalda.driver.toolchain import cuda_path; print(cuda_path())')" \
 	  $(BIN)/lit -sv $(BUILD)/test
 
 # the emulator-heavy tests run on every core (pytest-xdist): 8.4 minutes on

@@ -18,9 +18,9 @@ from rich.markup import escape
 from rich.syntax import Syntax
 
 from . import __version__
-from .compile import ARCHES, CompileOptions
+from .driver.compile import ARCHES, CompileOptions
 from .errors import CoaldaError, DeviceLost, NoKernel, ToolFailed
-from .pipeline import Artifacts, build, optimize
+from .driver.pipeline import Artifacts, build, optimize
 from .report import Report, print_findings
 
 stdout = Console()
@@ -156,7 +156,7 @@ def _jobs(files: tuple[Path, ...], project: Path | None, base: CompileOptions) -
         if not files:
             raise click.UsageError("give one or more FILE.cu, or -p DIR with a compile_commands.json")
         return [(f, base) for f in files]
-    from .project import DATABASE, load, select
+    from .driver.project import DATABASE, load, select
 
     database = project / DATABASE if project.is_dir() else project
     here = Path.cwd().resolve()
@@ -278,7 +278,7 @@ def analyze_cmd(
     after `--` are passed through. Of several files, one without a kernel is
     a note and one that does not compile an error (exit 1); the others are
     reported all the same."""
-    from .diagnostics import counts, diagnostics, json_log, new_since, sarif, select, text
+    from .findings.diagnostics import counts, diagnostics, json_log, new_since, sarif, select, text
 
     fmt = "json" if as_json else fmt
     if max_count is not None and fail_on == "never":
@@ -321,7 +321,7 @@ def analyze_cmd(
         except ValueError as exc:
             _fail(f"--baseline {baseline}: {exc}")
     if html_path is not None:
-        from .html_report import FileResult, write_html
+        from .findings.html_report import FileResult, write_html
 
         write_html(html_path, [FileResult(r, *ir) for r, ir in zip(reports, irs)])
         if not quiet:
@@ -416,15 +416,15 @@ def run_cmd(
     the global index and at most one scalar (n) is passed. Clang flags after
     `--` are passed through."""
     from .ir import signatures
-    from .run_command import choose_spec, compile_or_reuse, run
+    from .check.run_command import choose_spec, compile_or_reuse, run
     from .report import run_failure, run_success, run_table
-    from .spec import check_spec
+    from .check.spec import check_spec
 
     size_list = _sizes(sizes)
     _no_pass_args_with_outdir(pass_arg, from_dir)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     if not emulate:
-        from .gpu import device, gpu_name
+        from .check.gpu import device, gpu_name
 
         device()  # fail early, in one line, when there is no GPU
     where = "CPU emulator" if emulate else gpu_name()
@@ -479,11 +479,11 @@ def bench_cmd(
 ) -> None:
     """Time FILE's kernels before and after COALDA against cudaMemcpy on the GPU.
     Clang flags after `--` are passed through (not to the nvcc baseline)."""
-    from .bench import bench_table, failures, nvcc_ptx, plot, run_bench
+    from .check.bench import bench_table, failures, nvcc_ptx, plot, run_bench
     from .ir import signatures
-    from .run_command import choose_spec, compile_or_reuse
-    from .gpu import device
-    from .spec import check_spec
+    from .check.run_command import choose_spec, compile_or_reuse
+    from .check.gpu import device
+    from .check.spec import check_spec
 
     size_list = _sizes(sizes)
     block_list = _blocks(blocks) if blocks is not None else None
@@ -543,7 +543,7 @@ def diff_cmd(file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], 
     else:  # a pipe or a file gets the plain diff, whole lines
         click.echo(text, nl=False)
 
-from .cc import cc_command; cli.add_command(cc_command)  # noqa: E402,E702 -- `coalda cc` (coalda/cc.py)
+from .driver.cc import cc_command; cli.add_command(cc_command)  # noqa: E402,E702 -- `coalda cc` (coalda/driver/cc.py)
 
 
 def main() -> None:

@@ -61,7 +61,7 @@ def _cli() -> Callable[[], None]:
 
 
 def _cc() -> Callable[[], None]:
-    from .cc import main
+    from .driver.cc import main
 
     return main
 

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from coalda.compile import CompileOptions, compile_to_ir  # noqa: E402
-from coalda.toolchain import toolchain  # noqa: E402
+from coalda.driver.compile import CompileOptions, compile_to_ir  # noqa: E402
+from coalda.driver.toolchain import toolchain  # noqa: E402
 
 KERNEL = '''
 struct Pixel { unsigned char r, g, b; };

@@ -220,14 +220,14 @@ def git_commit() -> str:
 
 
 def build_stamp() -> dict[str, Any]:
-    from coalda.toolchain import find_plugin
+    from coalda.driver.toolchain import find_plugin
     plugin = find_plugin()
     return {"commit": git_commit(), "plugin_sha256": sha256(plugin)}
 
 
 def copy_cudart(out: Path) -> None:
-    from coalda.cc import find_cudart
-    from coalda.toolchain import cuda_path
+    from coalda.driver.cc import find_cudart
+    from coalda.driver.toolchain import cuda_path
     (out / "lib").mkdir(parents=True, exist_ok=True)
     shutil.copy2(find_cudart(cuda_path()), out / "lib" / "libcudart.so.12", follow_symlinks=True)
 

@@ -2,7 +2,7 @@
 """COALDA's sector estimate against Nsight Compute on the program corpus:
 every global access of the corpus kernels the programs launch, the 32-byte
 sectors per warp request `coalda analyze --format json` estimates (linear
-accesses: coalda/diagnostics.py; accesses read lane by lane, `lane` "warp":
+accesses: coalda/findings/diagnostics.py; accesses read lane by lane, `lane` "warp":
 the pass's own `sectors`) against the sectors per request ncu measured on
 the plain build (`memory_l2_theoretical_sectors_global` over `inst_executed`
 per source line, loads and stores apart: what scripts/ncu_validate.py
@@ -390,7 +390,7 @@ def extract(report: dict[str, Any], symbols: set[str]) -> list[dict[str, Any]]:
     """The global accesses of REPORT's kernels in SYMBOLS, as
     coalda.report.findings merges them (one per source access, with its
     count), reduced to what an estimate needs."""
-    from coalda.diagnostics import sector_cost  # noqa: PLC0415
+    from coalda.findings.diagnostics import sector_cost  # noqa: PLC0415
     from coalda.report import findings  # noqa: PLC0415
 
     kernels = []
@@ -621,7 +621,7 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
     out += [
         "For every global access of the corpus kernels the programs launched, the 32-byte sectors per warp",
         "request COALDA estimates (`coalda analyze --format json`: for an access linear in the lane,",
-        "coalda/diagnostics.py from its stride and start; for one read lane by lane, `lane` \"warp\"",
+        "coalda/findings/diagnostics.py from its stride and start; for one read lane by lane, `lane` \"warp\"",
         "(`tid & 31`, `tid >> 2`, `t ^ 1`, a pointer from a parameter struct), the pass's own `sectors`",
         "from the 32 lanes' offsets) against what Nsight Compute measured on the program's plain build",
         "(`coalda cc -fno-coalda`, the code `coalda analyze` reads: clang at the recipe's -O):",

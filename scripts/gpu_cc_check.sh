@@ -44,7 +44,7 @@ build() {
   {
     echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) from $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (with local changes)')"
     clang++-19 --version | head -1
-    plugin=$(.venv/bin/python -c 'from coalda.toolchain import find_plugin; print(find_plugin())')
+    plugin=$(.venv/bin/python -c 'from coalda.driver.toolchain import find_plugin; print(find_plugin())')
     echo "plugin $plugin sha256 $(sha256sum "$plugin" | cut -d' ' -f1)"
   } > "$manifest"
   for src in "${sources[@]}"; do
@@ -72,7 +72,7 @@ build() {
   echo "walkthrough_app.coalda: coalda cc ${example_sources[*]} ${example_flags[*]}" >> "$manifest"
   echo "walkthrough_app.plain:  coalda cc -fno-coalda (the same)" >> "$manifest"
   local cudart
-  cudart=$(.venv/bin/python -c 'from coalda.cc import find_cudart; from coalda.toolchain import cuda_path; print(find_cudart(cuda_path()))')
+  cudart=$(.venv/bin/python -c 'from coalda.driver.cc import find_cudart; from coalda.driver.toolchain import cuda_path; print(find_cudart(cuda_path()))')
   cp -L "$cudart" "$dir/libcudart.so.12"
   (cd "$dir" && sha256sum ./*.coalda ./*.plain libcudart.so.12) >> "$manifest"
   echo "gpu_cc_check: built $(ls "$dir" | grep -c -e '\.coalda$' -e '\.plain$') executables in $dir; on the GPU machine: scripts/gpu_cc_check.sh run $dir"

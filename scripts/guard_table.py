@@ -18,8 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from coalda.compile import CompileOptions  # noqa: E402
-from coalda.pipeline import Artifacts, build  # noqa: E402
+from coalda.driver.compile import CompileOptions  # noqa: E402
+from coalda.driver.pipeline import Artifacts, build  # noqa: E402
 
 SOURCE = ROOT / "testcases" / "guards.cu"
 TABLE = ROOT / "docs" / "guard-forms.md"

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from coalda.toolchain import cuda_path, toolchain  # noqa: E402
+from coalda.driver.toolchain import cuda_path, toolchain  # noqa: E402
 
 
 def main() -> None:

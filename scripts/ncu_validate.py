@@ -88,7 +88,7 @@ KERNEL_FIELDS = ["group", "kernel", "symbol", "grid", "block", "launched", *KERN
 
 # Launch specs of testcases/analysis/ (those files have no .toml beside them;
 # the analysis programs are not run by `coalda run`). Same format as
-# coalda/spec.py; `size` is this group's n.
+# coalda/check/spec.py; `size` is this group's n.
 ANALYSIS_SPECS = {
     "chunks.cu": """
 [kernels.scale_chunks]  # thread t owns data[8t .. 8t+7]
@@ -164,7 +164,7 @@ def _ptxas() -> str:
     if os.environ.get("COALDA_PTXAS"):
         return os.environ["COALDA_PTXAS"]
     try:
-        from coalda.toolchain import cuda_path  # noqa: PLC0415
+        from coalda.driver.toolchain import cuda_path  # noqa: PLC0415
 
         candidate = Path(cuda_path()) / "bin" / "ptxas"
         if candidate.is_file():
@@ -192,7 +192,7 @@ def relative_ptx_files(ptx: str, root: Path) -> str:
 
 
 def _launch_args(kspec: Any, signature: tuple[tuple[str, str], ...], n: int) -> list[dict[str, Any]]:
-    from coalda.spec import evaluate  # noqa: PLC0415
+    from coalda.check.spec import evaluate  # noqa: PLC0415
 
     if len(signature) != len(kspec.params):
         raise ValueError(f"{len(kspec.params)} parameters in the spec, {len(signature)} in the kernel")
@@ -215,7 +215,7 @@ def prepare(out: Path, size: int, only: list[str] | None) -> None:
     """build/ncu/: per source file its device IR, PTX and sm_90 cubin (line
     info), the report and `coalda analyze --format json`, and a manifest with
     each kernel's launch at size n (no coalda needed to read it)."""
-    from coalda.compile import CompileOptions  # noqa: PLC0415
+    from coalda.driver.compile import CompileOptions  # noqa: PLC0415
 
     ptxas = _ptxas()
     ptxas_version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1:]
@@ -240,10 +240,10 @@ def prepare(out: Path, size: int, only: list[str] | None) -> None:
 
 
 def _prepare_groups(out: Path, size: int, only: list[str] | None, options: Any, ptxas: str) -> list[dict[str, Any]]:
-    from coalda.compile import run_tool  # noqa: PLC0415
+    from coalda.driver.compile import run_tool  # noqa: PLC0415
     from coalda.ir import signatures  # noqa: PLC0415
-    from coalda.pipeline import Artifacts, build  # noqa: PLC0415
-    from coalda.spec import load_spec, spec_path  # noqa: PLC0415
+    from coalda.driver.pipeline import Artifacts, build  # noqa: PLC0415
+    from coalda.check.spec import load_spec, spec_path  # noqa: PLC0415
 
     groups = []
     for source in sources():
@@ -343,7 +343,7 @@ def _ptx_to_cubin(ptx: Path, arch: str, out: Path) -> Path:
 
 
 class _CudaCore:
-    """cuda-core, as coalda/gpu.py uses it."""
+    """cuda-core, as coalda/check/gpu.py uses it."""
 
     def __init__(self, cubin: Path) -> None:
         import cuda.core as core  # noqa: PLC0415
@@ -991,9 +991,9 @@ def parse_raw(rawdir: Path, ncu_dir: Path, out: Path) -> int:
 
 def estimate(access: dict[str, Any]) -> int | None:
     """COALDA's estimate for one access: what `coalda analyze --format text`
-    prints (coalda/diagnostics.py), for every global access with a known
+    prints (coalda/findings/diagnostics.py), for every global access with a known
     stride; None for unknown accesses and run-time strides."""
-    from coalda import diagnostics  # noqa: PLC0415
+    from coalda.findings import diagnostics  # noqa: PLC0415
 
     if access.get("space", "global") != "global" or access.get("class") == "unknown" or access.get("stride") is None:
         return None
@@ -1002,7 +1002,7 @@ def estimate(access: dict[str, Any]) -> int | None:
 
 
 def ideal(access: dict[str, Any]) -> int:
-    from coalda import diagnostics  # noqa: PLC0415
+    from coalda.findings import diagnostics  # noqa: PLC0415
 
     return diagnostics.ideal_sectors(int(access.get("piece", access["width"])))
 
@@ -1029,8 +1029,8 @@ def instruction_ratios(m: dict[str, Any]) -> list[float]:
 
 def analyze_sources(srcs: list[str], arch: str = ARCH, opt_level: int = OPT_LEVEL) -> dict[str, dict[str, Any]]:
     """`coalda analyze` of each source (what the CLI reports), repo-relative."""
-    from coalda.compile import CompileOptions  # noqa: PLC0415
-    from coalda.pipeline import analyze  # noqa: PLC0415
+    from coalda.driver.compile import CompileOptions  # noqa: PLC0415
+    from coalda.driver.pipeline import analyze  # noqa: PLC0415
 
     cwd = os.getcwd()
     os.chdir(REPO)
@@ -1232,7 +1232,7 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
     out = ["# COALDA's cost estimate against Nsight Compute", ""]
     out += [
         "For every global access of the testcases and the analysis programs, the 32-byte sectors per",
-        "warp request that `coalda analyze --format text` estimates (coalda/diagnostics.py: lanes at",
+        "warp request that `coalda analyze --format text` estimates (coalda/findings/diagnostics.py: lanes at",
         "the access's stride, each moving its piece, from a sector-aligned start) against what Nsight",
         "Compute measured on the unoptimized kernel (clang -O3, the code `coalda analyze` reads):",
         "`memory_l2_theoretical_sectors_global` (the sectors a warp's addresses touch) over",

@@ -8,11 +8,11 @@
 function or intrinsic each) and tests/test_emulate_warp.py (one warp
 shuffle, vote or reduction each), draws their inputs (every float class, NaNs,
 infinities, halfway cases; random integers over the whole range), runs them
-on the CPU emulator (coalda/nvvm.py) and stores PTX, inputs and the
+on the CPU emulator (coalda/emulator/nvvm.py) and stores PTX, inputs and the
 emulator's outputs. `run` launches the same PTX on the GPU with the same
 inputs and prints, per kernel, how many outputs are bit for bit the
 emulator's, how many are NaNs on both with other payloads (the emulator's
-NaNs are canonical, coalda/emulate.py), and the largest difference in units
+NaNs are canonical, coalda/emulator/emulate.py), and the largest difference in units
 in the last place. The
 correctly rounded and directed-rounding operations, conversions, integer
 intrinsics and warp collectives must be identical; functions built on the GPU's approximations
@@ -76,8 +76,8 @@ def inputs(t: ModuleType, types: list[str], seed: int) -> list[np.ndarray]:
 
 
 def prepare() -> None:
-    from coalda import emulate
-    from coalda.compile import CompileOptions, compile_to_ir, emit_ptx
+    from coalda.emulator import emulate
+    from coalda.driver.compile import CompileOptions, compile_to_ir, emit_ptx
 
     sys.path.insert(0, str(REPO / "tests"))
     import test_emulate_math as t
@@ -131,8 +131,8 @@ def _worst(a: np.ndarray, b: np.ndarray) -> int:
 
 
 def run() -> int:
-    from coalda.gpu import GpuExecutor, gpu_name
-    from coalda.oracle import HostBuffer
+    from coalda.check.gpu import GpuExecutor, gpu_name
+    from coalda.check.oracle import HostBuffer
 
     meta = json.loads((OUT / "cases.json").read_text())
     data = np.load(OUT / "cases.npz")
@@ -150,7 +150,7 @@ def run() -> int:
         args = [HostBuffer(x.view(np.uint8), 0, x.nbytes) for x in (out, *ins)]
         gpu.run(name, (n // block, 1, 1), (block, 1, 1), args)
         equal = (out.view(np.uint8).reshape(n, -1) == emulated.view(np.uint8).reshape(n, -1)).all(axis=1)
-        # the emulator's NaNs are canonical (coalda/emulate.py): a NaN against
+        # the emulator's NaNs are canonical (coalda/emulator/emulate.py): a NaN against
         # a NaN is a payload difference, counted apart
         both_nan = np.isnan(out) & np.isnan(emulated) if out.dtype.kind == "f" else np.zeros(n, bool)
         payload = int(np.sum(both_nan & ~equal))

@@ -8,6 +8,6 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from coalda.bench import load_result, plot  # noqa: E402
+from coalda.check.bench import load_result, plot  # noqa: E402
 
 plot(load_result(Path(sys.argv[1])), Path(sys.argv[2]))

@@ -20,8 +20,8 @@ if [ "$1" = prepare ]; then
     .venv/bin/python - "$name" "$@" <<'PY'
 import sys
 from pathlib import Path
-from coalda.compile import CompileOptions
-from coalda.pipeline import optimize
+from coalda.driver.compile import CompileOptions
+from coalda.driver.pipeline import optimize
 name, args = sys.argv[1], sys.argv[2:]
 optimize(Path("testcases/staging.cu"), CompileOptions(), Path(f".device/staging-ro-{name}"), pass_args=args)
 PY

@@ -70,7 +70,7 @@ from typing import ClassVar, Literal, Protocol
 
 from hypothesis import strategies as st
 
-from coalda.spec import KernelSpec, Param
+from coalda.check.spec import KernelSpec, Param
 
 Expect = Literal["rewrite", "alone", "any"]
 

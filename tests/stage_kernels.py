@@ -24,7 +24,7 @@ that every thread runs once, which the staging takes as one region),
 often through a function of CUDA's math library that stays free of
 branches at -O3 (sqrtf, __expf, rintf, __fdividef, __sinf, __logf, rsqrtf,
 directed-rounding intrinsics, conversions: the emulator runs libdevice,
-coalda/nvvm.py), under a random guard (none, `if (i < n)`, an early return, a non-prefix
+coalda/emulator/nvvm.py), under a random guard (none, `if (i < n)`, an early return, a non-prefix
 `i % 3 != 1`, a row-uniform flag; the bound's other forms, whose blocks
 decide go without a vote: `i <= n - 1`, `n > i`, `n - i > 0`, unsigned,
 two bounds `i < n && i < n - 37`, a flag that is 0 at run time, an early

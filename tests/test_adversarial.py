@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coalda.compile import CompileOptions
-from coalda.run_command import may_overlap
-from coalda.emulate import EmulatorExecutor
+from coalda.driver.compile import CompileOptions
+from coalda.check.run_command import may_overlap
+from coalda.emulator.emulate import EmulatorExecutor
 from coalda.ir import noalias_params
-from coalda.pipeline import Artifacts, build
-from coalda.oracle import Verdict, check
-from coalda.spec import Spec, load_spec
+from coalda.driver.pipeline import Artifacts, build
+from coalda.check.oracle import Verdict, check
+from coalda.check.spec import Spec, load_spec
 from conftest import TESTCASES
 
 CORPUS = TESTCASES / "adversarial"

@@ -1,7 +1,7 @@
 """The alias adversary (testcases/adversarial/aliases.cu): kernels that are
 race-free with every pointer argument at one address (each thread touches
 only its own bytes, through every pointer, or bytes nobody writes), which
-the emulator's alias layout (coalda/oracle.py, ALIAS_LAYOUT) runs with the
+the emulator's alias layout (coalda/check/oracle.py, ALIAS_LAYOUT) runs with the
 whole grid under every schedule. There the rewrites' fast paths (block and
 warp tiles, grid-stride iterations, chunk windows, transposes, the region
 copy) face a real overlap: their run-time checks must send the overlapping

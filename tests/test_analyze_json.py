@@ -74,7 +74,7 @@ def test_each_access_has_the_sector_cost_the_text_shows() -> None:
 def test_a_cost_counts_a_misaligned_start() -> None:
     """The keys are the text's function of the access, phase included: the
     same stride costs more sectors from a start inside a sector."""
-    from coalda.diagnostics import sector_cost
+    from coalda.findings.diagnostics import sector_cost
 
     access = {"class": "uncoalesced", "space": "global", "stride": 8, "width": 4, "lane": "gid",
               "expr": "in + 8*gid + 4", "offset": 4}

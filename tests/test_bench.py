@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coalda.bench import (
+from coalda.check.bench import (
     COALDA, MEMCPY, NVCC, BenchResult, Measurement, bench_table, failures, load_result, moved_bytes, plot,
 )
-from coalda.oracle import HostBuffer, nan_payloads_only
-from coalda.spec import KernelSpec, Param, load_spec
+from coalda.check.oracle import HostBuffer, nan_payloads_only
+from coalda.check.spec import KernelSpec, Param, load_spec
 from conftest import REPO, TESTCASES, run_cli
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from coalda.cc import (
+from coalda.driver.cc import (
     FATBIN_MAGIC, FatbinImage, embedded_images, fatbin, parse_args, read_fatbin,
 )
 from coalda.errors import CoaldaError
-from coalda.toolchain import cuda_path
+from coalda.driver.toolchain import cuda_path
 
 from conftest import REPO, TESTCASES, run_cli
 
@@ -174,7 +174,7 @@ def test_fatbin_is_byte_identical_to_nvidia_fatbinary(tmp_path: Path) -> None:
     ptx = tmp_path / "rgb.ptx"
     cubin = tmp_path / "rgb.cubin"
     subprocess.run(
-        [sys.executable, "-m", "coalda.cc", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-S",
+        [sys.executable, "-m", "coalda.driver.cc", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-S",
          str(TESTCASES / "rgb.cu"), "-o", str(ptx)], check=True, capture_output=True,
     )
     subprocess.run([str(cuda_path() / "bin" / "ptxas"), "-arch=sm_90", str(ptx), "-o", str(cubin)], check=True)
@@ -221,7 +221,8 @@ def test_cmake_recipe_builds(tmp_path: Path) -> None:
 
 
 def test_console_script_errors_are_one_line(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "coalda.cc", "missing.cu"], capture_output=True, text=True, cwd=tmp_path)
+    result = subprocess.run([sys.executable, "-m", "coalda.driver.cc", "missing.cu"],
+                            capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr == "coalda-cc: error: no such file: missing.cu\n"
 

@@ -423,8 +423,8 @@ def test_run_passes_pass_args_to_the_pass(tmp_path: Path, rgb: Path) -> None:
     the pass (nothing rewritten under -coalda-analyze-only). With --from the
     OUTDIR is already compiled, so the option would be silently ignored:
     refused in one line."""
-    from coalda.compile import CompileOptions
-    from coalda.run_command import compile_or_reuse
+    from coalda.driver.compile import CompileOptions
+    from coalda.check.run_command import compile_or_reuse
 
     options = CompileOptions()
 

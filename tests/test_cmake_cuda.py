@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from coalda.cc import embedded_images, parse_args
-from coalda.toolchain import cuda_path
+from coalda.driver.cc import embedded_images, parse_args
+from coalda.driver.toolchain import cuda_path
 
 from test_cc import WIDE_LOAD, ptx_of
 

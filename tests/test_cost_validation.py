@@ -140,7 +140,7 @@ def test_table_is_regenerated(committed: str, reports: dict[str, dict[str, Any]]
 def test_estimate_is_what_analyze_prints() -> None:
     """The estimate in the table is the one `coalda analyze --format text`
     prints (N sectors per warp request) for every uncoalesced access."""
-    from coalda.diagnostics import diagnostics
+    from coalda.findings.diagnostics import diagnostics
     from coalda.report import findings
 
     srcs = sorted({r["source"] for r in nv.read_measured(MEASURED)}) if MEASURED.is_file() else [

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from coalda.diagnostics import ideal_sectors, sectors, start_phase
+from coalda.findings.diagnostics import ideal_sectors, sectors, start_phase
 from conftest import TESTCASES, run_cli
 
 ANALYSIS = TESTCASES / "analysis"
@@ -202,8 +202,8 @@ def test_findings_in_system_headers_are_hidden_unless_asked_for(tmp_path) -> Non
     """issue 36, CI on real code: a finding inside the CUDA tree (thrust,
     CUB, the runtime's headers) is hidden and not gated, as clang hides
     system headers' warnings; --system-headers shows and gates it."""
-    from coalda.diagnostics import Diagnostic, in_system_header, select
-    from coalda.toolchain import cuda_path
+    from coalda.findings.diagnostics import Diagnostic, in_system_header, select
+    from coalda.driver.toolchain import cuda_path
 
     header = str(Path(cuda_path()) / "include" / "cub" / "block" / "block_load.cuh")
     own = str(tmp_path / "k.cu")

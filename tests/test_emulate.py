@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coalda import emulate
-from coalda.compile import CompileOptions, compile_to_ir, run_coalda
-from coalda.emulate import EmulationRefused, EmulatorExecutor
-from coalda.pipeline import Artifacts, build
-from coalda.oracle import LAYOUTS, check, make_args
-from coalda.spec import KernelSpec, Param, SpecError, load_spec
+from coalda.emulator import emulate
+from coalda.driver.compile import CompileOptions, compile_to_ir, run_coalda
+from coalda.emulator.emulate import EmulationRefused, EmulatorExecutor
+from coalda.driver.pipeline import Artifacts, build
+from coalda.check.oracle import LAYOUTS, check, make_args
+from coalda.check.spec import KernelSpec, Param, SpecError, load_spec
 from conftest import TESTCASES, run_cli
 
 NAIVE = "_Z10copy_naiveP5PixelPKS_"

@@ -1,4 +1,4 @@
-"""The emulator runs CUDA's math library (coalda/nvvm.py) and computes what the
+"""The emulator runs CUDA's math library (coalda/emulator/nvvm.py) and computes what the
 GPU computes.
 
 Each kernel applies one function to every element of random inputs whose
@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coalda import emulate, nvvm
-from coalda.compile import CompileOptions, compile_to_ir
+from coalda.emulator import emulate, nvvm
+from coalda.driver.compile import CompileOptions, compile_to_ir
 
 # the inputs hold infinities and NaNs on purpose: numpy's references warn
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -511,7 +511,7 @@ def test_every_libdevice_intrinsic_and_snippet_has_a_model() -> None:
     so no function of CUDA's math library makes the emulator refuse."""
     import llvmlite.binding as llvm
 
-    from coalda.toolchain import cuda_path
+    from coalda.driver.toolchain import cuda_path
 
     text = str(llvm.parse_bitcode((Path(cuda_path()) / "nvvm" / "libdevice" / "libdevice.10.bc").read_bytes()))
     names = set(re.findall(r"declare [^@\n]*@llvm\.nvvm\.([\w.]+)\(", text))

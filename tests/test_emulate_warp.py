@@ -1,5 +1,5 @@
 """The emulator runs the warp collectives: shuffles, votes and reductions
-(coalda/threads.py), as PTX defines them.
+(coalda/emulator/threads.py), as PTX defines them.
 
 Each kernel applies one collective to random per-lane operands; the
 reference below computes CUDA's documented result warp by warp, from the
@@ -20,10 +20,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from coalda import emulate
-from coalda.compile import CompileOptions, compile_to_ir
-from coalda.schedule import SCHEDULES, Schedule
-from coalda.threads import EmulationFault
+from coalda.emulator import emulate
+from coalda.driver.compile import CompileOptions, compile_to_ir
+from coalda.emulator.schedule import SCHEDULES, Schedule
+from coalda.emulator.threads import EmulationFault
 from test_emulate_math import MACROS
 
 N = 4096

@@ -1,7 +1,7 @@
 """Differential fuzzing: random kernels (tests/fuzz_kernels.py: plain copies
 and the shapes that once broke the pass) through `coalda optimize`'s
 pipeline at -O0 AND -O3, emulated before and after on random inputs under
-every layout and schedule of the oracle (`coalda.oracle.check` defaults),
+every layout and schedule of the oracle (`coalda.check.oracle.check` defaults),
 must compute byte-identical outputs (guard zones included). The pass's
 decisions are checked too: what the README promises to rewrite is
 rewritten, what cannot be rewritten correctly is left alone, and a
@@ -38,12 +38,12 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from coalda import oracle
-from coalda.compile import CompileOptions, run_coalda, run_tool
-from coalda.emulate import EmulatorExecutor
+from coalda.check import oracle
+from coalda.driver.compile import CompileOptions, run_coalda, run_tool
+from coalda.emulator.emulate import EmulatorExecutor
 from coalda.errors import CoaldaError
-from coalda.pipeline import Artifacts, build
-from coalda.toolchain import toolchain
+from coalda.driver.pipeline import Artifacts, build
+from coalda.driver.toolchain import toolchain
 from fuzz_kernels import FAMILIES, Kernel, OddWidthKernel, any_kernels, ir_module
 
 # Kernels per module (and per hypothesis example): 80, not 20, since each

@@ -24,7 +24,7 @@ from collections import Counter
 
 import numpy as np
 
-from coalda import emulate
+from coalda.emulator import emulate
 from fuzz_kernels import (
     Element, FuzzKernel, IrreducibleKernel, LoopKernel, PreheaderKernel, RotatedKernel, SelectKernel, SharedKernel,
     StrideKernel,

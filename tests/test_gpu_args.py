@@ -1,4 +1,4 @@
-"""Structs taken by value. The GPU runner (coalda/gpu.py), without a GPU:
+"""Structs taken by value. The GPU runner (coalda/check/gpu.py), without a GPU:
 which parameters a kernel takes by value as bytes, read from clang's PTX,
 and what upload() passes for them (the struct's bytes, not a device pointer
 to them, which the emulator passes: the IR's byval pointer). The launch of
@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from coalda import gpu
-from coalda.oracle import HostBuffer
+from coalda.check import gpu
+from coalda.check.oracle import HostBuffer
 from conftest import run_cli
 
 SOURCE = """\

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from coalda.gpu import error_name
+from coalda.check.gpu import error_name
 from conftest import TESTCASES, run_cli
 
 FAKE = {

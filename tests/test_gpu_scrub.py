@@ -1,4 +1,4 @@
-"""The GPU runner's shared-memory scrub (coalda/gpu.py, GpuExecutor.scrub),
+"""The GPU runner's shared-memory scrub (coalda/check/gpu.py, GpuExecutor.scrub),
 without a GPU: cuda-core replaced by a recorder. Every oracle launch (a
 schedule given) of a kernel with shared memory is preceded on the same
 stream by the scrub, with that schedule's poison byte in all four bytes of
@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from coalda import gpu
-from coalda.schedule import SHARED_POISON, SHARED_POISON_OTHER, Schedule
+from coalda.check import gpu
+from coalda.emulator.schedule import SHARED_POISON, SHARED_POISON_OTHER, Schedule
 
 STATIC_SHARED = {"staged": 512, "plain": 0}  # a kernel's static __shared__ bytes
 

@@ -59,8 +59,8 @@ def _assert_interrupted(proc: subprocess.CompletedProcess[str] | subprocess.Pope
 
 @pytest.mark.parametrize("prog, args, module", [
     ("coalda", ["analyze", str(TESTCASES / "rgb.cu")], "rich.console"),
-    ("coalda", ["analyze", str(TESTCASES / "rgb.cu")], "coalda.pipeline"),
-    ("coalda-cc", ["-c", str(TESTCASES / "rgb.cu"), "-o", "rgb.o"], "coalda.toolchain"),
+    ("coalda", ["analyze", str(TESTCASES / "rgb.cu")], "coalda.driver.pipeline"),
+    ("coalda-cc", ["-c", str(TESTCASES / "rgb.cu"), "-o", "rgb.o"], "coalda.driver.toolchain"),
 ])
 def test_ctrl_c_while_the_cli_is_imported(tmp_path: Path, prog: str, args: list[str], module: str) -> None:
     proc = subprocess.run(_script(prog, args, module), capture_output=True, text=True, cwd=tmp_path,
@@ -116,7 +116,7 @@ def test_ctrl_c_while_clang_runs(tmp_path: Path, prog: str, args: list[str], gro
 def test_interrupt_while_the_cuda_tree_is_linked_leaves_no_staging(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The first run links the CUDA wheels into the cache: a Ctrl-C half way
     leaves no half-made tree behind."""
-    from coalda import toolchain
+    from coalda.driver import toolchain
 
     monkeypatch.setenv("COALDA_CACHE", str(tmp_path))
     monkeypatch.delenv("COALDA_CUDA_PATH", raising=False)

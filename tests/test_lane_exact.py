@@ -23,7 +23,7 @@ from typing import Callable
 
 import pytest
 
-from coalda.diagnostics import sectors
+from coalda.findings.diagnostics import sectors
 
 ROOT = Path(__file__).resolve().parent.parent
 MASK = 0xFFFFFFFF

@@ -2,7 +2,7 @@
 
 Each test compiles the defect's kernel (as the issue states it) at -O0 and
 -O3, with and without `__restrict__`, runs the original and the rewritten
-module through the oracle (`coalda.oracle.check`: every default layout,
+module through the oracle (`coalda.check.oracle.check`: every default layout,
 misaligned bases included, and every schedule), and asserts byte equality
 AND the pass's decision as the report states it. Before the fixes these
 fail: 1, 2, 3 and 5 with differing bytes (or a decision that cannot be
@@ -20,12 +20,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from coalda import oracle
-from coalda.compile import CompileOptions, run_coalda, run_tool
-from coalda.emulate import EmulatorExecutor
-from coalda.pipeline import Artifacts, build
-from coalda.spec import KernelSpec, Param
-from coalda.toolchain import toolchain
+from coalda.check import oracle
+from coalda.driver.compile import CompileOptions, run_coalda, run_tool
+from coalda.emulator.emulate import EmulatorExecutor
+from coalda.driver.pipeline import Artifacts, build
+from coalda.check.spec import KernelSpec, Param
+from coalda.driver.toolchain import toolchain
 from test_fuzz import race_free_decision
 
 LEVELS = (0, 3)

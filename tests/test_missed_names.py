@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from coalda.toolchain import toolchain
+from coalda.driver.toolchain import toolchain
 
 ROOT = Path(__file__).resolve().parent.parent
 DEF = ROOT / "pass" / "lib" / "MissedReason.def"

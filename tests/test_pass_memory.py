@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from coalda.toolchain import toolchain
+from coalda.driver.toolchain import toolchain
 
 LIT = Path(__file__).resolve().parent.parent / "pass" / "test"
 INPUTS = sorted(

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from coalda.compile import CompileOptions, clang_command
+from coalda.driver.compile import CompileOptions, clang_command
 from coalda.errors import CoaldaError
-from coalda.project import load, select, translate
+from coalda.driver.project import load, select, translate
 from conftest import run_cli
 
 # What CMake 3.2x writes for a CUDA target built by nvcc.

@@ -11,9 +11,9 @@ from typing import Any, Sequence
 import numpy as np
 from rich.console import Console
 
-from coalda.oracle import HostBuffer, Verdict, check
+from coalda.check.oracle import HostBuffer, Verdict, check
 from coalda.report import run_failure, run_success, run_table
-from coalda.spec import KernelSpec, Param
+from coalda.check.spec import KernelSpec, Param
 
 NAN_A, NAN_B, ONE = 0x7FF8000000001234, 0xFFFD631AFB9ACBE3, 0x3FF0000000000000
 

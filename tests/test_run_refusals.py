@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from conftest import assert_all_match, run_cli
-from coalda import emulate
+from coalda.emulator import emulate
 
 PASS_ARGS = ("--pass-arg=-coalda-stage-small-always",)
 LAUNCH = 'block = 128\ngrid = "cdiv(n, block)"\n'

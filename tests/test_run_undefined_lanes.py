@@ -17,9 +17,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from coalda.ir import undefined_lane_stores
-from coalda.oracle import HostBuffer, Verdict, check
+from coalda.check.oracle import HostBuffer, Verdict, check
 from coalda.report import run_failure, run_success
-from coalda.spec import KernelSpec, Param
+from coalda.check.spec import KernelSpec, Param
 from conftest import run_cli
 
 SOURCE = """\

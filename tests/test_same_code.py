@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from coalda.emulate import EmulatorExecutor
+from coalda.emulator.emulate import EmulatorExecutor
 from coalda.ir import ModuleCode
-from coalda.oracle import Verdict, check
-from coalda.spec import KernelSpec, Param
+from coalda.check.oracle import Verdict, check
+from coalda.check.spec import KernelSpec, Param
 
 # out[i] = twice(in[i]) + bias, for i < n; `other` is a kernel no one calls.
 MODULE = """\

@@ -15,17 +15,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coalda import emulate
-from coalda.compile import CompileOptions, compile_to_ir
-from coalda.emulate import EmulationFault, EmulatorExecutor
+from coalda.emulator import emulate
+from coalda.driver.compile import CompileOptions, compile_to_ir
+from coalda.emulator.emulate import EmulationFault, EmulatorExecutor
 from coalda.errors import CoaldaError
-from coalda.pipeline import Artifacts, build
-from coalda.oracle import (
+from coalda.driver.pipeline import Artifacts, build
+from coalda.check.oracle import (
     ALIAS_LAYOUT, GUARD, LAYOUTS, OVERLAP_LAYOUTS, POISON, SCHEDULES, CaseResult, Schedule, Verdict, check, make_args,
     other_poison, poison_of,
 )
-from coalda.schedule import FORWARD, REVERSE, SHARED_POISON, SHARED_POISON_OTHER, SHUFFLED
-from coalda.spec import KernelSpec, Param, load_spec
+from coalda.emulator.schedule import FORWARD, REVERSE, SHARED_POISON, SHARED_POISON_OTHER, SHUFFLED
+from coalda.check.spec import KernelSpec, Param, load_spec
 from conftest import TESTCASES, run_cli
 
 BLOCK = 64
@@ -689,7 +689,7 @@ def test_a_misaligned_vector_access_is_a_fault_not_a_crash(tmp_path: Path) -> No
 def test_fibers_say_in_one_line_where_they_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fibers need glibc's ucontext on a 64-bit Linux; elsewhere the
     emulator refuses with one line instead of failing inside the JIT."""
-    from coalda import fibers
+    from coalda.emulator import fibers
 
     monkeypatch.setattr(fibers, "_LIBC", None)
     monkeypatch.setattr(fibers.sys, "platform", "darwin")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, run_cli
-from coalda.compile import CompileOptions, compile_to_ir
+from coalda.driver.compile import CompileOptions, compile_to_ir
 
 MATRIX_ROTATE = REPO / "corpus" / "hecbench" / "matrix-rotate-cuda" / "main.cu"
 

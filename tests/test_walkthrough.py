@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from coalda.toolchain import cuda_path
+from coalda.driver.toolchain import cuda_path
 
 from conftest import REPO
 from test_cc import WIDE_LOAD, ptx_of

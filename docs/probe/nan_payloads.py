@@ -1,5 +1,5 @@
 # What NaN bits the GPU returns from float arithmetic on NaN operands
-# (coalda/emulate.py gives the emulator the same f32 results). Run on the GPU
+# (coalda/emulator/emulate.py gives the emulator the same f32 results). Run on the GPU
 # machine: python3 docs/probe/nan_payloads.py (CuPy); output
 # docs/runs/nan-payloads-h200.txt.
 import cupy as cp, numpy as np

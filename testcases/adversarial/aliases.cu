@@ -1,4 +1,4 @@
-// Adversarial corpus: the alias layout (coalda/oracle.py, ALIAS_LAYOUT).
+// Adversarial corpus: the alias layout (coalda/check/oracle.py, ALIAS_LAYOUT).
 // On the emulator, kernels whose pointers are not all __restrict__ also run
 // with EVERY buffer at ONE address, the whole grid, under every schedule.
 // Each kernel below is race-free there: a thread reads and writes only bytes

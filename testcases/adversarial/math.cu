@@ -1,5 +1,5 @@
 // Adversarial corpus: rewritten kernels that compute with CUDA's math
-// library. Until the emulator modelled libdevice (coalda/nvvm.py) none of
+// library. Until the emulator modelled libdevice (coalda/emulator/nvvm.py) none of
 // these could be checked before and after: sqrtf, expf, sinf, powf, rintf,
 // __ldg and the directed-rounding intrinsics end in NVVM intrinsics and
 // inline PTX. Each kernel stages or copies its strided elements around the

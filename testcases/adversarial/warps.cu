@@ -1,5 +1,5 @@
 // Adversarial corpus: rewritten kernels that also talk across the warp.
-// The emulator runs __shfl*_sync, votes and reductions (coalda/threads.py)
+// The emulator runs __shfl*_sync, votes and reductions (coalda/emulator/threads.py)
 // under every schedule: a rewrite that moved a staged member to the wrong
 // lane, broke a warp's convergence around its barriers, or ran a shuffle on
 // one path of a block and not the other changes the bytes or deadlocks.

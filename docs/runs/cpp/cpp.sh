@@ -3,7 +3,7 @@
 # the C++-features adversary at -O3 and -O0 at its gpu_sizes, plainly and
 # under memcheck, racecheck and synccheck. Its __grid_constant__ struct and
 # its lambda are taken by value: the runner launches those two kernels
-# through the driver with the struct's bytes (coalda/gpu.py).
+# through the driver with the struct's bytes (coalda/check/gpu.py).
 set -u
 source scripts/gpu_prelude.sh
 for o in 3 0; do

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coalda.gpu import GpuExecutor
+from coalda.check.gpu import GpuExecutor
 from coalda.ir import signatures
 
 out = Path(".device/partial")
@@ -22,7 +22,7 @@ for label, ptx in (("before", "staging_partial.before.ptx"), ("after", "staging_
     ex = GpuExecutor((out / ptx).read_text(), sigs)
     for launches in (1, 21):
         a = start.copy()
-        from coalda.oracle import HostBuffer
+        from coalda.check.oracle import HostBuffer
         buf = HostBuffer(a, 0, a.size)
         dargs = ex.upload(name, [buf, n])
         for _ in range(launches):

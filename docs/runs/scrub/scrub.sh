@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine (carry .whl and .device, built by prepare.sh), one call:
 #   1. unwritten.cu at -O0 and -O3, three times each with the runner's
-#      shared-memory scrub (coalda/gpu.py) and three times with the scrub
+#      shared-memory scrub (coalda/check/gpu.py) and three times with the scrub
 #      replaced by nothing (as the runner was before): with it, the
 #      one-thread overlap launches are "not checked" every time; without it,
 #      what they compare depends on what earlier kernels left in shared memory;
@@ -12,7 +12,7 @@
 #      neither the comparisons nor the tools.
 set -u
 source scripts/gpu_prelude.sh
-noscrub="import sys, coalda.gpu as g, coalda.cli as c; g.GpuExecutor.scrub = lambda self, *args: None; sys.argv[0] = 'coalda'; c.main()"
+noscrub="import sys, coalda.check.gpu as g, coalda.cli as c; g.GpuExecutor.scrub = lambda self, *args: None; sys.argv[0] = 'coalda'; c.main()"
 mkdir -p /tmp/u
 for rep in 1 2 3; do
   for o in 0 3; do

@@ -4,7 +4,7 @@
 // oracle's one-thread overlap launches they read 127 slots no thread wrote:
 // on the H200, before the runner scrubbed shared memory, 15 of 756
 // comparisons at -O0 differed that way (docs/gpu-runs.md). Run by scrub.sh
-// with and without the scrub (coalda/gpu.py, GpuExecutor.scrub).
+// with and without the scrub (coalda/check/gpu.py, GpuExecutor.scrub).
 struct F3 { float x, y, z; };
 #define G (blockIdx.x * blockDim.x + threadIdx.x)
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import CoaldaError
+from ..errors import CoaldaError
 
 KINDS = ("forward", "reverse", "shuffled", "strided")
 WARP = 32

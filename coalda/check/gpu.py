@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CoaldaError, DeviceLost
+from ..errors import CoaldaError, DeviceLost
 from .oracle import Arg, HostBuffer
-from .schedule import Schedule
+from ..emulator.schedule import Schedule
 from .spec import Dim3
 
 _SCALARS = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "float": np.float32, "double": np.float64}

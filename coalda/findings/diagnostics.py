@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from . import __version__
-from .report import Report, findings, lane_pattern
+from .. import __version__
+from ..report import Report, findings, lane_pattern
 
 SECTOR = 32
 WARP = 32
@@ -219,8 +219,8 @@ SYSTEM_DIRS = ("/usr/include/", "/usr/lib/", "/usr/local/include/", "/usr/local/
 def _system_roots() -> tuple[str, ...]:
     """Where system headers live: the CUDA tree COALDA compiles with (thrust,
     CUB, the runtime's headers) and the usual system directories."""
-    from .errors import CoaldaError
-    from .toolchain import cuda_path
+    from ..errors import CoaldaError
+    from ..driver.toolchain import cuda_path
 
     try:
         tree = Path(cuda_path())

@@ -4,7 +4,7 @@ no external resource) per run.
 For each analysed file: its kernels at a glance, the source of every file
 with a finding, each finding (the compiler-style warning and its note) in a
 row right below its line, a cost heat per line (the sectors per warp request
-beyond the ideal that `coalda.diagnostics` estimates, summed over the line's
+beyond the ideal that `coalda.findings.diagnostics` estimates, summed over the line's
 accesses), and for each kernel that `coalda optimize` would rewrite its
 device IR before and after, then the module's whole diff.
 
@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from .. import __version__
 from .diagnostics import Diagnostic, diagnostics
-from .errors import CoaldaError
-from .report import Report
+from ..errors import CoaldaError
+from ..report import Report
 
 
 @dataclass

@@ -18,10 +18,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ToolNotFound
+from ..errors import ToolNotFound
 
 LLVM_BIN = Path("/usr/lib/llvm-19/bin")
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]  # coalda/driver/toolchain.py
 INSTALL_LLVM = "install LLVM 19 with `apt-get install clang-19 llvm-19-dev llvm-19-tools` (or run `make setup`)"
 CUDA_WHEELS = ("cuda_runtime", "cuda_nvcc", "cuda_cccl", "curand")
 CUDA_DISTS = (

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import CoaldaError
+from ..errors import CoaldaError
 
 DATABASE = "compile_commands.json"
 CUDA_SUFFIXES = (".cu",)

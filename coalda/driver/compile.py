@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import CoaldaError, ToolFailed
+from ..errors import CoaldaError, ToolFailed
 from .toolchain import cuda_path, toolchain
 
 # clang 19 knows these NVPTX targets.

@@ -36,7 +36,7 @@ toolkit's runtime as `-lcudadevrt -lcudart_static`: a tree of a CUDA clang-19
 cannot compile with (13 and later) gives way to coalda's CUDA 12 tree, and
 the runtime libraries to the CUDA 12 runtime coalda cc links.
 `--print-cuda-path` prints the tree, which holds a stand-in nvcc for
-CMake's `-DCUDAToolkit_ROOT=` (coalda/toolchain.py).
+CMake's `-DCUDAToolkit_ROOT=` (coalda/driver/toolchain.py).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from typing import Literal
 import click
 
 from .compile import ARCHES
-from .errors import CoaldaError, ToolNotFound
+from ..errors import CoaldaError, ToolNotFound
 from .toolchain import cuda_path, cuda_version, find_clang, find_plugin
 
 DEFAULT_ARCH = "sm_90"

@@ -17,10 +17,10 @@ The device module is rewritten so the host can run it, then JIT-compiled once:
 - the barriers (`__syncthreads`, its count/and/or forms, `barrier.sync`,
   `__syncwarp`) and the warp collectives (shuffles, votes, `__reduce_*_sync`,
   `__activemask()`)
-  become calls that park the running thread's fiber (coalda/fibers.py)
+  become calls that park the running thread's fiber (coalda/emulator/fibers.py)
   for `threads.BlockRun`; `__threadfence*` are no-ops (one thread
   runs at a time). CUDA's math library (libdevice's NVVM intrinsics and its
-  inline PTX snippets, `__ldg`) runs as host definitions (coalda/nvvm.py);
+  inline PTX snippets, `__ldg`) runs as host definitions (coalda/emulator/nvvm.py);
   a function that uses other NVVM intrinsics or inline PTX gets a body
   that only records that it ran (the host cannot compile its own), and a
   kernel that reaches it is refused by name, saying through which call
@@ -45,7 +45,7 @@ thread) pairs in the order the schedule gives (an array of linear thread
 indices). A kernel with barriers runs each block's threads as fibers (a C
 stack each, no host threads), one at a time, switching at barriers in the
 schedule's order
-(see coalda/threads.py and coalda/schedule.py).
+(see coalda/emulator/threads.py and coalda/emulator/schedule.py).
 """
 
 from __future__ import annotations
@@ -61,8 +61,10 @@ from dataclasses import dataclass
 import llvmlite.binding as llvm
 import numpy as np
 
-from . import fibers, ir, nvvm
-from .errors import CoaldaError
+from .. import ir
+from ..buffers import HostBuffer
+from ..errors import CoaldaError
+from . import fibers, nvvm
 from .schedule import FORWARD, Schedule
 from .threads import KIND_OF, BlockRun, EmulationFault, Site, open_block_barrier_ir
 
@@ -284,7 +286,7 @@ def _lower_barriers(text: str) -> tuple[str, list[Site]]:
 
 def _barrier_wrappers() -> str:
     """The functions lowered barrier calls call: each parks its fiber with
-    (kind, site, argument) for the launcher (coalda/fibers.py)."""
+    (kind, site, argument) for the launcher (coalda/emulator/fibers.py)."""
     out = [
         fibers.fiber_ir(_FAULT_STRAY_BARRIER),
         fibers.interval_ir(_unflatten("t", "ntid", "tid")),
@@ -1039,7 +1041,5 @@ class EmulatorExecutor:
         self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[object],
         schedule: Schedule | None = None, shared_bytes: int = 0,
     ) -> None:
-        from .oracle import HostBuffer
-
         values = [a.storage[a.offset :] if isinstance(a, HostBuffer) else a for a in args]
         self.module.launch(kernel, grid, block, values, schedule or FORWARD, shared_bytes)  # type: ignore[arg-type]

@@ -40,7 +40,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from .errors import CoaldaError
+from ..errors import CoaldaError
 
 # The @__coalda_wait kind of a thread whose kernel returned.
 EXITED_KIND = -1

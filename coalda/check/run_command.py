@@ -1,6 +1,6 @@
 """`coalda run`: compile (or reuse an OUTDIR), then run original vs optimized.
 
-On the emulator every case runs under every schedule (coalda/schedule.py);
+On the emulator every case runs under every schedule (coalda/emulator/schedule.py);
 kernels with at least two buffers and no `__restrict__` pointer also run the
 overlap layouts (one thread, all buffers in one allocation), where the
 rewrite must keep the original's result. The GPU picks its own schedule, so
@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .compile import CompileOptions
-from .emulate import EmulationRefused, EmulatorExecutor
-from .ir import byval_params, noalias_params, signatures, undefined_lane_stores
-from .errors import CoaldaError
-from .pipeline import Artifacts, build, inputs_digest
-from .report import Report
+from ..driver.compile import CompileOptions
+from ..emulator.emulate import EmulationRefused, EmulatorExecutor
+from ..ir import byval_params, noalias_params, signatures, undefined_lane_stores
+from ..errors import CoaldaError
+from ..driver.pipeline import Artifacts, build, inputs_digest
+from ..report import Report
 from .oracle import LAYOUTS, SCHEDULES, CaseResult, Executor, check, make_args
 from .spec import KernelSpec, Spec, infer_spec, kernel_symbols, load_spec, spec_path, unknown_kernel
 

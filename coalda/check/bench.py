@@ -16,13 +16,13 @@ from pathlib import Path
 import numpy as np
 from rich.table import Table
 
-from .compile import run_tool
-from .errors import CoaldaError
-from .ir import signatures
+from ..driver.compile import run_tool
+from ..errors import CoaldaError
+from ..ir import signatures
 from .oracle import LAYOUTS, HostBuffer, clone, compare, make_args, nan_payloads_only, reference_args
 from .run_command import Compiled, source_names, symbol_map
 from .spec import KernelSpec, Spec, evaluate
-from .toolchain import find_nvcc
+from ..driver.toolchain import find_nvcc
 
 CLANG, NVCC, COALDA, HAND, MEMCPY = "clang -O3", "nvcc -O3", "COALDA", "hand-coalesced", "cudaMemcpy"
 # Another compiler's build of the source: its floating point (contraction

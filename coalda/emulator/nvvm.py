@@ -32,7 +32,7 @@ What the definitions compute:
   accuracy, not the GPU's: results can differ from the GPU's in the last
   bits. The emulator compares two versions of one kernel, which call the
   same functions on the same values, so its verdicts do not depend on it;
-- a NaN result is the canonical NaN of its type (coalda/emulate.py says why).
+- a NaN result is the canonical NaN of its type (coalda/emulator/emulate.py says why).
 
 A shift by a run-time amount shifts as PTX's `shl`/`shr` do: an amount of
 the width or more gives 0 (the sign, for `ashr`), where LLVM's result is

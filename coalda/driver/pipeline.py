@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compile import CompileOptions, compile_to_ir, emit_ptx, line_tables_only, run_coalda
-from .errors import CoaldaError, NoKernel, ToolFailed
-from .report import Report, build_report
+from ..errors import CoaldaError, NoKernel, ToolFailed
+from ..report import Report, build_report
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ transposes) on buffers their run-time checks must see overlap. Where the
 original's result depends on the schedule there, the layout is not checked
 (Verdict.UNCHECKED).
 
-Each layout runs under every schedule (coalda/schedule.py). The original
+Each layout runs under every schedule (coalda/emulator/schedule.py). The original
 must compute the same bytes under all of them, else the test kernel itself
 is racy (verdict RACY_ORIGINAL, no further comparison): a race between its
 threads, or a read of `__shared__` bytes no thread wrote (each schedule
@@ -74,11 +74,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .errors import CoaldaError
-from .schedule import SCHEDULES, Schedule
+from ..buffers import POISON, HostBuffer, _aligned_copy, _allocation  # noqa: F401 (HostBuffer, POISON re-exported)
+from ..errors import CoaldaError
+from ..emulator.schedule import SCHEDULES, Schedule
 from .spec import Dim3, KernelSpec, Param, evaluate
-from .threads import EmulationFault
-from .verdicts import Unchecked, Verdict  # noqa: F401 (re-exported: the oracle's verdicts)
+from ..emulator.threads import EmulationFault
+from ..verdicts import Unchecked, Verdict  # noqa: F401 (re-exported: the oracle's verdicts)
 
 __all__ = [
     "ALIAS_LAYOUT", "GUARD", "LAYOUTS", "OVERLAP_LAYOUTS", "POISON", "SCHEDULES", "Arg", "CaseResult", "Executor",
@@ -90,41 +91,6 @@ __all__ = [
 # buffer's end (a partial row taken for a full one) writes into poison, which
 # the comparison reports, instead of into the emulator's heap.
 GUARD = 64 * 1024
-POISON = 0xA5
-
-
-@dataclass
-class HostBuffer:
-    """A pointer argument: `storage[offset:offset+size]`. The allocation's
-    usable span is `storage[lo:hi]` (the buffer itself, or in an overlap
-    layout the union of all buffers); everything outside it is guard."""
-
-    storage: np.ndarray
-    offset: int
-    size: int
-    lo: int = -1
-    hi: int = -1
-    # each buffer's guards hold a poison of their own, so that bytes copied
-    # from one buffer's guard into another's show
-    poison: int = POISON
-
-    def __post_init__(self) -> None:
-        if self.lo < 0:
-            self.lo = self.offset
-        if self.hi < 0:
-            self.hi = self.offset + self.size
-
-    def copy(self) -> HostBuffer:
-        return dataclasses.replace(self, storage=_aligned_copy(self.storage))
-
-    def guard_before_intact(self) -> bool:
-        return bool((self.storage[: self.lo] == self.poison).all())
-
-    def guard_after_intact(self) -> bool:
-        return bool((self.storage[self.hi :] == self.poison).all())
-
-    def guard_intact(self) -> bool:
-        return self.guard_before_intact() and self.guard_after_intact()
 
 
 Arg = HostBuffer | int
@@ -203,23 +169,6 @@ OVERLAP_LAYOUTS: tuple[Layout, ...] = (
 # is compared (Verdict.UNCHECKED). The emulator's only: it takes schedules
 # to tell.
 ALIAS_LAYOUT = Layout("alias", lambda i, a: 0, overlap=True, one_thread=False)
-
-
-def _allocation(nbytes: int, poison: int = POISON) -> np.ndarray:
-    """nbytes of poison whose first byte is 64-byte aligned."""
-    raw = np.empty(nbytes + 64, dtype=np.uint8)
-    start = (-raw.ctypes.data) % 64
-    storage = raw[start : start + nbytes]
-    storage[:] = poison
-    return storage
-
-
-def _aligned_copy(storage: np.ndarray) -> np.ndarray:
-    """A copy that keeps the allocation's 64-byte alignment (numpy's own copy
-    does not), so that every layout's offsets mean what they say."""
-    copy = _allocation(storage.nbytes)
-    copy[:] = storage
-    return copy
 
 
 def poison_of(index: int) -> int:
@@ -421,7 +370,7 @@ UNDEFINED_LANES = ("not checked on the GPU: the original stores vector lanes it 
 
 
 def other_poison(schedule: Schedule) -> Schedule:
-    """The same order with the other shared poison (coalda/schedule.py)."""
+    """The same order with the other shared poison (coalda/emulator/schedule.py)."""
     return dataclasses.replace(schedule, other_poison=not schedule.other_poison)
 
 

@@ -2,7 +2,7 @@
 
 A thread that waits at `__syncthreads` must keep its registers and its place
 in the code until every other thread has arrived, so each emulated thread
-runs on a C stack of its own (coalda/fibers.py). The launcher resumes the
+runs on a C stack of its own (coalda/emulator/fibers.py). The launcher resumes the
 threads of an interval one after the other in the schedule's order; each
 runs until it reaches a barrier or a warp collective (it parks, saying which
 and with what operands) or returns. At the end of the interval the launcher
@@ -57,7 +57,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .errors import CoaldaError
+from ..errors import CoaldaError
 from .fibers import EXITED, FRESH, READY, WAITING
 from .schedule import Schedule
 
@@ -139,7 +139,7 @@ def _ranges(threads: Sequence[int]) -> str:
 # returns how many exited; the arrays are the block's, one row per thread
 # (wait: kind, site, arg or mask, a, b, c), updated in place.
 class Native(Protocol):
-    """The JIT code's side of a block (coalda/fibers.py): STATE, RESULT and
+    """The JIT code's side of a block (coalda/emulator/fibers.py): STATE, RESULT and
     WAIT are the block's arrays, ORDER a thread order (int32)."""
 
     def interval(self, order: np.ndarray, state: np.ndarray, result: np.ndarray, wait: np.ndarray) -> int:

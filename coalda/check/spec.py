@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import CoaldaError
-from .report import Report
+from ..errors import CoaldaError
+from ..report import Report
 
 DIMS = 3
 Dim3 = tuple[int, int, int]
