@@ -58,9 +58,9 @@
 
 #include "IRUtils.h"
 #include "Options.h"
+#include "RewriteKind.h"
 #include "SourceNames.h"
 #include "StagingEmitterImpl.h"
-#include "RewriteKind.h"
 #include "ThreadFunctions.h"
 #include "Versioning.h"
 
@@ -132,15 +132,8 @@ void StagingEmitter::split() {
 /// Returns the clone of Entry.
 BasicBlock *StagingEmitter::cloneRegion(Value *Go) {
   ValueToValueMapTy VMap;
-  SmallPtrSet<BasicBlock *, 8> Clones;
-  SmallVector<BasicBlock *, 8> CloneList;
-  for (BasicBlock *BB : Region) {
-    BasicBlock *Clone = CloneBasicBlock(BB, VMap, ".orig", F);
-    VMap[BB] = Clone;
-    Clones.insert(Clone);
-    CloneList.push_back(Clone);
-  }
-  remapInstructionsInBlocks(CloneList, VMap);
+  SmallVector<BasicBlock *, 16> CloneList = cloneBlocks(Region, VMap);
+  SmallPtrSet<BasicBlock *, 8> Clones(CloneList.begin(), CloneList.end());
   for (PHINode &Phi : Merge->phis())
     for (unsigned K = 0, N = Phi.getNumIncomingValues(); K < N; ++K)
       if (InRegion.contains(Phi.getIncomingBlock(K))) {

@@ -69,20 +69,25 @@ void repairUsesOutside(ArrayRef<BasicBlock *> Region,
 }
 
 
-SmallVector<BasicBlock *, 16>
-cloneRegionAsFallback(ArrayRef<BasicBlock *> Region,
-                      const SmallPtrSetImpl<BasicBlock *> &InRegion,
-                      ValueToValueMapTy &VMap) {
+SmallVector<BasicBlock *, 16> cloneBlocks(ArrayRef<BasicBlock *> Region,
+                                          ValueToValueMapTy &VMap) {
   Function *F = Region.front()->getParent();
   SmallVector<BasicBlock *, 16> Clones;
-  SmallPtrSet<BasicBlock *, 16> CloneSet;
   for (BasicBlock *BB : Region) {
     BasicBlock *Clone = CloneBasicBlock(BB, VMap, ".orig", F);
     VMap[BB] = Clone;
     Clones.push_back(Clone);
-    CloneSet.insert(Clone);
   }
   remapInstructionsInBlocks(Clones, VMap);
+  return Clones;
+}
+
+SmallVector<BasicBlock *, 16>
+cloneRegionAsFallback(ArrayRef<BasicBlock *> Region,
+                      const SmallPtrSetImpl<BasicBlock *> &InRegion,
+                      ValueToValueMapTy &VMap) {
+  SmallVector<BasicBlock *, 16> Clones = cloneBlocks(Region, VMap);
+  SmallPtrSet<BasicBlock *, 16> CloneSet(Clones.begin(), Clones.end());
   // Blocks after the region (none when the kernel ends in it) are entered
   // from the clone too.
   for (BasicBlock *BB : Region)

@@ -39,6 +39,14 @@ emitUnder(llvm::IRBuilder<> &B, llvm::Value *Cond, const llvm::Twine &Name,
           const llvm::Twine &ValueName, llvm::BasicBlock *Before,
           llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &)> Body);
 
+/// The blocks of Region cloned in their function, ".orig" appended to their
+/// names, their operands remapped to the clones (VMap maps each block and
+/// instruction to its clone): the first step of every fallback clone.
+/// Returns the clones, in Region's order.
+llvm::SmallVector<llvm::BasicBlock *, 16>
+cloneBlocks(llvm::ArrayRef<llvm::BasicBlock *> Region,
+            llvm::ValueToValueMapTy &VMap);
+
 /// The blocks of Region (whose set is InRegion) cloned as the original
 /// code's fallback, ".orig" appended to their names, with their operands
 /// remapped to the clones: VMap maps each block and instruction to its
