@@ -6,10 +6,12 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -50,6 +52,20 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
             return worker_group(nodeid) or super()._split_scope(nodeid)
 
     return CorpusFileScheduling(config, log)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One IR cache (coalda/driver/ir_cache.py) for the whole run, fresh and
+    shared by the workers: each run starts as a clean clone's would, leaves
+    nothing in the user's cache, and compiles a source the tests build more
+    than once (about half of clang's runs) once. Set up by the controller
+    before it starts the workers, which inherit it; a COALDA_IR_CACHE of the
+    caller's own is kept."""
+    if hasattr(config, "workerinput") or os.environ.get("COALDA_IR_CACHE"):
+        return
+    directory = tempfile.mkdtemp(prefix="coalda-test-ir-cache-")
+    os.environ["COALDA_IR_CACHE"] = directory
+    config.add_cleanup(lambda: shutil.rmtree(directory, ignore_errors=True))
 
 
 def run_cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

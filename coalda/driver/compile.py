@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CoaldaError, ToolFailed
+from . import ir_cache
 from .toolchain import cuda_path, toolchain
 
 # clang 19 knows these NVPTX targets.
@@ -90,11 +92,42 @@ def clang_command(source: Path, options: CompileOptions, output: Path, *, variab
 
 def compile_to_ir(source: Path, options: CompileOptions, output: Path, *, variables: bool = False) -> None:
     """Device-side IR of SOURCE; at -O0 the seed's flow plus mem2reg. With
-    VARIABLES, the source variables' debug info too (clang_command)."""
-    run_tool(f"clang could not compile {source}", clang_command(source, options, output, variables=variables))
-    if options.opt_level == 0:
-        tc = toolchain()
-        run_tool("opt -passes=mem2reg failed", [tc.opt, "-passes=mem2reg", "-S", output, "-o", output])
+    VARIABLES, the source variables' debug info too (clang_command). Kept
+    in, and taken from, the IR cache (ir_cache) by what the compile reads."""
+    tc = toolchain()
+    command = clang_command(source, options, output, variables=variables)
+    entry = ir_cache.entry_for(command, output, [tc.clang, *([tc.opt] if options.opt_level == 0 else [])])
+    if entry is not None and entry.fetch(output):
+        if options.opt_level == 0:  # opt names its input, this compile's output, as the module
+            _rename_module(output)
+        return
+    with tempfile.TemporaryDirectory(prefix="coalda-deps-") as scratch:
+        depfile = Path(scratch) / "module.d"
+        run_tool(f"clang could not compile {source}",
+                 [*command, "-MD", "-MF", str(depfile)] if entry is not None else command)
+        if options.opt_level == 0:
+            run_tool("opt -passes=mem2reg failed", [tc.opt, "-passes=mem2reg", "-S", output, "-o", output])
+        if entry is not None:
+            _keep(entry, output, depfile)
+
+
+def _rename_module(module: Path) -> None:
+    """The ModuleID opt -S writes for MODULE read from MODULE, in place of
+    the cached compile's own output path."""
+    text = module.read_text()
+    if text.startswith("; ModuleID = "):
+        module.write_text(f"; ModuleID = '{module}'" + text[text.index("\n"):])
+
+
+def _keep(entry: ir_cache.Entry, module: Path, depfile: Path) -> None:
+    """Store a compile in the cache; a cache that cannot be written (full
+    disk, read-only home) costs the next compile its time, not this one."""
+    try:
+        entry.store(module, depfile, Path.cwd())
+        if int(entry.key[:8], 16) % ir_cache.PRUNE_EVERY == 0:
+            ir_cache.prune(entry.root)
+    except OSError:
+        pass
 
 
 def line_tables_only(module: Path, opt_level: int) -> None:

@@ -108,7 +108,9 @@ def toolchain() -> Toolchain:
     return Toolchain(clang=find_clang(), opt=find_opt(), llc=find_llc(), plugin=find_plugin())
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
+    """COALDA's cache directory: $COALDA_CACHE, else $XDG_CACHE_HOME/coalda or
+    ~/.cache/coalda (the merged CUDA tree, the IR cache)."""
     if os.environ.get("COALDA_CACHE"):
         return Path(os.environ["COALDA_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -224,7 +226,7 @@ def cuda_path() -> Path:
             return path
         raise ToolNotFound("CUDA headers", [f"$COALDA_CUDA_PATH={override}/include/cuda.h"], "fix $COALDA_CUDA_PATH or unset it")
     sources = _wheel_dirs()
-    target = _cache_dir() / "cuda-12"
+    target = cache_dir() / "cuda-12"
     stamp = _stamp()
     stamp_file = target / ".coalda-stamp"
     if stamp_file.is_file() and stamp_file.read_text() == stamp:

@@ -297,7 +297,8 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
   // A load SCEV cannot follow (`in[p*C + (i|3)]` of an unrolled loop) is
   // a constant away from a sibling of the same loop with the same uniform
   // part: its last address is the sibling's plus that constant.
-  for (auto &[A, FailWhy] : Failed) {
+  for (auto &[Acc, FailWhy] : Failed) {
+    const AccessExpr *A = Acc; // a lambda cannot capture a binding in C++17
     Loop *L = LI.getLoopFor(A->Inst->getParent());
     auto Sibling = find_if(Arr.Sites, [&](const WindowSite &S) {
       const BasicBlock *BB = A->Inst->getParent();

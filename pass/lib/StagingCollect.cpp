@@ -229,7 +229,8 @@ joinBeside(std::map<ArrayKey, std::vector<const AccessExpr *>> &Groups,
     Extents[Key] = extent(Accs, DT);
   // Inside the other's extent, and within its element's bytes.
   auto Inside = [&](const ArrayKey &Inner, const ArrayKey &Outer) {
-    auto [First, Last] = Extents[Outer];
+    // named, not bound: a lambda cannot capture a binding in C++17
+    BasicBlock *First = Extents[Outer].first, *Last = Extents[Outer].second;
     auto [Lo, Hi] = span(Groups[Outer]);
     int64_t Start = divideFloorSigned(Lo, Outer.Stride) * Outer.Stride;
     auto [InLo, InHi] = span(Groups[Inner]);
