@@ -120,20 +120,21 @@ void WindowEmitter::vote() {
   B.SetInsertPoint(V->getTerminator());
   Tid = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x);
   Ntid = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
-  Fits = B.CreateAnd(
-      B.CreateICmpULE(Ntid, B.getInt64(P.Capacity)),
-      B.CreateICmpEQ(B.CreateMul(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
-                                 sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z)),
-                     B.getInt64(1)),
-      "coalda.window.fits");
+  // Operands that emit code are made one statement each, in a fixed order
+  // (a call's arguments are evaluated in an order the compiler chooses).
+  Value *NtidZ = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z);
+  Value *NtidY = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  Value *OneRow = B.CreateICmpEQ(B.CreateMul(NtidY, NtidZ), B.getInt64(1));
+  Fits = B.CreateAnd(B.CreateICmpULE(Ntid, B.getInt64(P.Capacity)), OneRow,
+                     "coalda.window.fits");
   // Cost rule: a grid of fewer blocks than the device has SMs runs one
   // block per SM, whose threads' rows L1 holds line by line (page-rank's
   // map at 16 blocks of 256: 0.87x windowed; softmax at 391 blocks: 1.05x).
   if (opts::WindowMinBlocksPerSM) {
-    Value *Blocks = B.CreateMul(
-        B.CreateMul(sreg(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
-                    sreg(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_y)),
-        sreg(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_z));
+    Value *NctaidZ = sreg(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_z);
+    Value *NctaidY = sreg(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_y);
+    Value *NctaidX = sreg(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
+    Value *Blocks = B.CreateMul(B.CreateMul(NctaidX, NctaidY), NctaidZ);
     Value *Wave =
         B.CreateMul(sreg(B, Intrinsic::nvvm_read_ptx_sreg_nsmid),
                     B.getInt64(opts::WindowMinBlocksPerSM));
@@ -154,13 +155,12 @@ void WindowEmitter::vote() {
         Fits, B.CreateICmpSGE(St.Stride, B.getInt64(opts::WindowMinRow)));
     // A loop that only reads: L1 serves it well unless the rows are a
     // multiple of RowModulus bytes apart (measured in docs/benchmarks.md).
-    if (P.RowModulus)
-      Fits = B.CreateAnd(
-          Fits,
-          B.CreateAnd(
-              B.CreateICmpSGE(St.Stride, B.getInt64(P.RowModulus)),
-              B.CreateICmpEQ(B.CreateURem(St.Stride, B.getInt64(P.RowModulus)),
-                             B.getInt64(0))));
+    if (P.RowModulus) {
+      Value *Multiple = B.CreateICmpEQ(
+          B.CreateURem(St.Stride, B.getInt64(P.RowModulus)), B.getInt64(0));
+      Value *Long = B.CreateICmpSGE(St.Stride, B.getInt64(P.RowModulus));
+      Fits = B.CreateAnd(Fits, B.CreateAnd(Long, Multiple));
+    }
     auto *Ty = ArrayType::get(I8, A.windowPitch() * P.Capacity);
     St.Tile = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
                                  UndefValue::get(Ty), "coalda.window." + Name,
@@ -287,24 +287,24 @@ void WindowEmitter::emitSite(unsigned AI, const WindowSite &S) {
 
   uint64_t W = width(AI);
   LocatedBuilder B(Check, Ld->getDebugLoc());
+  Value *Own = B.CreateMul(St.Stride, Tid);
   Value *Row0 = B.CreateSub(B.CreatePtrToInt(Ld->getPointerOperand(), I64),
-                            B.CreateMul(St.Stride, Tid), "coalda.window.row0");
+                            Own, "coalda.window.row0");
   Value *Off = B.CreateSub(Row0, B.CreateLoad(I64, St.Start));
   Value *Len = B.CreateLoad(I64, St.Length);
+  Value *Whole = B.CreateICmpUGE(B.CreateSub(Len, Off), B.getInt64(W));
   Value *Hit =
-      B.CreateAnd(B.CreateICmpULT(Off, Len),
-                  B.CreateICmpUGE(B.CreateSub(Len, Off), B.getInt64(W)),
-                  "coalda.window.hit");
+      B.CreateAnd(B.CreateICmpULT(Off, Len), Whole, "coalda.window.hit");
   B.CreateCondBr(Hit, Read, Fill);
 
   LocatedBuilder R(Fill, Ld->getDebugLoc());
   emitRefill(R, AI, S, Row0, Read);
 
   LocatedBuilder Rd(Read, Ld->getDebugLoc());
+  Value *InRow = Rd.CreateSub(Row0, Rd.CreateLoad(I64, St.Start));
   Value *Slot = Rd.CreateGEP(
       I8, St.Tile,
-      Rd.CreateAdd(Rd.CreateMul(Tid, Rd.getInt64(A.windowPitch())),
-                   Rd.CreateSub(Row0, Rd.CreateLoad(I64, St.Start))));
+      Rd.CreateAdd(Rd.CreateMul(Tid, Rd.getInt64(A.windowPitch())), InRow));
   Value *FromTile = Rd.CreateAlignedLoad(Ld->getType(), Slot, Align(W),
                                          "coalda.window.value");
   Rd.CreateBr(Join);
@@ -378,13 +378,13 @@ void WindowEmitter::emitWriteThrough(Instruction *St) {
     if (provablyDisjoint(Dest, C.Arrays[AI].Base))
       continue;
     LocatedBuilder H(At, St->getDebugLoc());
-    Value *RowStart = H.CreateAdd(H.CreateLoad(I64, States[AI].Start),
-                                  H.CreateMul(States[AI].Stride, Tid));
+    Value *Own = H.CreateMul(States[AI].Stride, Tid);
+    Value *RowStart = H.CreateAdd(H.CreateLoad(I64, States[AI].Start), Own);
     Value *Off = H.CreateSub(Addr, RowStart);
     Value *Len = H.CreateLoad(I64, States[AI].Length);
-    Value *Overlaps = H.CreateAnd(
-        H.CreateICmpSLT(Off, Len),
-        H.CreateICmpSGT(H.CreateAdd(Off, H.getInt64(Bytes)), H.getInt64(0)));
+    Value *EndsAfter =
+        H.CreateICmpSGT(H.CreateAdd(Off, H.getInt64(Bytes)), H.getInt64(0));
+    Value *Overlaps = H.CreateAnd(H.CreateICmpSLT(Off, Len), EndsAfter);
     BasicBlock *Mirrored = block("mirrored", Cont),
                *Bytewise = block("mirror.bytes", Cont);
     H.CreateCondBr(Overlaps, Bytewise, Mirrored);

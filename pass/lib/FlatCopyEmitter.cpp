@@ -123,9 +123,7 @@ BasicBlock *FlatCopyEmitter::emitCheck() {
       B.CreateAnd(B.CreateOr(DstInt, SrcInt), B.getInt64(U - 1)),
       B.getInt64(0));
   if (P.NeedsOverlapCheck)
-    Ok = B.CreateAnd(
-        Ok, B.CreateOr(B.CreateICmpULE(B.CreateAdd(DstInt, Bytes), SrcInt),
-                       B.CreateICmpULE(B.CreateAdd(SrcInt, Bytes), DstInt)));
+    Ok = B.CreateAnd(Ok, emitApart(B, DstInt, Bytes, SrcInt, Bytes));
   // The loop covers [0, n) only if its index cannot wrap on its way past n:
   // n + ntid.x*nctaid.x fits the index's type. (A 64-bit n counts elements
   // of an allocation, far below 2^63.)

@@ -51,6 +51,13 @@ Value *materializePoly(IRBuilder<> &B, const Poly &Poly,
   return Sum;
 }
 
+Value *emitApart(IRBuilder<> &Bld, Value *A, Value *ABytes, Value *B,
+                 Value *BBytes, const Twine &Name) {
+  Value *BEndsFirst = Bld.CreateICmpULE(Bld.CreateAdd(B, BBytes), A);
+  Value *AEndsFirst = Bld.CreateICmpULE(Bld.CreateAdd(A, ABytes), B);
+  return Bld.CreateOr(AEndsFirst, BEndsFirst, Name);
+}
+
 DenseMap<Value *, Value *>
 cloneInOrder(ArrayRef<Instruction *> Order,
              function_ref<void(Instruction *Clone, Instruction *Of)> Place) {

@@ -38,6 +38,15 @@ namespace coalda {
 llvm::Value *materializePoly(llvm::IRBuilder<> &B, const Poly &Poly,
                              const std::vector<Atom> &Atoms);
 
+/// `A + ABytes <= B || B + BBytes <= A` (unsigned): the byte ranges
+/// [A, A + ABytes) and [B, B + BBytes) do not overlap. The B side's compare
+/// is emitted first, always: the run-time checks come out the same whatever
+/// compiler built the plugin (a call's arguments are evaluated in an order
+/// of the compiler's choosing).
+llvm::Value *emitApart(llvm::IRBuilder<> &Bld, llvm::Value *A,
+                       llvm::Value *ABytes, llvm::Value *B,
+                       llvm::Value *BBytes, const llvm::Twine &Name = "");
+
 /// The IR type a copy moves a U-byte unit as: <4 x i32> for 16 bytes (one
 /// ld/st.v4), else an integer of U bytes.
 llvm::Type *copyUnitType(llvm::LLVMContext &Ctx, unsigned U);

@@ -257,8 +257,10 @@ Value *RegionCopyEmitter::fullRow(IRBuilder<> &B) {
     Value *T = B.CreateTrunc(Tid, Ty);
     Value *Start = Bound.LaneOnHi ? B.CreateAdd(X, T) : B.CreateSub(X, T);
     Start->setName("coalda.rowstart");
-    Value *Room = Bound.LaneOnHi ? B.CreateSub(Ext(Start), Ext(Bound.Lo))
-                                 : B.CreateSub(Ext(Bound.Hi), Ext(Start));
+    // The subtrahend first, in its own statement: every compiler then emits
+    // the two extensions in this order.
+    Value *Less = Ext(Bound.LaneOnHi ? Bound.Lo : Start);
+    Value *Room = B.CreateSub(Ext(Bound.LaneOnHi ? Start : Bound.Hi), Less);
     if (Bound.Inclusive)
       Room = B.CreateAdd(Room, B.getInt64(1));
     Value *This = B.CreateICmpSGE(Room, Ntid, "coalda.full");
@@ -282,9 +284,7 @@ void RegionCopyEmitter::regionStarts(IRBuilder<> &B) {
 }
 
 Value *RegionCopyEmitter::disjoint(IRBuilder<> &B, Value *Bytes) {
-  return B.CreateOr(B.CreateICmpULE(B.CreateAdd(DstInt, Bytes), SrcInt),
-                    B.CreateICmpULE(B.CreateAdd(SrcInt, Bytes), DstInt),
-                    "coalda.nooverlap");
+  return emitApart(B, DstInt, Bytes, SrcInt, Bytes, "coalda.nooverlap");
 }
 
 Value *RegionCopyEmitter::aligned(IRBuilder<> &B, Value *Bytes, unsigned U) {

@@ -142,8 +142,8 @@ Value *StagingEmitter::oneRow(IRBuilder<> &B, Value *Mask) {
                              {Mask, Word, B.getInt32(0), B.getInt32(31)});
   };
   for (auto [A, Element] : zip(C.Arrays, Elements)) {
-    Value *Start = B.CreateSub(B.CreatePtrToInt(Element, I64),
-                               B.CreateMul(Lane, B.getInt64(A.Stride)));
+    Value *Own = B.CreateMul(Lane, B.getInt64(A.Stride));
+    Value *Start = B.CreateSub(B.CreatePtrToInt(Element, I64), Own);
     for (unsigned Shift : {0u, 32u}) {
       Value *Word = B.CreateTrunc(Shift ? B.CreateLShr(Start, Shift) : Start,
                                   B.getInt32Ty());
@@ -239,23 +239,27 @@ Value *StagingEmitter::uniformApart(IRBuilder<> &B,
     }
     return A.Offset ? B.CreateAdd(Sum, B.getInt64(A.Offset)) : Sum;
   };
-  Value *D = B.CreateSub(Address(Check.X), Address(Check.Y));
-  return B.CreateOr(B.CreateICmpSGE(D, B.getInt64(Check.YWidth)),
-                    B.CreateICmpSLE(D, B.getInt64(-(int64_t)Check.XWidth)),
+  // Y's address, then X's: one statement each, so that every compiler
+  // emits them in this order (a call's arguments are evaluated in an order
+  // of the compiler's choosing).
+  Value *YAddress = Address(Check.Y);
+  Value *D = B.CreateSub(Address(Check.X), YAddress);
+  Value *XAfter = B.CreateICmpSLE(D, B.getInt64(-(int64_t)Check.XWidth));
+  return B.CreateOr(B.CreateICmpSGE(D, B.getInt64(Check.YWidth)), XAfter,
                     "coalda.apart");
 }
 
 /// A 1-D block of at most the tiles' threads.
 Value *StagingEmitter::rowsFit(IRBuilder<> &B) {
+  Value *FlatZ = B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
+                                B.getInt32(1));
+  Value *FlatY = B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                                B.getInt32(1));
+  Value *OneRow = B.CreateAnd(FlatY, FlatZ);
   return B.CreateAnd(
       B.CreateICmpULE(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
                       B.getInt32(P.Capacity)),
-      B.CreateAnd(
-          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
-                         B.getInt32(1)),
-          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
-                         B.getInt32(1))),
-      "coalda.fits");
+      OneRow, "coalda.fits");
 }
 
 /// The block's row of this iteration of the grid-stride loop is full. The
@@ -282,8 +286,8 @@ Value *StagingEmitter::iterationFull(IRBuilder<> &B) {
   auto LastLane = [&](Value *Index) {
     Value *Pair =
         B.CreateBinaryIntrinsic(Add, B.CreateSub(Index, Lane), Span);
-    return std::pair(B.CreateExtractValue(Pair, 0, "coalda.last"),
-                     B.CreateNot(B.CreateExtractValue(Pair, 1)));
+    Value *NoWrap = B.CreateNot(B.CreateExtractValue(Pair, 1));
+    return std::pair(B.CreateExtractValue(Pair, 0, "coalda.last"), NoWrap);
   };
   auto [Last, RowNoWrap] = LastLane(Bound.Lo);
   Value *EntryNoWrap = LastLane(L.Start).second;
@@ -310,9 +314,7 @@ Value *StagingEmitter::checksHold(IRBuilder<> &B, DominatorTree &DT,
   auto Disjoint = [&](Value *X, uint64_t XW, Value *Y, uint64_t YW) {
     Value *XI = Int(X), *YI = Int(Y);
     Value *Apart =
-        B.CreateOr(B.CreateICmpULE(B.CreateAdd(XI, B.getInt64(XW)), YI),
-                   B.CreateICmpULE(B.CreateAdd(YI, B.getInt64(YW)), XI),
-                   "coalda.apart");
+        emitApart(B, XI, B.getInt64(XW), YI, B.getInt64(YW), "coalda.apart");
     Ok = Ok ? B.CreateAnd(Ok, Apart) : Apart;
   };
   for (const OverlapCheck &Check : P.Checks) {

@@ -38,14 +38,15 @@ Value *StagingEmitter::transposeFits(IRBuilder<> &B) {
   Value *X = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
   Value *Y = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
   Value *Threads = B.CreateMul(X, Y);
-  Value *Fits = B.CreateAnd(
-      B.CreateAnd(B.CreateICmpULE(Threads, B.getInt32(P.Capacity)),
-                  B.CreateICmpUGT(Threads, B.getInt32(32))),
-      B.CreateAnd(
-          B.CreateICmpUGT(Y, B.getInt32(1)),
-          B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
-                         B.getInt32(1))),
-      "coalda.fits");
+  // One statement per compare, in a fixed order (a call's arguments are
+  // evaluated in an order of the compiler's choosing).
+  Value *FlatZ = B.CreateICmpEQ(sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
+                                B.getInt32(1));
+  Value *Rows = B.CreateAnd(B.CreateICmpUGT(Y, B.getInt32(1)), FlatZ);
+  Value *MoreThanAWarp = B.CreateICmpUGT(Threads, B.getInt32(32));
+  Value *Size = B.CreateAnd(B.CreateICmpULE(Threads, B.getInt32(P.Capacity)),
+                            MoreThanAWarp);
+  Value *Fits = B.CreateAnd(Size, Rows, "coalda.fits");
   bool ReadModifyWrite = any_of(
       C.Arrays, [](const StagedArray &A) { return A.Loaded && A.Written; });
   if (!ReadModifyWrite || !opts::CostRules)
@@ -95,9 +96,10 @@ std::pair<Value *, Value *> StagingEmitter::ownerOf(IRBuilder<> &B) {
   // In 32 bits: q < 1024, and a 64-bit division is a long call on the GPU.
   Value *Y = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_y);
   Value *Rows = sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  Value *X = sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x);
   Value *Q = B.CreateAdd(
-      B.CreateMul(Y, sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
-      sreg(B, Intrinsic::nvvm_read_ptx_sreg_tid_x), "coalda.q");
+      B.CreateMul(Y, sreg(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x)), X,
+      "coalda.q");
   return {B.CreateUDiv(Q, Rows, "coalda.owner.x"),
           B.CreateURem(Q, Rows, "coalda.owner.y")};
 }
@@ -118,8 +120,8 @@ void StagingEmitter::loadTransposedElements(IRBuilder<> &B) {
                                     LoadOwnerY, &*B.GetInsertPoint());
     Value *V = B.CreateAlignedLoad(L->getType(), Address, L->getAlign(),
                                    "coalda.owner.value");
-    Value *Slot = slotOf(B, B.CreateZExt(LoadOwnerX, I64),
-                         B.CreateZExt(LoadOwnerY, I64));
+    Value *OwnerY = B.CreateZExt(LoadOwnerY, I64);
+    Value *Slot = slotOf(B, B.CreateZExt(LoadOwnerX, I64), OwnerY);
     B.CreateAlignedStore(
         V, B.CreateGEP(I8, Tile, B.CreateMul(Slot, B.getInt64(A.Stride))),
         commonAlignment(Align(16), A.Stride));
@@ -137,8 +139,8 @@ void StagingEmitter::emitTransposeStores() {
   B.SetCurrentDebugLocation(Loc);
   barrier(B);
   auto [OwnerX, OwnerY] = ownerOf(B);
-  Value *Slot =
-      slotOf(B, B.CreateZExt(OwnerX, I64), B.CreateZExt(OwnerY, I64));
+  Value *OwnerY64 = B.CreateZExt(OwnerY, I64);
+  Value *Slot = slotOf(B, B.CreateZExt(OwnerX, I64), OwnerY64);
   for (auto [A, Tile, Addresses, Original] :
        zip(C.Arrays, Tiles, AddressTiles, Originals)) {
     auto *S = cast<StoreInst>(A.Accesses.front()->Inst);
