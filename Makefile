@@ -5,7 +5,7 @@ BUILD   := build
 PLUGIN  := $(BUILD)/libCoalda.so
 GEN     := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: setup build lit pytest test demo fuzz memcheck clean
+.PHONY: setup build lit pytest test demo fuzz memcheck compilers-agree clean
 
 setup:
 	@scripts/setup.sh
@@ -44,6 +44,10 @@ memcheck: build
 	ls pass/test/*/*.ll | xargs -P "$$(nproc)" -n 1 sh -c 'valgrind --error-exitcode=9 -q opt-19 \
 	  -load-pass-plugin=build/libCoalda.so -passes=coalda -disable-output "$$0" >/dev/null || \
 	  { echo "memcheck: $$0 (valgrind above)"; exit 255; }'
+
+# the plugin built by g++ and by clang++-19 emits the same IR (about 3 minutes)
+compilers-agree: setup
+	scripts/compilers_agree.sh
 
 clean:
 	rm -rf $(BUILD) coalda-out
