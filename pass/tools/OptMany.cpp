@@ -22,7 +22,12 @@
 // reports can be told apart by input, every input is framed on stderr by
 //
 //   coalda-opt-many: begin INPUT
-//   coalda-opt-many: end INPUT ok        (or: failed)
+//   coalda-opt-many: end INPUT ok valgrind-errors=N     (or: failed)
+//
+// valgrind prints an error only the first time it sees its stack: an input
+// that repeats an earlier input's error shows it only in N, valgrind's count
+// of the errors during the input (left out outside valgrind, and where the
+// tool was built without <valgrind/valgrind.h>).
 //
 // An input that does not parse or verify, or over which PIPELINE does not
 // parse, has one line `coalda-opt-many: INPUT: error: ...` inside its frame;
@@ -63,6 +68,13 @@
 #include <string>
 #include <vector>
 
+// Valgrind's client requests, where valgrind is installed: a few no-op
+// instructions outside valgrind.
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define COALDA_HAVE_VALGRIND_H 1
+#endif
+
 using namespace llvm;
 
 static cl::list<std::string>
@@ -82,6 +94,16 @@ constexpr const char *ToolName = "coalda-opt-many";
 bool fail(StringRef File, const Twine &Why) {
   errs() << ToolName << ": " << File << ": error: " << Why << "\n";
   return false;
+}
+
+/// Valgrind's count of the errors so far, the ones it did not print again
+/// too; nothing outside valgrind or without <valgrind/valgrind.h>.
+std::optional<unsigned> valgrindErrors() {
+#ifdef COALDA_HAVE_VALGRIND_H
+  if (RUNNING_ON_VALGRIND)
+    return VALGRIND_COUNT_ERRORS;
+#endif
+  return std::nullopt;
 }
 
 /// A target machine for Triple as opt makes one without -mcpu or -mattr, or
@@ -205,8 +227,13 @@ int main(int Argc, char **Argv) {
   bool AllOk = true;
   for (const std::string &File : Inputs) {
     errs() << ToolName << ": begin " << File << "\n";
+    std::optional<unsigned> ErrorsBefore = valgrindErrors();
     bool Ok = runOne(File, Plugins);
-    errs() << ToolName << ": end " << File << (Ok ? " ok" : " failed") << "\n";
+    std::optional<unsigned> ErrorsAfter = valgrindErrors();
+    errs() << ToolName << ": end " << File << (Ok ? " ok" : " failed");
+    if (ErrorsBefore && ErrorsAfter)
+      errs() << " valgrind-errors=" << *ErrorsAfter - *ErrorsBefore;
+    errs() << "\n";
     AllOk &= Ok;
   }
   return AllOk ? 0 : 1;
