@@ -15,11 +15,13 @@
 // standard analysis parses PIPELINE, and the pipeline runs, followed by the
 // verifier; the output is discarded.
 //
-// It exists for valgrind. Under memcheck opt spends about 2.7 s of its 3.9 s
-// a lit input starting (LLVM's static constructors, valgrind translating
-// libLLVM); tests/test_pass_memory.py and `make memcheck` run one valgrind
-// over many inputs through this tool and pay that once. So that valgrind's
-// reports can be told apart by input, every input is framed on stderr by
+// It exists for valgrind. Under memcheck opt spends most of its 3.9 s a lit
+// input starting (LLVM's static constructors, valgrind translating libLLVM)
+// and translating the code the run takes; tests/test_pass_memory.py and
+// `make memcheck` run one valgrind over many inputs through this tool and
+// pay that once (1 lit input 3.8 CPU s, all 131 together 7.6). So that
+// valgrind's reports can be told apart by input, every input is framed on
+// stderr by
 //
 //   coalda-opt-many: begin INPUT
 //   coalda-opt-many: end INPUT ok valgrind-errors=N     (or: failed)
