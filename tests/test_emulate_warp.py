@@ -81,6 +81,21 @@ extern "C" __global__ void active_in_loop(unsigned *o, int *lead_k, int trips) {
     o[4 * i + k] = m;
   }
 }
+// __activemask() at two call sites of one warp in one interval: the lanes
+// at each site read their own site's mask (not the other site's lanes)
+extern "C" __global__ void active_two_sites(unsigned *o, const int *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a[i] & 1)
+    o[i] = __activemask() ^ 0x1u;
+  else
+    o[i] = __activemask() ^ 0x2u;
+}
+// a shuffle whose lanes name two different masks: lane 0's mask names lane
+// 1, which waits at a shuffle with the whole warp's mask; neither opens
+extern "C" __global__ void masks_disagree(int *o, const int *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  o[i] = (threadIdx.x & 31) == 0 ? __shfl_sync(0x3u, a[i], 1) : __shfl_sync(~0u, a[i], 0);
+}
 // clang 19's header passes __reduce_add_sync's mask as the value and the
 // value as the mask (__nvvm_redux_sync_add(src, mask))
 extern "C" __global__ void reduce_header(int *o, const int *a) {
@@ -268,3 +283,32 @@ def test_activemask_in_a_loop_may_name_lanes_of_two_iterations(module: emulate.E
         assert mixed and np.count_nonzero(masks == 0xFFFFFFFF)
     else:
         assert mixed == 0 and np.all(masks == 0xFFFFFFFF)
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=str)
+def test_activemask_at_two_sites_names_each_sites_lanes(module: emulate.EmulatedModule, schedule: Schedule) -> None:
+    """The lanes of a warp split between two `__activemask()` calls of one
+    interval: each lane's mask holds only lanes at its own call (under
+    every schedule; under all but shuffled, all of them)."""
+    n = 256
+    a = ints(8)[:n].copy()
+    got = np.zeros(n, dtype=np.uint32)
+    module.launch("active_two_sites", (1, 1, 1), (n, 1, 1), [got, a], schedule=schedule)
+    for w in range(0, n, WARP):
+        odd = sum(1 << k for k in range(WARP) if a[w + k] & 1)
+        for k in range(WARP):
+            mask = int(got[w + k]) ^ (0x1 if a[w + k] & 1 else 0x2)
+            site = odd if a[w + k] & 1 else ~odd & 0xFFFFFFFF
+            assert mask >> k & 1 and mask & ~site == 0, (w, k, hex(mask), hex(site))
+            if schedule.name != "shuffled":
+                assert mask == site, (w, k, hex(mask), hex(site))
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=str)
+def test_lanes_that_name_different_masks_deadlock(module: emulate.EmulatedModule, schedule: Schedule) -> None:
+    """A collective opens only when its mask's lanes wait with that same
+    mask: lane 0 names lanes 0-1 (0x3), lane 1 waits with the whole warp's
+    mask, which lane 0 never joins, so nothing opens."""
+    out = np.zeros(32, dtype=np.int32)
+    with pytest.raises(EmulationFault, match=r"deadlock at barriers"):
+        module.launch("masks_disagree", (1, 1, 1), (32, 1, 1), [out, ints(9)[:32].copy()], schedule=schedule)

@@ -67,6 +67,7 @@ from ..errors import CoaldaError
 from . import fibers, nvvm
 from .schedule import FORWARD, Schedule
 from .threads import KIND_OF, BlockRun, EmulationFault, Site, open_block_barrier_ir
+from .warp_native import open_warps_ir
 
 __all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefused", "EmulatorExecutor", "load"]
 
@@ -291,6 +292,7 @@ def _barrier_wrappers() -> str:
         fibers.fiber_ir(_FAULT_STRAY_BARRIER),
         fibers.interval_ir(_unflatten("t", "ntid", "tid")),
         open_block_barrier_ir(),
+        open_warps_ir(),
         "define internal void @__coalda_membar() {\n  ret void\n}",
         "define internal i32 @__coalda_barrier(i32 %kind, i32 %site, i32 %arg) {\n"
         "  %r = call i32 @__coalda_collective(i32 %kind, i32 %site, i32 %arg, i32 0, i32 0, i32 0)\n  ret i32 %r\n}",

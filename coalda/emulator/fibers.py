@@ -249,10 +249,11 @@ def interval_ir(set_tid: str) -> str:
 
     `__coalda_fiber_intervals(..., exited, intervals)`: for an order that is
     the same in every interval (all schedules but shuffled), intervals one
-    after the other while the block-wide barrier between them opens in the
-    common case (threads.open_block_barrier_ir, which the module must
-    define): back to the launcher only when every thread has exited or
-    something else must open. Returns how many threads have exited in all
+    after the other while what waits between them opens in the common way:
+    the warp collectives and `__activemask()` (warp_native.open_warps_ir),
+    else the block-wide barrier (threads.open_block_barrier_ir; the module
+    must define both): back to the launcher only when every thread has
+    exited or something else must open (an error to word, a deadlock). Returns how many threads have exited in all
     (EXITED counting from `exited`), and writes how many intervals ran:
     a ctypes call and the launcher's Python per interval cost more than
     most intervals.
@@ -315,8 +316,8 @@ define i32 @__coalda_fiber_intervals(ptr %order, i32 %n, ptr %state, ptr %result
 entry:
   br label %run
 run:
-  %exited = phi i32 [ %exited.before, %entry ], [ %exited.now, %try ]
-  %k = phi i32 [ 0, %entry ], [ %k.next, %try ]
+  %exited = phi i32 [ %exited.before, %entry ], [ %exited.now, %try ], [ %exited.now, %barrier ]
+  %k = phi i32 [ 0, %entry ], [ %k.next, %try ], [ %k.next, %barrier ]
   %e = call i32 @__coalda_fiber_interval(ptr %order, i32 %n, ptr %state, ptr %result, ptr %wait, ptr %slots,
                                          ptr %start)
   %exited.now = add i32 %exited, %e
@@ -324,6 +325,13 @@ run:
   %all = icmp eq i32 %exited.now, %n
   br i1 %all, label %stop, label %try
 try:
+  %warps = call i32 @__coalda_open_warps(ptr %state, ptr %result, ptr %wait, i32 %n)
+  %warps.opened = icmp sgt i32 %warps, 0
+  br i1 %warps.opened, label %run, label %try.block
+try.block:
+  %warps.error = icmp slt i32 %warps, 0
+  br i1 %warps.error, label %stop, label %barrier
+barrier:
   %opened = call i32 @__coalda_open_block_barrier(ptr %state, ptr %result, ptr %wait, i32 %n)
   %again = icmp ne i32 %opened, 0
   br i1 %again, label %run, label %stop
