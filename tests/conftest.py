@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+import cli_server
+
 REPO = Path(__file__).resolve().parent.parent
 TESTCASES = REPO / "testcases"
 
@@ -74,6 +76,10 @@ def run_cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | No
         [sys.executable, "-m", "coalda.cli", *map(str, args)],
         capture_output=True, text=True, cwd=cwd, env=env,
     )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    cli_server.shutdown()  # reaped by the worker: its children's CPU time counts in the session's
 
 
 def run_in_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
