@@ -70,12 +70,25 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(lambda: shutil.rmtree(directory, ignore_errors=True))
 
 
-def run_cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `coalda` as a user would: a separate process, real exit code and streams."""
-    return subprocess.run(
-        [sys.executable, "-m", "coalda.cli", *map(str, args)],
-        capture_output=True, text=True, cwd=cwd, env=env,
-    )
+# COALDA_TEST_REAL_PROCESSES=1: run_cli starts every `coalda` as a fresh
+# interpreter again, as before the fork server (to debug, or to compare).
+REAL_PROCESSES = os.environ.get("COALDA_TEST_REAL_PROCESSES") == "1"
+
+
+def run_cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None,
+            fresh: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run `coalda` as a user would: a separate process, real exit code and
+    streams. The process is forked from this worker's CLI server
+    (tests/cli_server.py), which has imported the CLI once, and set up as
+    `python -m coalda.cli` starts; where it cannot be (see run_module), and
+    with FRESH (a test of what the interpreter's teardown does at exit,
+    which a served process skips), it is a fresh interpreter."""
+    words = [*map(str, args)]
+    served = None if REAL_PROCESSES or fresh else cli_server.run_module("coalda.cli", words, cwd=cwd, env=env)
+    if served is not None:
+        return served
+    return subprocess.run([sys.executable, "-m", "coalda.cli", *words], capture_output=True, text=True,
+                          cwd=cwd, env=env)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -116,6 +116,9 @@ def fake_gpu(tmp_path: Path) -> Path:
     return tmp_path / "fake"
 
 
+# The commands run with run_cli(fresh=True), in a fresh interpreter: the
+# stand-in's buffers warn from __del__ as the interpreter tears down, which
+# a process served by the CLI server (tests/cli_server.py) does not do.
 def _env(fake: Path, fault: str, at: str = "run") -> dict[str, str]:
     path = os.pathsep.join([str(fake), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return dict(os.environ, PYTHONPATH=path, FAKE_CUDA_FAULT=fault, FAKE_CUDA_FAULT_AT=at)
@@ -139,7 +142,7 @@ def test_the_driver_error_is_its_name() -> None:
 
 def test_a_fault_in_bench_is_one_line(fake_gpu: Path) -> None:
     proc = run_cli("bench", TRANSPOSE, "--spec", SQUARE, "--kernels", "transpose_tiled", "--sizes", "64",
-                   "--repeat", "2", "--no-nvcc", "-q", env=_env(fake_gpu, "transpose_tiled@1"))
+                   "--repeat", "2", "--no-nvcc", "-q", env=_env(fake_gpu, "transpose_tiled@1"), fresh=True)
     assert proc.returncode == 1
     assert _one_line(proc.stderr) == ("coalda: error: kernel transpose_tiled (variant COALDA) faulted at grid (2,2,1) "
                                       "block (32,8,1): CUDA_ERROR_ILLEGAL_ADDRESS")
@@ -149,14 +152,15 @@ def test_a_fault_in_bench_is_one_line(fake_gpu: Path) -> None:
 def test_a_launch_bench_cannot_make_is_one_line(fake_gpu: Path) -> None:
     proc = run_cli("bench", TRANSPOSE, "--spec", SQUARE, "--kernels", "transpose_naive", "--sizes", "64",
                    "--blocks", "16x16", "--repeat", "2", "--no-nvcc", "-q",
-                   env=_env(fake_gpu, "transpose_naive@0", at="launch"))
+                   env=_env(fake_gpu, "transpose_naive@0", at="launch"), fresh=True)
     assert proc.returncode == 1
     assert _one_line(proc.stderr) == ("coalda: error: kernel transpose_naive (variant clang -O3) could not be "
                                       "launched at grid (4,4,1) block (16,16,1): CUDA_ERROR_INVALID_VALUE")
 
 
 def test_a_fault_in_run_is_one_line(fake_gpu: Path) -> None:
-    proc = run_cli("run", TRANSPOSE, "--spec", SQUARE, "--sizes", "64", "-q", env=_env(fake_gpu, "transpose_tiled@1"))
+    proc = run_cli("run", TRANSPOSE, "--spec", SQUARE, "--sizes", "64", "-q", env=_env(fake_gpu, "transpose_tiled@1"),
+                   fresh=True)
     assert proc.returncode == 1
     assert _one_line(proc.stderr) == ("coalda: error: kernel transpose_tiled (variant optimized) faulted at grid "
                                       "(2,2,1) block (32,8,1): CUDA_ERROR_ILLEGAL_ADDRESS")
@@ -165,6 +169,6 @@ def test_a_fault_in_run_is_one_line(fake_gpu: Path) -> None:
 def test_the_same_commands_pass_without_a_fault(fake_gpu: Path) -> None:
     """The stand-in itself: without a fault both commands finish."""
     bench = run_cli("bench", TRANSPOSE, "--spec", SQUARE, "--kernels", "transpose_tiled", "--sizes", "64",
-                    "--repeat", "2", "--no-nvcc", "-q", env=_env(fake_gpu, ""))
+                    "--repeat", "2", "--no-nvcc", "-q", env=_env(fake_gpu, ""), fresh=True)
     assert bench.returncode == 0, bench.stderr
     assert "transpose_tiled" in bench.stdout and "Fake GPU" in bench.stdout
