@@ -765,6 +765,7 @@ def _target_machine() -> llvm.TargetMachine:
     whole run 13.7 s at -O0; the math corpora run no slower)."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
+    llvm.initialize_native_asmparser()  # the fibers' context switch (fibers.OWN_SWITCH)
     return llvm.Target.from_default_triple().create_target_machine(opt=0)
 
 
@@ -821,7 +822,7 @@ class EmulatedModule:
         for name, address in libc.items():
             llvm.add_symbol(name, address)
         host.link_in(ir.parse(_DEVICE_RUNTIME))
-        self.missing = _missing_functions(host, set(libc))
+        self.missing = _missing_functions(host, set(libc) | set(fibers.ASSEMBLY_SYMBOLS))
         if self.missing:
             host.link_in(ir.parse(_missing_stubs(host, self.missing)))
         self._engine = llvm.create_mcjit_compiler(host, tm)

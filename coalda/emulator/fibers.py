@@ -1,5 +1,6 @@
 """Fibers for the emulated threads of a block: one C stack each, switched
-with the C library's ucontext functions, never a host thread.
+by COALDA's own context switch on x86-64 (else the C library's ucontext
+functions), never a host thread.
 
 A thread that waits at `__syncthreads` keeps its registers and its place in
 the code until the barrier opens. Host threads did that at the price of two
@@ -26,9 +27,21 @@ stack bookkeeping never sees a switch. A barrier reached outside a fiber
 (from the native grid loop, through a call the emulator could not follow)
 sets the fault flag instead of switching.
 
-The contexts use glibc's `ucontext_t` on a 64-bit Linux: only its first
-fields are touched (`uc_link`, `uc_stack`), whose layout is the same on
-x86-64 and AArch64; the rest is glibc's business and fits in CONTEXT_BYTES.
+On x86-64 the switch is COALDA's own (`__coalda_switch`, module-level
+assembly in the JIT code): it saves the callee-saved registers on the
+stack it leaves, stores that stack pointer into the context it leaves and
+loads the other's, 25 ns a switch. glibc's `swapcontext` also saves and
+restores the signal mask, a system call each time, which made a third of
+the test suite's CPU time system time (144 of 822 s); the emulated code
+never touches the signal mask or the floating-point control words, which
+is all it skips. A context is then one word, the saved stack pointer; a
+fresh fiber's stack holds the six registers' slots and the return address
+`__coalda_fiber_start`, which calls the entry function kept in rbx's slot.
+
+Elsewhere (and with COALDA_EMULATOR_UCONTEXT=1, to compare) the contexts
+are glibc's `ucontext_t` on a 64-bit Linux: only its first fields are
+touched (`uc_link`, `uc_stack`), whose layout is the same on x86-64 and
+AArch64; the rest is glibc's business and fits in CONTEXT_BYTES.
 """
 
 from __future__ import annotations
@@ -36,6 +49,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import mmap
+import os
+import platform
 import sys
 import threading
 from collections.abc import Sequence
@@ -52,6 +67,84 @@ CONTEXT_BYTES = 8192  # sizeof(ucontext_t): 968 on x86-64 glibc, 4560 on AArch64
 _PAGE = mmap.PAGESIZE
 _PROT_NONE, _PROT_RW = 0, 3
 _MAP_PRIVATE, _MAP_ANONYMOUS, _MAP_NORESERVE = 0x02, 0x20, 0x4000
+
+
+# COALDA's own context switch (module docstring): x86-64 only.
+OWN_SWITCH = platform.machine() in ("x86_64", "AMD64") and os.environ.get("COALDA_EMULATOR_UCONTEXT") != "1"
+# __coalda_switch(from, to): the callee-saved registers pushed on the stack
+# it leaves, that stack pointer stored at FROM, the one at TO loaded, the
+# registers popped, and a return on the new stack; __coalda_fiber_start is
+# where a fresh fiber's first switch returns: it calls the entry in rbx.
+# Local symbols: every module JIT-compiled in the process has its own.
+_SWITCH_ASM = (
+    ".text", ".p2align 4", "__coalda_switch:",
+    "pushq %rbp", "pushq %rbx", "pushq %r12", "pushq %r13", "pushq %r14", "pushq %r15",
+    "movq %rsp, (%rdi)", "movq (%rsi), %rsp",
+    "popq %r15", "popq %r14", "popq %r13", "popq %r12", "popq %rbx", "popq %rbp", "retq",
+    ".p2align 4", "__coalda_fiber_start:", "callq *%rbx", "ud2",
+)
+
+# the functions the module-level assembly defines (declared in the IR)
+ASSEMBLY_SYMBOLS = ("__coalda_switch", "__coalda_fiber_start") if OWN_SWITCH else ()
+
+
+def _switch_declarations() -> str:
+    if not OWN_SWITCH:
+        return ("declare i32 @getcontext(ptr)\ndeclare void @makecontext(ptr, ptr, i32, ...)\n"
+                "declare i32 @swapcontext(ptr, ptr)")
+    asm = "\n".join(f'module asm "  {line}"' if not line.endswith(":") else f'module asm "{line}"'
+                    for line in _SWITCH_ASM)
+    return asm + "\ndeclare void @__coalda_switch(ptr, ptr)\ndeclare void @__coalda_fiber_start()"
+
+
+def _switch(leave: str, to: str) -> str:
+    """IR switching from the context at LEAVE to the one at TO."""
+    if OWN_SWITCH:
+        return f"  call void @__coalda_switch(ptr {leave}, ptr {to})"
+    return f"  %switched{leave.strip('%')} = call i32 @swapcontext(ptr {leave}, ptr {to})"
+
+
+def _make_fiber(link: int, sp: int, flags: int, size: int) -> str:
+    """The body of __coalda_fiber_make(ctx, stack, size, entry): a context
+    that starts ENTRY on STACK, and comes back to the launcher if it
+    returns (it never does: entry_ir)."""
+    # r15 r14 r13 r12 rbx=entry rbp, then the return address: 16-byte
+    # aligned after that return, so that the entry is called as the ABI
+    # wants (its stack pointer 8 past a multiple of 16)
+    if OWN_SWITCH:
+        return """  %top = getelementptr i8, ptr %stack, i64 %size
+  %top.int = ptrtoint ptr %top to i64
+  %aligned = and i64 %top.int, -16
+  %sp.int = sub i64 %aligned, 72
+  %sp = inttoptr i64 %sp.int to ptr
+  %slot0 = getelementptr i64, ptr %sp, i64 0
+  store i64 0, ptr %slot0
+  %slot1 = getelementptr i64, ptr %sp, i64 1
+  store i64 0, ptr %slot1
+  %slot2 = getelementptr i64, ptr %sp, i64 2
+  store i64 0, ptr %slot2
+  %slot3 = getelementptr i64, ptr %sp, i64 3
+  store i64 0, ptr %slot3
+  %slot5 = getelementptr i64, ptr %sp, i64 5
+  store i64 0, ptr %slot5
+  %rbx = getelementptr i64, ptr %sp, i64 4
+  store ptr %entry, ptr %rbx
+  %ret = getelementptr i64, ptr %sp, i64 6
+  store ptr @__coalda_fiber_start, ptr %ret
+  store ptr %sp, ptr %ctx
+  ret void"""
+    return f"""  %g = call i32 @getcontext(ptr %ctx)
+  %link = getelementptr i8, ptr %ctx, i64 {link}
+  %main = load ptr, ptr @__coalda_main_ctx
+  store ptr %main, ptr %link
+  %sp = getelementptr i8, ptr %ctx, i64 {sp}
+  store ptr %stack, ptr %sp
+  %flags = getelementptr i8, ptr %ctx, i64 {flags}
+  store i32 0, ptr %flags
+  %size.at = getelementptr i8, ptr %ctx, i64 {size}
+  store i64 %size, ptr %size.at
+  call void (ptr, ptr, i32, ...) @makecontext(ptr %ctx, ptr %entry, i32 0)
+  ret void"""
 
 
 class _StackHead(ctypes.Structure):
@@ -167,9 +260,7 @@ def fiber_ir(stray_fault: int) -> str:
 @__coalda_in_fiber = global i32 0
 @__coalda_wait = global [6 x i32] zeroinitializer
 @__coalda_result = global i32 0
-declare i32 @getcontext(ptr)
-declare void @makecontext(ptr, ptr, i32, ...)
-declare i32 @swapcontext(ptr, ptr)
+{_switch_declarations()}
 declare void @__coalda_abort() noreturn
 
 define internal i32 @__coalda_collective(i32 %kind, i32 %site, i32 %arg, i32 %a, i32 %b, i32 %c) {{
@@ -184,7 +275,7 @@ park:
 {_store_wait_record()}
   %cur = load ptr, ptr @__coalda_fiber_ctx
   %main = load ptr, ptr @__coalda_main_ctx
-  %s = call i32 @swapcontext(ptr %cur, ptr %main)
+{_switch("%cur", "%main")}
   %r = load i32, ptr @__coalda_result
   ret i32 %r
 }}
@@ -194,24 +285,13 @@ define internal void @__coalda_fiber_resume(ptr %ctx, i32 %result) {{
   store ptr %ctx, ptr @__coalda_fiber_ctx
   store i32 1, ptr @__coalda_in_fiber
   %main = load ptr, ptr @__coalda_main_ctx
-  %s = call i32 @swapcontext(ptr %main, ptr %ctx)
+{_switch("%main", "%ctx")}
   store i32 0, ptr @__coalda_in_fiber
   ret void
 }}
 
 define internal void @__coalda_fiber_make(ptr %ctx, ptr %stack, i64 %size, ptr %entry) {{
-  %g = call i32 @getcontext(ptr %ctx)
-  %link = getelementptr i8, ptr %ctx, i64 {link}
-  %main = load ptr, ptr @__coalda_main_ctx
-  store ptr %main, ptr %link
-  %sp = getelementptr i8, ptr %ctx, i64 {sp}
-  store ptr %stack, ptr %sp
-  %flags = getelementptr i8, ptr %ctx, i64 {flags}
-  store i32 0, ptr %flags
-  %size.at = getelementptr i8, ptr %ctx, i64 {size}
-  store i64 %size, ptr %size.at
-  call void (ptr, ptr, i32, ...) @makecontext(ptr %ctx, ptr %entry, i32 0)
-  ret void
+{_make_fiber(link, sp, flags, size)}
 }}
 """
 
@@ -231,7 +311,7 @@ define internal void @__coalda_fiber_entry_{index}() {{
   store i32 {EXITED_KIND}, ptr @__coalda_wait
   %cur = load ptr, ptr @__coalda_fiber_ctx
   %main = load ptr, ptr @__coalda_main_ctx
-  %s = call i32 @swapcontext(ptr %cur, ptr %main)
+{_switch("%cur", "%main")}
   call void @__coalda_abort()
   unreachable
 }}
