@@ -4,6 +4,7 @@ corpora's optimize-and-emulate at both -O levels side by side."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -27,20 +28,36 @@ TESTCASES = REPO / "testcases"
 # `make pytest` runs `--dist loadgroup`: the tests of one corpus file of
 # tests/test_adversarial.py go to one pytest-xdist worker, since that file's
 # build and JIT-compiled executors are cached per process (split over two
-# workers, a file was built and compiled twice); every other test is
-# scheduled alone, as `--dist load` does. (pytest-xdist's own xdist_group
-# marks do not group under pytest 9: they rename item._nodeid, which pytest
-# 9 no longer reads.)
+# workers, a file was built and compiled twice); so do the tests of a file
+# with a module- or session-scoped fixture (its optimize-and-emulate runs,
+# the README walkthrough's builds: split, each worker ran the fixture, 150
+# CPU s of duplicates in all on 2026-11-28); every other test is scheduled
+# alone, as `--dist load` does. (pytest-xdist's own xdist_group marks do not
+# group under pytest 9: they rename item._nodeid, which pytest 9 no longer
+# reads.)
 ADVERSARIAL = "tests/test_adversarial.py::"
+SHARED_FIXTURE = re.compile(r"""scope=["'](module|session)["']""")
+
+
+@functools.cache
+def shares_fixtures(path: str) -> bool:
+    """Whether the test file PATH (relative to the repository) defines a
+    module- or session-scoped fixture."""
+    file = REPO / path
+    return file.is_file() and SHARED_FIXTURE.search(file.read_text()) is not None
 
 
 def worker_group(nodeid: str) -> str | None:
     """The group of a test id: its corpus file's stem for
     tests/test_adversarial.py's tests (their ids start with it:
-    `[staging-rmw_basic-O3]`, `[staging]`, `[staging-0]`), else None."""
-    if not nodeid.startswith(ADVERSARIAL) or "[" not in nodeid:
-        return None
-    return "adversarial:" + nodeid.split("[", 1)[1].split("-", 1)[0].rstrip("]")
+    `[staging-rmw_basic-O3]`, `[staging]`, `[staging-0]`), its file for a
+    file with shared fixtures, else None."""
+    if nodeid.startswith(ADVERSARIAL):
+        if "[" not in nodeid:
+            return None
+        return "adversarial:" + nodeid.split("[", 1)[1].split("-", 1)[0].rstrip("]")
+    path = nodeid.split("::", 1)[0]
+    return f"file:{path}" if shares_fixtures(path) else None
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
