@@ -1,4 +1,4 @@
-"""Issue 38's limits on the pass's sources, kept: no .cpp of pass/lib over
+"""Issue 38's limits on the pass's sources, kept: no .cpp of pass/lib or pass/tools over
 900 lines, no function over 80 (scripts/pass_sizes.py), and the script
 finds what it must: functions at column 0, methods defined in a class
 body, signatures over several lines."""
