@@ -24,8 +24,9 @@ lit: build
 	COALDA_CUDA_PATH="$$($(BIN)/python -c 'from coalda.driver.toolchain import cuda_path; print(cuda_path())')" \
 	  $(BIN)/lit -sv $(BUILD)/test
 
-# the emulator-heavy tests run on every core (pytest-xdist): 8.4 minutes on
-# two idle cores from a clean clone (2026-11-28; docs/test-speed.md)
+# the emulator-heavy tests run on every core (pytest-xdist): 4.8 minutes on
+# two idle cores from a clean clone, `make test` 5.6 (2026-11-28;
+# docs/test-speed.md)
 pytest: build
 	$(BIN)/pytest -q -n auto --dist loadgroup
 
