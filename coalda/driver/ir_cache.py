@@ -11,7 +11,7 @@ what clang reads:
   debug info's directory, and where relative paths resolve), the environment
   variables clang's header search reads, and the identity (path, size,
   modification time) of clang and, at -O0, of the opt that runs mem2reg;
-- the entry: every file the compile read (clang's own dependency list,
+- the entry, one file: every file the compile read (clang's own dependency list,
   `-MD`: the source and each header, CUDA's and the project's) with the
   SHA-256 of its contents, and the IR. A lookup compares each file's hash
   with today's contents, as ccache's direct mode does: an edited header
@@ -108,29 +108,31 @@ def parse_depfile(text: str, cwd: Path) -> list[Path]:
 
 @dataclass(frozen=True)
 class Entry:
-    """One compile's place in the cache: KEY names it, its directory holds
-    `deps.json` (file -> SHA-256) and `module.ll`."""
+    """One compile's place in the cache: KEY names it. Its one file,
+    `entry`, holds a line of JSON (file -> SHA-256 of what the compile
+    read) and then the IR, written at once: two processes storing the same
+    key with different headers leave one whole entry, never one's IR with
+    the other's list."""
 
     root: Path
     key: str
 
     @property
-    def directory(self) -> Path:
+    def path(self) -> Path:
         return self.root / self.key[:2] / self.key
 
     def fetch(self, output: Path) -> bool:
-        """Copy the cached IR to OUTPUT when every file the compile read is
+        """Write the cached IR to OUTPUT when every file the compile read is
         unchanged; whether it did."""
         try:
-            deps = json.loads((self.directory / "deps.json").read_text())
+            with open(self.path, "rb") as entry:
+                deps = json.loads(entry.readline())
+                if not isinstance(deps, dict) or any(file_digest(Path(p)) != d for p, d in deps.items()):
+                    return False
+                with open(output, "wb") as out:
+                    shutil.copyfileobj(entry, out)
+            os.utime(self.path)  # recently used: pruned last
         except (OSError, ValueError):
-            return False
-        if not isinstance(deps, dict) or any(file_digest(Path(p)) != d for p, d in deps.items()):
-            return False
-        try:
-            shutil.copyfile(self.directory / "module.ll", output)
-            os.utime(self.directory)  # recently used: pruned last
-        except OSError:
             return False
         return True
 
@@ -144,9 +146,8 @@ class Entry:
             if digest is None:
                 return
             deps[str(path)] = digest
-        self.directory.mkdir(parents=True, exist_ok=True)
-        _write_atomically(self.directory / "module.ll", module.read_bytes())
-        _write_atomically(self.directory / "deps.json", json.dumps(deps).encode())
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomically(self.path, json.dumps(deps).encode() + b"\n" + module.read_bytes())
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -181,15 +182,15 @@ def prune(root: Path, limit: int = LIMIT_BYTES) -> None:
     """Remove the least recently used entries until ROOT holds at most LIMIT
     bytes."""
     entries = []
-    for directory in root.glob("*/*"):
+    for path in root.glob("*/*"):
         try:
-            size = sum(f.stat().st_size for f in directory.iterdir())
-            entries.append((directory.stat().st_mtime_ns, size, directory))
+            stat = path.stat()
+            entries.append((stat.st_mtime_ns, stat.st_size, path))
         except OSError:
             continue
     total = sum(size for _, size, _ in entries)
-    for _, size, directory in sorted(entries):
+    for _, size, path in sorted(entries):
         if total <= limit:
             break
-        shutil.rmtree(directory, ignore_errors=True)
+        path.unlink(missing_ok=True)
         total -= size
