@@ -31,7 +31,7 @@ On x86-64 the switch is COALDA's own (`__coalda_switch`, module-level
 assembly in the JIT code): it saves the callee-saved registers on the
 stack it leaves, stores that stack pointer into the context it leaves and
 loads the other's, 25 ns a switch. glibc's `swapcontext` also saves and
-restores the signal mask, a system call each time, which made a third of
+restores the signal mask, a system call each time, which made a sixth of
 the test suite's CPU time system time (144 of 822 s); the emulated code
 never touches the signal mask or the floating-point control words, which
 is all it skips. A context is then one word, the saved stack pointer; a
