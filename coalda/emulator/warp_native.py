@@ -77,29 +77,9 @@ find.next:
   %more = icmp ult i32 %u.next, %lanes
   br i1 %more, label %find, label %give
 give:
-  br label %set
-set:
-  %v = phi i32 [ 0, %give ], [ %v.next, %set.next ]
-  %opened = phi i32 [ 0, %give ], [ %opened.next, %set.next ]
-  %in = lshr i32 %mask.next, %v
-  %in.one = and i32 %in, 1
-  %member = icmp ne i32 %in.one, 0
-  br i1 %member, label %release, label %set.next
-release:
-  %tv = add i32 %base, %v
-  %sv.at = getelementptr i32, ptr %state, i32 %tv
-  store i32 {READY}, ptr %sv.at
-  %rv.at = getelementptr i32, ptr %result, i32 %tv
-  store i32 %mask.next, ptr %rv.at
-  br label %set.next
-set.next:
-  %add = phi i32 [ 0, %set ], [ 1, %release ]
-  %opened.next = add i32 %opened, %add
-  %v.next = add i32 %v, 1
-  %again = icmp ult i32 %v.next, %lanes
-  br i1 %again, label %set, label %done
-done:
-  ret i32 %opened.next
+  %opened = call i32 @__coalda_warp_release(ptr %state, ptr %result, ptr %wait, i32 %base, i32 %lanes,
+                                            i32 %mask.next, i32 {ACTIVEMASK}, i32 %mask.next)
+  ret i32 %opened
 }}
 """
 
@@ -341,14 +321,30 @@ not.yet:
   ret i32 0
 open:
   %present = trunc i64 %present64 to i32
+  %common = call i32 @__coalda_warp_reduce(ptr %wait, i32 %base, i32 %lanes, i32 %present, i32 %kind)
+  %opened = call i32 @__coalda_warp_release(ptr %state, ptr %result, ptr %wait, i32 %base, i32 %lanes,
+                                            i32 %present, i32 %kind, i32 %common)
+  ret i32 %opened
+}}
+"""
+
+
+def _release_ir() -> str:
+    """`__coalda_warp_release(state, result, wait, base, lanes, present,
+    kind, common)`: each lane of PRESENT made READY with its result, a
+    shuffle's own (__coalda_warp_shuffle) or COMMON (an `__activemask()`'s
+    mask, a vote's or reduction's value); returns how many."""
+    return f"""
+define internal i32 @__coalda_warp_release(ptr %state, ptr %result, ptr %wait, i32 %base, i32 %lanes, i32 %present,
+                                           i32 %kind, i32 %common) {{
+entry:
   %is.shfl.lo = icmp uge i32 %kind, {SHFL_IDX}
   %is.shfl.hi = icmp ule i32 %kind, {SHFL_BFLY}
   %is.shfl = and i1 %is.shfl.lo, %is.shfl.hi
-  %common = call i32 @__coalda_warp_reduce(ptr %wait, i32 %base, i32 %lanes, i32 %present, i32 %kind)
   br label %set
 set:
-  %v = phi i32 [ 0, %open ], [ %v.next, %set.next ]
-  %opened = phi i32 [ 0, %open ], [ %opened.next, %set.next ]
+  %v = phi i32 [ 0, %entry ], [ %v.next, %set.next ]
+  %opened = phi i32 [ 0, %entry ], [ %opened.next, %set.next ]
   %in = lshr i32 %present, %v
   %in.one = and i32 %in, 1
   %member = icmp ne i32 %in.one, 0
@@ -385,7 +381,7 @@ def open_warps_ir() -> str:
     shuffles' results are read from the operands, never from the results
     written here, so the order of opening does not matter."""
     return f"""
-{_activemask_ir()}{_present_ir()}{_reduce_ir()}{_shuffle_ir()}{_collective_ir()}
+{_activemask_ir()}{_present_ir()}{_reduce_ir()}{_shuffle_ir()}{_release_ir()}{_collective_ir()}
 define internal i32 @__coalda_open_warps(ptr %state, ptr %result, ptr %wait, i32 %count) {{
 entry:
   %empty = icmp eq i32 %count, 0
