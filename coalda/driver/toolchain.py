@@ -8,6 +8,7 @@ with this package, merged (by symlinks) into COALDA_CACHE (default
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import importlib.metadata
 import importlib.util
@@ -228,12 +229,30 @@ def cuda_path() -> Path:
     sources = _wheel_dirs()
     target = cache_dir() / "cuda-12"
     stamp = _stamp()
-    stamp_file = target / ".coalda-stamp"
-    if stamp_file.is_file() and stamp_file.read_text() == stamp:
-        if not (target / "bin" / "nvcc").is_file():  # a tree made before the stand-in: added in place
-            _add_cmake_toolkit_files(target)
+    if _current(target, stamp):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
+    # One maker at a time: a second process that found no tree waits here and
+    # then takes the first one's. A tree with the current stamp is never
+    # removed, so a process that found it current (without the lock) may use it
+    # while another runs.
+    with open(target.parent / "cuda-12.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not _current(target, stamp):
+            _make_tree(sources, target, stamp)
+    return target
+
+
+def _current(target: Path, stamp: str) -> bool:
+    stamp_file = target / ".coalda-stamp"
+    if not (stamp_file.is_file() and stamp_file.read_text() == stamp):
+        return False
+    if not (target / "bin" / "nvcc").is_file():  # a tree made before the stand-in: added in place
+        _add_cmake_toolkit_files(target)
+    return True
+
+
+def _make_tree(sources: list[Path], target: Path, stamp: str) -> None:
     staging = Path(tempfile.mkdtemp(prefix=".cuda-", dir=target.parent))
     try:
         _link_tree(sources, staging)
@@ -242,10 +261,6 @@ def cuda_path() -> Path:
     except BaseException:  # an error or Ctrl-C: no half-made tree left in the cache
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    if target.exists():
+    if target.exists():  # a stale tree (other wheels): nobody may use it now
         shutil.rmtree(target)
-    try:
-        staging.rename(target)
-    except OSError:  # another process won the race: use its tree
-        shutil.rmtree(staging, ignore_errors=True)
-    return target
+    staging.rename(target)
