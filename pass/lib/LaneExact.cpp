@@ -248,6 +248,31 @@ Reading LaneEvaluator::shiftRight(const LaneValue &V, unsigned C,
   return ok(std::move(R));
 }
 
+/// v op c for a constant c >= 0 with bits at and above U's alignment 2^a,
+/// when every lane's F lies in [0, 2^a): U and F then have no bit in common,
+/// so v op c = (U op c_hi) + (F op c_lo), c_lo the low a bits of c. The first
+/// term is equal for the warp, unknown, and still a multiple of 2^a
+/// (`(32*warp + lane) & 63` = `32*(warp & 1) + lane`).
+std::optional<LaneValue> LaneEvaluator::bitwiseSplit(unsigned Opcode,
+                                                     const LaneValue &V,
+                                                     int64_t C) {
+  if (V.UAlign >= 63 || any_of(V.F, [&](int64_t X) {
+        return X < 0 || X >= (int64_t(1) << V.UAlign);
+      }))
+    return std::nullopt;
+  int64_t Low = C & ((int64_t(1) << V.UAlign) - 1);
+  int64_t High = C - Low;
+  LaneValue R = V;
+  for (unsigned L = 0; L < WarpLanes; ++L)
+    R.F[L] = Opcode == Instruction::And  ? V.F[L] & Low
+             : Opcode == Instruction::Or ? V.F[L] | Low
+                                         : V.F[L] ^ Low;
+  R.U = std::nullopt;
+  if (Opcode == Instruction::And) // U & c_hi: a multiple of c_hi's low bit
+    R.UAlign = std::max<unsigned>(V.UAlign, countr_zero((uint64_t)High));
+  return R;
+}
+
 /// v op c for a constant c, op one of & | ^.
 Reading LaneEvaluator::bitwiseConstant(unsigned Opcode, const LaneValue &V,
                                        int64_t C, const Instruction &I) {
@@ -262,6 +287,9 @@ Reading LaneEvaluator::bitwiseConstant(unsigned Opcode, const LaneValue &V,
     return Negated.Value ? add(*Negated.Value, constantValue(-1), 1) : Negated;
   }
   unsigned Bits = bitLength(C < 0 ? ~C : C);
+  if (V.UAlign < Bits && C >= 0)
+    if (std::optional<LaneValue> R = bitwiseSplit(Opcode, V, C))
+      return ok(std::move(*R));
   if (V.UAlign < Bits || (C < 0 && Opcode != Instruction::And))
     return Reading::fail(operation(I) +
                          " of a thread-dependent value whose warp-uniform "
@@ -381,7 +409,9 @@ Reading LaneEvaluator::step(const Value *V) {
   case Instruction::Trunc: {
     Reading R = readInteger(I->getOperand(0));
     unsigned Bits = I->getType()->getIntegerBitWidth();
-    if (R.Value && R.Value->uniformZero() && Bits < 64 &&
+    if (!R.Value)
+      return R; // what truncates is unknown already (data, a call)
+    if (R.Value->uniformZero() && Bits < 64 &&
         all_of(R.Value->F, [&](int64_t X) {
           return X >= 0 && bitLength(X) < Bits;
         }))

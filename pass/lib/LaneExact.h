@@ -98,6 +98,8 @@ private:
   LaneReading<LaneValue> bitwiseConstant(unsigned Opcode, const LaneValue &V,
                                          int64_t C,
                                          const llvm::Instruction &I);
+  std::optional<LaneValue> bitwiseSplit(unsigned Opcode, const LaneValue &V,
+                                        int64_t C);
   std::optional<LaneValue> bitwiseTable(unsigned Opcode, const LaneValue &V,
                                         const LaneValue &T);
   LaneReading<LaneValue> divide(const LaneValue &V, int64_t D, bool Remainder,
