@@ -57,6 +57,7 @@
 
 #include "coalda/CoalescingAnalysis.h"
 #include "LaneExact.h"
+#include "PrivateMemory.h"
 #include "RowUniformity.h"
 #include "SourceNames.h"
 
@@ -425,6 +426,18 @@ MemorySpace spaceOf(const Value *Base, const Value *Ptr) {
   }
 }
 
+/// Whether a null PTR is a valid address here (null_pointer_is_valid, or an
+/// address space where null is an object).
+bool nullMayBeAccessed(const Value *Ptr) {
+  const Function *F = nullptr;
+  if (const auto *I = dyn_cast<Instruction>(Ptr))
+    F = I->getFunction();
+  else if (const auto *Arg = dyn_cast<Argument>(Ptr))
+    F = Arg->getParent();
+  return !F ||
+         NullPointerIsDefined(F, Ptr->getType()->getPointerAddressSpace());
+}
+
 /// The space of an address the automaton cannot read: of every object it
 /// may point into, through phis and selects (a pointer stepped over a
 /// thread's local array is local memory, one chosen between two shared
@@ -434,6 +447,10 @@ MemorySpace spaceOfObjects(const Value *Ptr) {
   getUnderlyingObjects(Ptr, Objects);
   std::optional<MemorySpace> Common;
   for (const Value *Object : Objects) {
+    // An access through a null pointer is undefined: a thread that reaches
+    // the access took another of the pointer's choices.
+    if (isa<ConstantPointerNull>(Object) && !nullMayBeAccessed(Ptr))
+      continue;
     MemorySpace Space = spaceOf(Object, Ptr);
     if (Common && *Common != Space)
       return spaceOf(Ptr, Ptr);
@@ -534,8 +551,12 @@ void readLanes(AccessExpr &A, LaneEvaluator &Lanes, const CycleInfo &Cycles) {
 /// Reads one address into A (unknown with a reason, when the automaton
 /// rejects it); false for thread-private memory, which is not reported.
 bool readAccess(AccessExpr &A, AddressWalker &Walker, LaneEvaluator &Lanes,
-                const CycleInfo &Cycles) {
+                const CycleInfo &Cycles, const PrivatePointers &Private) {
   Value *Ptr = A.pointer();
+  if (Private.isPrivate(Ptr)) {
+    LLVM_DEBUG(dbgs() << "coalda: thread-private: " << *A.Inst << "\n");
+    return false; // the thread's own memory, through a pointer it keeps
+  }
   const Value *Base = nullptr;
   Reading R = Walker.readPointer(Ptr, Base);
   if (R.ok())
@@ -618,8 +639,9 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
         Reading R = Walker.readInteger(V);
         return R.ok() ? std::optional<Poly>(R.P) : std::nullopt;
       });
+  PrivatePointers Private(F, isKernel(F));
   auto Read = [&](AccessExpr &A) {
-    return readAccess(A, Walker, Lanes, Cycles);
+    return readAccess(A, Walker, Lanes, Cycles, Private);
   };
   auto Record = [&](AccessExpr A, DenseMap<const Instruction *, unsigned> &In) {
     LLVM_DEBUG(dbgs() << "coalda: " << *A.Inst << "\n    => "
