@@ -160,9 +160,32 @@ public:
       R.P = std::move(Offset);
       return R;
     }
-    if (isa<LoadInst>(Ptr))
-      return Reading::fail("pointer loaded from memory");
+    if (const auto *Load = dyn_cast<LoadInst>(Ptr)) {
+      if (!isLoadedBase(*Load))
+        return Reading::fail("pointer loaded from memory");
+      Base = Ptr;
+      Reading R;
+      R.P = std::move(Offset);
+      return R;
+    }
     return Reading::fail(chosenPointer(Ptr));
+  }
+
+  /// A pointer the threads of a row share, loaded from a parameter struct's
+  /// field or a __constant__ table: a base like a parameter. It is read at
+  /// the kernel's start, or can be (hoistableBase), so that it is there
+  /// wherever a rewrite needs it.
+  bool isLoadedBase(const LoadInst &Load) const {
+    if (!Load.isSimple() || !Uniformity.isUniform(&Load))
+      return false;
+    if (hoistableBase(Load))
+      return true;
+    // In the entry block already: from a parameter or a global (a table at
+    // a uniform index), not from the thread's stack or shared memory.
+    const Value *From = getUnderlyingObject(Load.getPointerOperand());
+    const auto *GV = dyn_cast<GlobalVariable>(From);
+    return Load.getParent()->isEntryBlock() &&
+           ((GV && GV->getAddressSpace() != 3) || isa<llvm::Argument>(From));
   }
 
   /// Why a phi or select of pointers is not read: which objects it chooses
@@ -578,6 +601,62 @@ bool readAccess(AccessExpr &A, AddressWalker &Walker, LaneEvaluator &Lanes,
 }
 
 } // namespace
+
+/// The object Load reads and the constant offset into it, when Load reads
+/// a read-only by-value parameter or a constant global within its bounds.
+static const Value *constantSource(const LoadInst &Load) {
+  const DataLayout &DL = Load.getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(Load.getPointerOperandType()), 0);
+  const Value *Object =
+      Load.getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, Offset, /*AllowNonInbounds=*/false);
+  uint64_t Size = 0;
+  if (const auto *Arg = dyn_cast<llvm::Argument>(Object);
+      Arg && Arg->hasByValAttr() && Arg->onlyReadsMemory())
+    Size = DL.getTypeAllocSize(Arg->getParamByValType());
+  else if (const auto *GV = dyn_cast<GlobalVariable>(Object);
+           GV && (GV->isConstant() || GV->getAddressSpace() == 4) &&
+           !GV->isInterposable())
+    Size = DL.getTypeAllocSize(GV->getValueType());
+  uint64_t Bytes = DL.getTypeStoreSize(Load.getType());
+  if (!Size || Offset.isNegative() || Offset.getZExtValue() + Bytes > Size)
+    return nullptr;
+  return Object;
+}
+
+bool readsConstantMemory(const LoadInst &Load) {
+  return Load.isSimple() && constantSource(Load);
+}
+
+bool readsParameter(const LoadInst &Load) {
+  const Value *Source = Load.isSimple() ? constantSource(Load) : nullptr;
+  return Source && isa<llvm::Argument>(Source);
+}
+
+bool hoistableBase(const LoadInst &Load) {
+  return Load.getType()->isPointerTy() && readsConstantMemory(Load);
+}
+
+void hoistConstantLoad(LoadInst &Load) {
+  assert(readsConstantMemory(Load) && "not a constant parameter's field");
+  // The address: casts and constant GEPs down to the parameter or global,
+  // whose operands are constants and the parameter: all of it can go to
+  // the top of the entry block, deepest first, so that it dominates every
+  // other instruction of the kernel.
+  SmallVector<Instruction *, 4> Chain{&Load};
+  for (Value *P = Load.getPointerOperand(); auto *I = dyn_cast<Instruction>(P);
+       P = I->getOperand(0))
+    Chain.push_back(I);
+  BasicBlock &Entry = Load.getFunction()->getEntryBlock();
+  BasicBlock::iterator At = Entry.getFirstInsertionPt();
+  for (Instruction *I : reverse(Chain)) {
+    if (&*At == I) {
+      ++At;
+      continue;
+    }
+    I->moveBefore(Entry, At);
+  }
+}
 
 CoalescingInfo::CoalescingInfo() = default;
 CoalescingInfo::CoalescingInfo(CoalescingInfo &&) = default;

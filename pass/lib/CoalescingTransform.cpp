@@ -243,6 +243,27 @@ std::string emitRewrite(const StagingOutcome &O) {
   llvm_unreachable("a staging candidate is staged or windowed");
 }
 
+/// Moves every field F reads of a struct taken by value, and every pointer
+/// it loads from a constant (a base like a parameter, hoistableBase), to
+/// the top of F before the rewrites' code is emitted. The code may use a
+/// base before the original read it (a staging's check point, an overlap
+/// check against another array's address, which legality took as
+/// computable there), and a field read inside the staged region would be
+/// cloned early through a copy of its address: the parameter's address in
+/// a register, an indirect parameter load (0.80x against 1.01x for the same
+/// kernel with scalar parameters at 1024 threads). Each reads memory no
+/// store writes, always valid to read: moving it changes nothing else, and
+/// a field read at the top is what a scalar parameter is.
+void hoistLoadedBases(Function &F) {
+  SmallVector<LoadInst *, 8> Hoisted;
+  for (Instruction &I : instructions(F))
+    if (auto *Load = dyn_cast<LoadInst>(&I);
+        Load && (hoistableBase(*Load) || readsParameter(*Load)))
+      Hoisted.push_back(Load);
+  for (LoadInst *Load : Hoisted)
+    hoistConstantLoad(*Load);
+}
+
 /// Emits every legal group of F (Kernel, or its copy with the helpers
 /// inlined), erases the members, verifies F; an invalid result is replaced
 /// by the original body and its groups are reported as missed. Appends
@@ -254,6 +275,8 @@ bool transformKernel(Function &F, const Function &Kernel,
   bool Any = any_of(Groups, [](const GroupOutcome &O) { return O.legal(); }) ||
              any_of(Stagings, [](const StagingOutcome &O) { return O.legal(); });
   Function *Backup = Any ? cloneForRollback(F) : nullptr;
+  if (Any)
+    hoistLoadedBases(F);
   for (GroupOutcome &O : Groups) {
     if (!O.legal())
       continue;

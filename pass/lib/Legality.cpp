@@ -228,8 +228,14 @@ Verdict Legality::checkMembers(const CopyGroup &G) {
   SmallPtrSet<const Instruction *, 16> Members;
   for (const AccessExpr *A : G.members())
     Members.insert(A->Inst);
+  // A read of a parameter struct's field or a constant (p.n, p.out) cannot
+  // meet the copy: no store writes there.
+  auto Constant = [](const Instruction &I) {
+    const auto *Load = dyn_cast<LoadInst>(&I);
+    return Load && readsConstantMemory(*Load);
+  };
   for (auto It = First->getIterator(); &*It != Last; ++It)
-    if (!Members.count(&*It) && It->mayReadOrWriteMemory())
+    if (!Members.count(&*It) && It->mayReadOrWriteMemory() && !Constant(*It))
       return Missed{MissedReason::AccessBetween,
                     "another memory access lies between the copy's members (" +
                         describe(&*It) + ")"};
@@ -287,6 +293,9 @@ Verdict Legality::checkOtherAccesses(const CopyGroup &G) {
   for (Instruction &I : instructions(*G.first().Inst->getFunction())) {
     if (!I.mayReadOrWriteMemory() || isBarrier(I))
       continue;
+    if (const auto *Load = dyn_cast<LoadInst>(&I);
+        Load && readsConstantMemory(*Load))
+      continue; // a parameter's field, a constant: never written
     const AccessExpr *A = Info.lookup(&I);
     if (A && (is_contained(G.Stores, A) || is_contained(G.Loads, A)))
       continue; // a member (a transfer's destination stands for it)

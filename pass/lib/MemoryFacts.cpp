@@ -84,6 +84,17 @@ bool disjointObjects(const Value *A, const Value *B) {
   // other pointer is (libdevice's sinf reads its table).
   if (neverWritten(A) || neverWritten(B))
     return true;
+  // A struct taken by value whose address is not captured (clang's
+  // `nocapture byval` at -O1 and above) is the kernel's own copy: no other
+  // pointer, loaded or passed, reaches it. Comparing p.rec's element with
+  // p itself needs no run-time check (which would take p's address and so
+  // move the parameter to local memory).
+  auto ParamCopy = [](const Value *V) {
+    const auto *Arg = dyn_cast<Argument>(V);
+    return Arg && Arg->hasByValAttr() && Arg->hasNoCaptureAttr();
+  };
+  if (ParamCopy(A) || ParamCopy(B))
+    return true;
   // A thread's alloca is made after its kernel's arguments were passed: no
   // argument points into it (libdevice's slow paths keep arrays there).
   if ((isa<AllocaInst>(A) && isa<Argument>(B)) ||

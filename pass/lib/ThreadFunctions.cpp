@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ThreadFunctions.h"
+#include "coalda/CoalescingAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -49,6 +50,10 @@ bool canMaterialize(Value *V, Instruction *At, DominatorTree &DT,
                     unsigned Depth) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || DT.dominates(I, At))
+    return true;
+  // A pointer from a parameter struct, a base: moved to the kernel's top
+  // before a rewrite that uses it is emitted (hoistLoadedBases).
+  if (const auto *Load = dyn_cast<LoadInst>(I); Load && hoistableBase(*Load))
     return true;
   if (Depth > 24 || !isPureCloneable(I))
     return false;

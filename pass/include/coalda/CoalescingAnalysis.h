@@ -216,6 +216,22 @@ inline constexpr const char *InlinedKernelAttr = "coalda-inlined-kernel";
 /// functions use kernelsOf.
 bool isKernel(const llvm::Function &F);
 
+/// Whether Load reads a read-only by-value parameter or a constant global,
+/// within its bounds: memory no store of the kernel writes.
+bool readsConstantMemory(const llvm::LoadInst &Load);
+
+/// Whether Load reads a field of a read-only struct taken by value.
+bool readsParameter(const llvm::LoadInst &Load);
+
+/// Whether Load reads a pointer from a read-only by-value parameter or a
+/// constant global (readsConstantMemory): it reads the same at any point of
+/// the kernel, a base like a parameter.
+bool hoistableBase(const llvm::LoadInst &Load);
+
+/// Moves a readsConstantMemory load, and the constant address it reads, to
+/// the top of the kernel's entry block (where a rewrite's code can use it).
+void hoistConstantLoad(llvm::LoadInst &Load);
+
 /// The kernels of a module, in one pass over its annotations.
 llvm::DenseSet<const llvm::Function *> kernelsOf(const llvm::Module &M);
 

@@ -18,11 +18,12 @@
 ; CHECK: load float @ in + 8*lane (width 4): uncoalesced (8 sectors, ideal 4)
 
 ; Pointers loaded from a by-value parameter struct are bases all threads
-; share; the loads of the struct's own fields (p.n) are parameter space, not
-; accesses of the kernel.
+; share, read linearly like parameters (named by their byte in the struct
+; where there is no debug info); the loads of the struct's own fields (p.n)
+; are parameter space, not accesses of the kernel.
 ; CHECK-LABEL: kernel '_Z6params6Params'
-; CHECK-NEXT: load float @ {{.*}} + 12*lane (width 4): uncoalesced (12 sectors, ideal 4)
-; CHECK-NEXT: store float @ {{.*}} + 4*lane (width 4): coalesced (4 sectors, ideal 4)
+; CHECK-NEXT: load float @ p.+8 + 12*gid (width 4): uncoalesced
+; CHECK-NEXT: store float @ p.+0 + 4*gid (width 4): coalesced
 ; CHECK-NEXT: COALDA accesses
 
 ; min(t, n) chooses between values a run-time distance apart: it stays
