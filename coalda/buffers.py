@@ -6,6 +6,7 @@ re-exports HostBuffer and POISON."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +28,9 @@ class HostBuffer:
     # each buffer's guards hold a poison of their own, so that bytes copied
     # from one buffer's guard into another's show
     poison: int = POISON
+    # a struct taken by value: (byte, buffer) for each pointer field, whose
+    # address an executor writes there for the launch (these bytes stay zero)
+    pointers: tuple[tuple[int, HostBuffer], ...] = ()
 
     def __post_init__(self) -> None:
         if self.lo < 0:
@@ -35,7 +39,16 @@ class HostBuffer:
             self.hi = self.offset + self.size
 
     def copy(self) -> HostBuffer:
-        return dataclasses.replace(self, storage=_aligned_copy(self.storage))
+        return dataclasses.replace(self, storage=_aligned_copy(self.storage),
+                                   pointers=tuple((at, b.copy()) for at, b in self.pointers))
+
+    def with_addresses(self, address: Callable[[HostBuffer], int]) -> np.ndarray:
+        """A copy of a struct's bytes with each pointer field set to
+        `address(buffer)` (where that buffer is on the executor)."""
+        data = self.storage[self.offset : self.offset + self.size].copy()
+        for at, buffer in self.pointers:
+            data[at : at + 8] = np.frombuffer(np.uint64(address(buffer)).tobytes(), dtype=np.uint8)
+        return data
 
     def guard_before_intact(self) -> bool:
         return bool((self.storage[: self.lo] == self.poison).all())

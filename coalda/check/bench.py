@@ -19,7 +19,8 @@ from rich.table import Table
 from ..driver.compile import run_tool
 from ..errors import CoaldaError
 from ..ir import signatures
-from .oracle import LAYOUTS, HostBuffer, clone, compare, make_args, nan_payloads_only, reference_args
+from .oracle import (LAYOUTS, clone, compare, make_args, named_buffers, nan_payloads_only, reference_args,
+                     written_bytes)
 from .run_command import Compiled, source_names, symbol_map
 from .spec import KernelSpec, Spec, evaluate
 from ..driver.toolchain import find_nvcc
@@ -63,12 +64,14 @@ class BenchResult:
 
 
 def moved_bytes(spec: KernelSpec, n: int) -> int:
-    """Bytes read plus bytes written by one launch."""
+    """Bytes read plus bytes written by one launch (a struct's fields'
+    buffers, not the struct)."""
     total = 0
     for p in spec.params:
-        if p.is_buffer:
-            size = evaluate(p.expr, {"n": n})
-            total += 2 * size if p.kind == "inout" else size
+        buffers = [f.buffer for f in p.fields if f.buffer is not None] if p.fields else [p] if p.is_buffer else []
+        for b in buffers:
+            size = evaluate(b.expr, {"n": n})
+            total += 2 * size if b.kind == "inout" else size
     return total
 
 
@@ -150,10 +153,10 @@ def run_bench(
                         times = executors[CLANG].time(symbols[reference.name], rgrid, rblk, theirs, repeat)
                     except KernelFault as fault:
                         raise fault.of_variant(HAND) from None
-                    by_name = {p.name: a for p, a in zip(kspec.params, baseline or [])}
+                    by_name = dict(named_buffers(kspec, baseline or [], fields_by_own_name=True))
                     detail = compare(reference, [by_name[p.name] if p.is_buffer else 0 for p in reference.params], theirs)
                     rows.append(_measure(name, n, block, HAND, times, nbytes, detail))
-                out_bytes = sum(a.size for p, a in zip(kspec.params, args) if isinstance(a, HostBuffer) and p.kind != "in")
+                out_bytes = written_bytes(kspec, args)
                 if out_bytes not in memcpy_cache:
                     memcpy_cache[out_bytes] = time_memcpy(out_bytes, repeat)
                 rows.append(_measure(name, n, block, MEMCPY, memcpy_cache[out_bytes], 2 * out_bytes, ""))

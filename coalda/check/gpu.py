@@ -218,20 +218,24 @@ class GpuExecutor:
         bases: dict[int, int] = {}
         types = [ty for _, ty in self.signatures[kernel]]
         byval = self.byval.get(kernel, {})
+        def address(buffer: HostBuffer) -> int:
+            if id(buffer.storage) not in bases:
+                buf = self._allocate(buffer.storage.nbytes)
+                bases[id(buffer.storage)] = int(buf.handle)
+                _check(driver.cuMemcpyHtoD(int(buf.handle), buffer.storage.ctypes.data, buffer.storage.nbytes),
+                       "cuMemcpyHtoD")
+                dargs.buffers.append(buf)
+                dargs.storages.append(buffer.storage)
+            return bases[id(buffer.storage)] + buffer.offset
+
         for index, (ty, arg) in enumerate(zip(types, args)):
             if isinstance(arg, HostBuffer) and index in byval:
                 if byval[index] != arg.size:
                     raise CudaError(f"kernel {kernel} takes argument {index + 1} by value, {byval[index]} bytes; "
                                     f"the spec gives a buffer of {arg.size}")
-                dargs.values.append(arg.storage[arg.offset : arg.offset + arg.size].copy())
+                dargs.values.append(arg.with_addresses(address))  # its fields' buffers uploaded
             elif isinstance(arg, HostBuffer):
-                if id(arg.storage) not in bases:
-                    buf = self._allocate(arg.storage.nbytes)
-                    bases[id(arg.storage)] = int(buf.handle)
-                    _check(driver.cuMemcpyHtoD(int(buf.handle), arg.storage.ctypes.data, arg.storage.nbytes), "cuMemcpyHtoD")
-                    dargs.buffers.append(buf)
-                    dargs.storages.append(arg.storage)
-                dargs.values.append(np.uint64(bases[id(arg.storage)] + arg.offset))  # a pointer is 8 bytes
+                dargs.values.append(np.uint64(address(arg)))  # a pointer is 8 bytes
             else:
                 dargs.values.append(_scalar(ty, arg))
         return dargs

@@ -84,7 +84,7 @@ from ..verdicts import Unchecked, Verdict  # noqa: F401 (re-exported: the oracle
 __all__ = [
     "ALIAS_LAYOUT", "GUARD", "LAYOUTS", "OVERLAP_LAYOUTS", "POISON", "SCHEDULES", "Arg", "CaseResult", "Executor",
     "HostBuffer", "Layout", "Schedule", "Verdict", "check", "clone", "compare", "make_args", "other_poison",
-    "reference_args", "same_code",
+    "named_buffers", "reference_args", "same_code", "written_bytes",
 ]
 
 # Wider than any tile (48 KB): a rewrite that moves a whole row past the
@@ -194,7 +194,8 @@ def make_args(spec: KernelSpec, n: int, rng: np.random.Generator, layout: Layout
         if not param.is_buffer:
             args.append(value)
             continue
-        args.append(_own_buffer(param, value, n, rng, index, layout.offsets(index, param.align or spec.align)))
+        args.append(_own_buffer(param, value, n, rng, index, layout.offsets(index, param.align or spec.align),
+                                layout, spec.align))
     return args
 
 
@@ -216,43 +217,95 @@ def _overlapping_args(
     buffers = [i for i, p in enumerate(spec.params) if p.is_buffer]
     # the whole grid's writes through the other buffers must not change the
     # bounds and indices a spec gives (int32 contents): those stay apart, as
-    # do structs taken by value (a copy of their own on a GPU)
+    # do structs taken by value (a copy of their own on a GPU); a struct's
+    # pointer fields' buffers overlap like parameters (slots after them)
+    structs = [i for i in buffers if spec.params[i].fields]
     apart = {i for i in buffers
-             if spec.params[i].byval or not layout.one_thread and spec.params[i].int32 is not None}
-    own = {i: _own_buffer(spec.params[i], values[i], n, rng, i) for i in apart}
-    buffers = [i for i in buffers if i not in apart]
-    if not buffers:
+             if spec.params[i].byval or spec.params[i].fields
+             or not layout.one_thread and spec.params[i].int32 is not None}
+    own = {i: _own_buffer(spec.params[i], values[i], n, rng, i, align=spec.align)
+           for i in apart if i not in structs}
+    # a slot: (param, None) for a parameter's buffer, (param, k) for field k
+    slots: list[tuple[int, int | None]] = [(i, None) for i in buffers if i not in apart]
+    sizes = {(i, None): values[i] for i, _ in slots}
+    for i in structs:
+        for k, field in enumerate(spec.params[i].fields):
+            if field.buffer is not None:
+                slots.append((i, k))
+                sizes[(i, k)] = evaluate(field.buffer.expr, {"n": n})
+    if not slots:
         return [own.get(i, v) for i, v in enumerate(values)]
-    position = {i: layout.offsets(i, spec.align) for i in buffers}
+    position = {slot: layout.offsets(number, spec.align) for number, slot in enumerate(slots)}
     low = min(position.values())
-    span = max(position[i] - low + values[i] for i in buffers)
+    span = max(position[slot] - low + sizes[slot] for slot in slots)
     storage = _allocation(GUARD + span + GUARD)
     storage[GUARD : GUARD + span] = rng.integers(0, 256, span, dtype=np.uint8)
-    for i in buffers:
-        if spec.params[i].int32 is not None:
-            at = GUARD + position[i] - low
+    for i, k in slots:
+        if k is None and spec.params[i].int32 is not None:
+            at = GUARD + position[(i, k)] - low
             storage[at : at + values[i]] = _contents(spec.params[i], values[i], n, rng)
+    placed = {slot: HostBuffer(storage, GUARD + position[slot] - low, sizes[slot], GUARD, GUARD + span)
+              for slot in slots}
+    for i in structs:
+        shell = _struct(dataclasses.replace(spec.params[i], fields=tuple(
+            f for f in spec.params[i].fields if f.buffer is None)), values[i], n, rng, i, None, spec.align)
+        own[i] = dataclasses.replace(shell, pointers=tuple(
+            (f.at, placed[(i, k)]) for k, f in enumerate(spec.params[i].fields) if f.buffer is not None))
     return [
-        own[i] if i in own else
-        HostBuffer(storage, GUARD + position[i] - low, values[i], GUARD, GUARD + span) if p.is_buffer else values[i]
+        own[i] if i in own else placed[(i, None)] if p.is_buffer else values[i]
         for i, p in enumerate(spec.params)
     ]
 
 
 def _own_buffer(param: Param, size: int, n: int, rng: np.random.Generator, index: int,
-                misalign: int = 0) -> HostBuffer:
+                misalign: int = 0, layout: Layout | None = None, align: int = 1) -> HostBuffer:
     """A buffer in an allocation of its own, `misalign` bytes past a 64-byte
-    boundary, between guard zones of its parameter's poison."""
+    boundary, between guard zones of its parameter's poison (a struct's
+    field buffers: as LAYOUT lays out parameters that are ALIGN-aligned)."""
+    if param.fields:
+        return _struct(param, size, n, rng, index, layout, align)
     offset = GUARD + misalign
     storage = _allocation(offset + size + GUARD, poison_of(index))
     storage[offset : offset + size] = _contents(param, size, n, rng)
     return HostBuffer(storage, offset, size, poison=poison_of(index))
 
 
+# the k-th field buffer of a struct is laid out as parameter FIELD_INDEX + k
+# (its own poison, and its own place in the layout's misalignments)
+FIELD_INDEX = 16
+
+
+def _struct(param: Param, size: int, n: int, rng: np.random.Generator, index: int,
+            layout: Layout | None, align: int) -> HostBuffer:
+    """A struct taken by value: zero bytes, its int32 fields set, and a
+    buffer of its own for each pointer field, laid out as the layout lays
+    out a parameter (an overlap layout: aligned)."""
+    storage = _allocation(GUARD + size + GUARD, poison_of(index))
+    storage[GUARD : GUARD + size] = 0
+    pointers = []
+    for k, field in enumerate(param.fields):
+        if field.int32 is not None:
+            value = evaluate(field.int32, {"n": n})
+            storage[GUARD + field.at : GUARD + field.at + 4] = np.frombuffer(np.int32(value).tobytes(), np.uint8)
+            continue
+        assert field.buffer is not None
+        at = FIELD_INDEX + k
+        bytes_ = evaluate(field.buffer.expr, {"n": n})
+        if not 0 <= bytes_ <= MAX_BUFFER:
+            raise CoaldaError(f"field {param.name}.{field.name} at n={n}: a buffer of {bytes_} bytes")
+        misalign = layout.offsets(at, field.buffer.align or align) if layout and not layout.overlap else 0
+        pointers.append((field.at, _own_buffer(field.buffer, bytes_, n, rng, at, misalign)))
+    return HostBuffer(storage, GUARD, size, poison=poison_of(index), pointers=tuple(pointers))
+
+
 def reference_args(spec: KernelSpec, reference: KernelSpec, args: Sequence[Arg], n: int) -> list[Arg]:
     """The reference kernel's arguments: copies of the buffers of the same
     name (it must name the same buffers), its own scalars."""
     by_name = {p.name: a for p, a in zip(spec.params, args)}
+    for p, a in zip(spec.params, args):  # a struct's buffers by their fields' names
+        if isinstance(a, HostBuffer) and a.pointers:
+            fields = [f for f in p.fields if f.buffer is not None]
+            by_name.update({f.name: b for f, (_, b) in zip(fields, a.pointers)})
     out: list[Arg] = []
     for p in reference.params:
         if not p.is_buffer:
@@ -268,15 +321,14 @@ def clone(args: Sequence[Arg]) -> list[Arg]:
     """Fresh copies of the buffers; buffers that share an allocation (the
     overlap layouts) share the copy."""
     copies: dict[int, np.ndarray] = {}
-    out: list[Arg] = []
-    for a in args:
-        if isinstance(a, HostBuffer):
-            if id(a.storage) not in copies:
-                copies[id(a.storage)] = _aligned_copy(a.storage)
-            out.append(dataclasses.replace(a, storage=copies[id(a.storage)]))
-        else:
-            out.append(a)
-    return out
+
+    def copied(a: HostBuffer) -> HostBuffer:
+        if id(a.storage) not in copies:
+            copies[id(a.storage)] = _aligned_copy(a.storage)
+        return dataclasses.replace(a, storage=copies[id(a.storage)],
+                                   pointers=tuple((at, copied(b)) for at, b in a.pointers))
+
+    return [copied(a) if isinstance(a, HostBuffer) else a for a in args]
 
 
 @dataclass
@@ -301,24 +353,47 @@ class CaseResult:
             self.verdict = Verdict.MISMATCH
 
 
+def named_buffers(spec: KernelSpec, args: Sequence[Arg],
+                   fields_by_own_name: bool = False) -> list[tuple[str, HostBuffer]]:
+    """Every buffer of ARGS by name, a struct's fields' as `p.field` (or as
+    `field`, which a reference kernel's parameters name)."""
+    out: list[tuple[str, HostBuffer]] = []
+    for param, a in zip(spec.params, args):
+        if isinstance(a, HostBuffer):
+            out.append((param.name, a))
+            fields = [f for f in param.fields if f.buffer is not None]
+            out += [(f.name if fields_by_own_name else f"{param.name}.{f.name}", b)
+                    for f, (_, b) in zip(fields, a.pointers)]
+    return out
+
+
+def written_bytes(spec: KernelSpec, args: Sequence[Arg]) -> int:
+    """The bytes of the buffers the kernel may write (out, inout), a struct's
+    fields' buffers included: what a cudaMemcpy baseline moves."""
+    total = 0
+    for param, a in zip(spec.params, args):
+        if isinstance(a, HostBuffer):
+            total += a.size if param.kind != "in" else 0
+            fields = [f for f in param.fields if f.buffer is not None]
+            total += sum(b.size for f, (_, b) in zip(fields, a.pointers) if f.buffer and f.buffer.kind != "in")
+    return total
+
+
 def compare(spec: KernelSpec, expected: Sequence[Arg], actual: Sequence[Arg]) -> str:
     """'' when all buffers (guards included) are identical, else what differs."""
-    for param, a, b in zip(spec.params, expected, actual):
-        if not isinstance(a, HostBuffer):
-            continue
-        assert isinstance(b, HostBuffer)
+    for (name, a), (_, b) in zip(named_buffers(spec, expected), named_buffers(spec, actual)):
         if not a.guard_before_intact():
-            return f"{param.name}: the original kernel writes before the buffer"
+            return f"{name}: the original kernel writes before the buffer"
         if not a.guard_after_intact():
-            return f"{param.name}: the original kernel writes past the buffer"
+            return f"{name}: the original kernel writes past the buffer"
         if not b.guard_before_intact():
-            return f"{param.name}: written before its start (guard zone before it changed)"
+            return f"{name}: written before its start (guard zone before it changed)"
         if not b.guard_after_intact():
-            return f"{param.name}: written past its end (guard zone changed)"
+            return f"{name}: written past its end (guard zone changed)"
         diff = np.flatnonzero(a.storage != b.storage)
         if diff.size:
             first = int(diff[0]) - a.offset
-            return f"{param.name}: {diff.size} bytes differ, first at byte {first}"
+            return f"{name}: {diff.size} bytes differ, first at byte {first}"
     return ""
 
 
@@ -332,9 +407,7 @@ def nan_payloads_only(spec: KernelSpec, expected: Sequence[Arg], actual: Sequenc
     correct versions of a kernel may differ there. f32 results are one
     canonical NaN on the GPU and never differ so."""
     differs = False
-    for param, a, b in zip(spec.params, expected, actual):
-        if not isinstance(a, HostBuffer) or not isinstance(b, HostBuffer):
-            continue
+    for (_, a), (_, b) in zip(named_buffers(spec, expected), named_buffers(spec, actual)):
         diff = np.flatnonzero(a.storage != b.storage)
         if not diff.size:
             continue
@@ -501,7 +574,7 @@ def _check_layout(
         theirs = reference_args(spec, reference, args, n)
         extra = {"shared_bytes": reference.shared_bytes(n)} if reference.shared_bytes(n) else {}
         original.run(symbol(reference.name), ref_grid, ref_block, theirs, schedule=schedules[0], **extra)  # type: ignore[call-arg]
-        mine = {p.name: a for p, a in zip(spec.params, expected)}
+        mine = dict(named_buffers(spec, expected, fields_by_own_name=True))
         detail = compare(reference, [mine[p.name] if p.is_buffer else 0 for p in reference.params], theirs)
         results.append(result(reference.name, detail, schedules[0], Verdict.MISMATCH if detail else Verdict.MATCH))
     return results

@@ -120,10 +120,11 @@ def source_names(report: Report) -> dict[str, str]:
 def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
     """Whether the kernel must stay correct when its buffers overlap: two
     or more of them (structs taken by value do not count: each is a copy
-    of its own), none `__restrict__`, and the spec does not say that the
+    of its own; their pointer fields' buffers do), none `__restrict__`, and the spec does not say that the
     original is undefined then (`overlap = false`)."""
     buffers = [i for i, p in enumerate(kspec.params) if p.is_buffer and not p.byval]
-    return kspec.overlap and len(buffers) >= 2 and not noalias.intersection(buffers)
+    fields = sum(f.buffer is not None for p in kspec.params for f in p.fields)  # a struct's pointers
+    return kspec.overlap and len(buffers) + fields >= 2 and not noalias.intersection(buffers)
 
 
 def with_byval(kspec: KernelSpec, byval: frozenset[int]) -> KernelSpec:

@@ -86,6 +86,18 @@ def evaluate(expr: str | int, names: dict[str, int]) -> int:
 
 
 @dataclass(frozen=True)
+class Field:
+    """A field of a struct taken by value: at byte `at`, a pointer to a
+    buffer of its own (`buffer`, a Param of kind in/out/inout), or an int32
+    (`int32`, an expression of n: a size the kernel reads)."""
+
+    at: int
+    name: str
+    buffer: Param | None = None
+    int32: str | int | None = None
+
+
+@dataclass(frozen=True)
 class Param:
     name: str
     kind: str  # in | out | inout | value
@@ -100,6 +112,9 @@ class Param:
     # `coalda run`, not written in specs. A GPU passes a copy of its own,
     # so it never overlaps another buffer
     byval: bool = False
+    # a struct taken by value (`struct = BYTES`): its pointer and int32
+    # fields; its other bytes are zero
+    fields: tuple[Field, ...] = ()
 
     @property
     def is_buffer(self) -> bool:
@@ -158,9 +173,45 @@ def _dim3(value: Any, names: dict[str, int]) -> Dim3:
     return (dims[0], dims[1], dims[2])
 
 
+def _field(raw: Any, size: int, where: str) -> Field:
+    if not isinstance(raw, dict) or type(raw.get("at")) is not int or not isinstance(raw.get("name"), str):
+        raise SpecError(f"{where}: each field is a table {{ at = BYTE, name = ..., in/out/inout/int32 = ... }}, "
+                        f"not {raw!r}")
+    at, name = raw["at"], raw["name"]
+    kinds = [k for k in ("in", "out", "inout", "int32") if k in raw]
+    unknown = set(raw) - {"at", "name", "in", "out", "inout", "int32", "align"}
+    if len(kinds) != 1 or unknown:
+        raise SpecError(f"{where}: field {name} needs exactly one of in/out/inout/int32"
+                        + (f" (unknown keys {', '.join(sorted(unknown))})" if unknown else ""))
+    width = 4 if kinds[0] == "int32" else 8
+    if at < 0 or at % width or at + width > size:
+        raise SpecError(f"{where}: field {name} at byte {at}: a {width}-byte field, aligned, inside the "
+                        f"{size}-byte struct")
+    if kinds[0] == "int32":
+        return Field(at, name, int32=raw["int32"])
+    return Field(at, name, buffer=_param({k: v for k, v in raw.items() if k != "at"}, where))
+
+
+def _struct(raw: dict[str, Any], where: str) -> Param:
+    """`{ name = "p", struct = BYTES, fields = [...] }`: a struct taken by
+    value whose fields point at buffers of their own."""
+    size, fields = raw["struct"], raw.get("fields")
+    unknown = set(raw) - {"name", "struct", "fields"}
+    if type(size) is not int or size < 1 or not isinstance(fields, list) or unknown:
+        raise SpecError(f"{where}: parameter {raw['name']}: a struct is {{ name = ..., struct = BYTES, "
+                        "fields = [...] }}")
+    parsed = tuple(_field(f, size, f"{where}: parameter {raw['name']}") for f in fields)
+    spans = sorted((f.at, f.at + (4 if f.int32 is not None else 8)) for f in parsed)
+    if any(a[1] > b[0] for a, b in zip(spans, spans[1:])):
+        raise SpecError(f"{where}: parameter {raw['name']}: two fields overlap")
+    return Param(raw["name"], "in", size, fields=parsed)
+
+
 def _param(raw: dict[str, Any], where: str) -> Param:
     if not isinstance(raw, dict):
         raise SpecError(f"{where}: each parameter is a table ({{ name = ..., in = ... }}), not {raw!r}")
+    if isinstance(raw.get("name"), str) and "struct" in raw:
+        return _struct(raw, where)
     kinds = [k for k in ("in", "out", "inout", "value") if k in raw]
     if not isinstance(raw.get("name"), str) or len(kinds) != 1:
         raise SpecError(f"{where}: a parameter needs a name and exactly one of in/out/inout/value")

@@ -1044,5 +1044,6 @@ class EmulatorExecutor:
         self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[object],
         schedule: Schedule | None = None, shared_bytes: int = 0,
     ) -> None:
-        values = [a.storage[a.offset :] if isinstance(a, HostBuffer) else a for a in args]
+        values = [(a.with_addresses(lambda b: b.storage.ctypes.data + b.offset) if a.pointers else
+                   a.storage[a.offset :]) if isinstance(a, HostBuffer) else a for a in args]
         self.module.launch(kernel, grid, block, values, schedule or FORWARD, shared_bytes)  # type: ignore[arg-type]
