@@ -329,6 +329,18 @@ def build_probes(out: Path) -> int:
     return 0
 
 
+def measured_dates(meta: dict[str, Any]) -> str:
+    """When the programs were measured: one date, or each date with the
+    programs measured then (OUTs merged from runs on different days)."""
+    by_date: dict[str, list[str]] = defaultdict(list)
+    for name, record in meta.get("programs", {}).items():
+        by_date[record.get("date") or meta.get("date", "?")].append(name)
+    if len(by_date) <= 1:
+        return next(iter(by_date), meta.get("date", "?"))
+    return "; ".join(f"{date} ({', '.join(sorted(names)) if len(names) <= 3 else f'{len(names)} programs'})"
+                     for date, names in sorted(by_date.items()))
+
+
 def merge(outs: list[Path], into: Path) -> int:
     """The OUTs of several measure calls as one: a later OUT's programs win."""
     rows: dict[str, list[dict[str, str]]] = {}
@@ -344,7 +356,8 @@ def merge(outs: list[Path], into: Path) -> int:
             if record.get("status") in ("measured", "no source lines") or name not in meta.get("programs", {}):
                 rows[name] = [r for r in measured if r["group"] == name]
                 kernels[name] = [r for r in krows if r["program"] == name]
-                meta.setdefault("programs", {})[name] = record
+                # when this program was measured: OUTs merged at different times keep theirs
+                meta.setdefault("programs", {})[name] = {**record, "date": record.get("date") or m.get("date", "?")}
         meta.update({k: v for k, v in m.items() if k not in ("programs", "problems", "build", "builds", "commands")})
         meta.setdefault("builds", []).extend(m.get("builds") or [m.get("build") or {}])
         meta.setdefault("commands", []).extend(m.get("commands") or [m["command"]])
@@ -650,7 +663,7 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
     if meta:
         build = builds(meta)[0]
         out += [
-            f"Measured {meta.get('date', '?')} on {meta.get('gpu', '?')} (GPU, driver), Nsight Compute "
+            f"Measured {measured_dates(meta)} on {meta.get('gpu', '?')} (GPU, driver), Nsight Compute "
             f"{' '.join(meta.get('ncu_version') or ['?'])}; built at commit `{str(build.get('commit', '?'))[:12]}` "
             f"(plugin sha256 `{str(build.get('plugin_sha256', '?'))[:12]}`); estimates from commit "
             f"`{str(estimates.get('commit', '?'))[:12]}`. Each program ran once on its recipe's "

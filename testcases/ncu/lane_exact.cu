@@ -1,6 +1,6 @@
 // Lane-exact accesses (issue 37) for scripts/corpus_sectors.py: addresses
 // that are not linear in the thread index (`t & 31`, `t >> 2`, `t ^ 1`,
-// `t % 4`, min, a pointer from a parameter struct), which COALDA reads lane
+// `t % 4`, `t & 63`, min, a pointer from a parameter struct), which COALDA reads lane
 // by lane, run once each on the GPU so that Nsight Compute can measure the
 // sectors per request the pass counts. The corpus programs have none in
 // global memory. Every kernel runs full warps of one row (blocks of 256).
@@ -106,6 +106,23 @@ __global__ void lane_mod8(float *out, const float *in) {
   out[t] = in[(t % 8u) * 8u];  // eight elements 32 bytes apart
 }
 
+// Masks wider than a warp: the lane's bits and the warp's never meet, so
+// the warp-uniform part is unknown (warp & 1, warp & 3) but a multiple of 32.
+__global__ void lane_and63(float *out, const float *in) {
+  unsigned t = T;
+  out[t] = in[t & 63u];  // 32 consecutive floats per warp: 4 sectors
+}
+
+__global__ void lane_merge(float *out, const float *in) {
+  unsigned t = T;
+  out[t] = in[2 * t - (t & 127u)];  // a bitonic merge's pos: consecutive per warp
+}
+
+__global__ void lane_orhigh(float *out, const float *in) {
+  unsigned t = T;
+  out[t] = in[(t | 64u) * 2];  // every other float: 8 sectors where 4 would do
+}
+
 int main() {
   const size_t bytes = 64u << 20;  // every index above stays inside
   void *in = nullptr, *b = nullptr, *out = nullptr;
@@ -134,6 +151,9 @@ int main() {
   lane_rotate<<<grid, block>>>((float *)out, (const float *)in);
   lane_select<<<grid, block>>>((float *)out, (const float *)in);
   lane_mod8<<<grid, block>>>((float *)out, (const float *)in);
+  lane_and63<<<grid, block>>>((float *)out, (const float *)in);
+  lane_merge<<<grid, block>>>((float *)out, (const float *)in);
+  lane_orhigh<<<grid, block>>>((float *)out, (const float *)in);
   cudaError_t err = cudaDeviceSynchronize();
   if (err != cudaSuccess) {
     printf("FAIL: %s\n", cudaGetErrorString(err));
