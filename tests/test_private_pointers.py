@@ -105,11 +105,6 @@ UNPINNED: dict[str, set[str]] = {
 
 # Known holes, each a strict xfail: fixed, the test passes and the entry goes.
 HOLES: dict[str, str] = {
-    "byval_deep_plant": "a device function's by-value struct was read as the host's "
-                        "memory: a private pointer loaded from it was taken for a pointer "
-                        "that may not be private",
-    "byval_deep_private": "the same by-value copy: the private pointer planted through it "
-                          "made the world open (imprecise, not unsound)",
     "memcpy_escape": "a memcpy out of private memory into global memory was not an escape "
                      "of the private pointers it copies",
     "byval_param_overwrite": "a memcpy out of private memory into the kernel's by-value "

@@ -10,10 +10,13 @@
 // The question "may this pointer point into global memory?" is answered for
 // the kernel and every function it calls at once, as a closed world:
 //
-//   private objects   allocas. A by-value parameter is the thread's copy,
-//                     but it arrives holding the host's pointers: it counts
-//                     as memory the thread does not own (no private pointer
-//                     may be stored into it).
+//   private objects   allocas. The kernel's by-value parameter is the
+//                     thread's copy, but it arrives holding the host's
+//                     pointers: it counts as memory the thread does not own
+//                     (no private pointer may be stored into it). A device
+//                     function's by-value parameter is a copy of the memory
+//                     its caller passes, holding what that memory holds: it
+//                     is read like a pointer parameter, through its Flow.
 //   OnlyPrivate(p)    every underlying object of p is a private object, or
 //                     null (an access through null is undefined), or a load
 //                     whose address is OnlyPrivate, or a parameter or a
@@ -119,14 +122,20 @@ PrivatePointers::PrivatePointers(const Function &Root, bool RootIsKernel) {
     return;
   }
   for (const Function *F : Scope)
-    for (const Argument &Arg : F->args())
-      if (!Arg.hasByValAttr()) {
-        // The root's callers, and callers through a function pointer, are
-        // not in scope: their pointers may be anything but this thread's.
-        bool Unseen = F == &Root || F->hasAddressTaken();
-        Flows[&Arg] = Unseen ? Flow{!RootIsKernel || F != &Root, false}
-                             : Flow{};
-      }
+    for (const Argument &Arg : F->args()) {
+      // The kernel's by-value parameters hold the host's pointers (no Flow:
+      // see objectMayBePrivate). A device function's copy holds what the
+      // memory each call passes holds: its Flow is that of the pointers
+      // the calls pass, as for a pointer parameter (a copy of private
+      // memory holds private pointers; one of other memory, none).
+      if (Arg.hasByValAttr() && RootIsKernel && F == &Root)
+        continue;
+      // The root's callers, and callers through a function pointer, are
+      // not in scope: their pointers may be anything but this thread's.
+      bool Unseen = F == &Root || F->hasAddressTaken();
+      Flows[&Arg] = Unseen ? Flow{!RootIsKernel || F != &Root, false}
+                           : Flow{};
+    }
   while (propagate())
     ;
   Closed = true;
@@ -216,10 +225,11 @@ bool PrivatePointers::objectMayBePrivate(const Value *Object) const {
   if (isa<ConstantPointerNull>(Object) || isa<GlobalValue>(Object))
     return false;
   if (const auto *Arg = dyn_cast<Argument>(Object)) {
-    if (Arg->hasByValAttr())
-      return false; // parameter memory: the host's pointers (see the top)
     auto It = Flows.find(Arg);
-    return It == Flows.end() || It->second.MayBePrivate;
+    if (It != Flows.end())
+      return It->second.MayBePrivate;
+    // the kernel's parameter memory: the host's pointers (see the top)
+    return !Arg->hasByValAttr();
   }
   if (const auto *Load = dyn_cast<LoadInst>(Object))
     return mayBePrivate(Load->getPointerOperand()); // no private address
