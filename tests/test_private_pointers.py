@@ -105,10 +105,6 @@ UNPINNED: dict[str, set[str]] = {
 
 # Known holes, each a strict xfail: fixed, the test passes and the entry goes.
 HOLES: dict[str, str] = {
-    "memcpy_escape": "a memcpy out of private memory into global memory was not an escape "
-                     "of the private pointers it copies",
-    "byval_param_overwrite": "a memcpy out of private memory into the kernel's by-value "
-                             "parameter was not an escape",
     "int_pun_union": "an integer made by ptrtoint of a global pointer, stored into private "
                      "memory and read back as a pointer (union punning): an inttoptr "
                      "through memory",

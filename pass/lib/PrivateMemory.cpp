@@ -39,8 +39,11 @@
 //     tag reads it as an integer or a float ("long long", "double");
 //   - a ptrtoint of a private address is an escape (it can come back); an
 //     inttoptr makes a pointer to anything: the world is not closed;
-//   - a memcpy or memmove into memory that MayBePrivate copies from memory
-//     that is OnlyPrivate;
+//   - a memcpy or memmove moves the pointers its source may hold, as a
+//     copied word does: into memory that MayBePrivate only from memory
+//     that is OnlyPrivate, and out of memory that MayBePrivate only into
+//     memory that is OnlyPrivate (else the private addresses it may hold
+//     escape);
 //   - a call to a function outside the scope (a declaration, an indirect
 //     call) must not receive a private address: the callee could store any
 //     pointer through it. Intrinsics without memory effects, lifetime
@@ -264,8 +267,9 @@ bool PrivatePointers::storeKeepsClosed(const Value *Stored,
 }
 
 /// A 64-bit word loaded at From and stored at Dest, which may be a pointer
-/// moved as an integer: like a pointer, the word may not bring a pointer
-/// from elsewhere into private memory, nor a private one out.
+/// moved as an integer, or the bytes a memcpy moves from From to Dest: like
+/// a pointer, they may not bring a pointer from elsewhere into private
+/// memory, nor a private one out.
 bool PrivatePointers::wordKeepsClosed(const Value *From,
                                       const Value *Dest) const {
   return (!mayBePrivate(Dest) || onlyPrivate(From, /*AllowNull=*/false)) &&
@@ -276,8 +280,7 @@ bool PrivatePointers::callKeepsClosed(const CallBase &Call) const {
   if (directCallee(Call))
     return true; // in scope: its own instructions are checked
   if (const auto *MT = dyn_cast<MemTransferInst>(&Call))
-    return !mayBePrivate(MT->getDest()) ||
-           onlyPrivate(MT->getSource(), /*AllowNull=*/false);
+    return wordKeepsClosed(MT->getSource(), MT->getDest());
   if (isa<MemSetInst>(&Call) || Call.isLifetimeStartOrEnd() ||
       isa<DbgInfoIntrinsic>(&Call))
     return true;
