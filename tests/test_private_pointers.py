@@ -51,6 +51,10 @@ EXPECTED: dict[str, dict[str, str | tuple[str, ...]]] = {
         "intesc_read": G,
         "intesc_out": G,
     },
+    "select_words": {"sw_word": G, "sw_flag": G, "sw_read": G, "sw_out": G},
+    "double_words": {"dw_word": G, "dw_read": G, "dw_out": G},
+    "bytewise_copy": {"bw_copy": G, "bw_read": G, "bw_out": G},
+    "half_words": {"hw_lo": G, "hw_hi": G, "hw_read": G, "hw_out": G},
     # ---- global through private memory, read as such
     "field_two_paths": {"two_flag": G, "two_read": G, "two_out": G},
     "recursive_returns_global": {"rec_read": G, "rec_out": G},
@@ -83,6 +87,10 @@ EXPECTED: dict[str, dict[str, str | tuple[str, ...]]] = {
     },
     "malloc_in_local": {"mal_init": G, "mal_read": G, "mal_out": G},
     "device_globals": {"dg_var": G, "dg_read": G, "dg_out": G},
+    # she_keep: the shared slot; she_plant, asm_plant: really into loc,
+    # through pointers loaded from shared memory or made by the assembly
+    "shared_escape": {"she_keep": S, "she_slot": S, "she_plant": G, "she_read": G, "she_out": G},
+    "asm_escape": {"asm_plant": G, "asm_read": G, "asm_out": G},
     "atomic_escape": {"atx_slot": G, "atx_plant": G, "atx_read": G, "atx_out": G},  # atx_plant: really loc
     "cas_escape": {"cas_slot": G, "cas_plant": G, "cas_read": G, "cas_out": G},  # cas_plant: really loc
     "atomic_into_local": {"atl_read": G, "atl_out": G},
@@ -116,6 +124,14 @@ HOLES: dict[str, str] = {
                   "through memory",
     "int_escape": "a private address read as a 64-bit word and changed by arithmetic is no "
                   "longer a copied word: it escapes to global memory unseen",
+    "select_words": "a pointer's bytes copied as a word through a select are not a load: "
+                    "taken for an integer",
+    "double_words": "a pointer's bytes copied as a double: only 64-bit integers counted as "
+                    "copied words",
+    "bytewise_copy": "a pointer's bytes copied through unsigned char (<4 x i8>): only 64-bit "
+                     "integers counted as copied words",
+    "half_words": "a pointer's bytes copied in two 32-bit halves: only 64-bit integers "
+                  "counted as copied words",
 }
 
 TAG = re.compile(r"//\s*@(\w+)")

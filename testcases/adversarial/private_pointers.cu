@@ -116,6 +116,66 @@ __global__ void int_escape(float *out, float *g, Slot *slots, unsigned long long
   out[t] = v;                      // @intesc_out
 }
 
+// A table of device pointers read as words by memcpy (the well-defined way
+// to read a pointer's bytes), one word chosen between a table's and a
+// local pointer's by a select, and memcpy'd into a local pointer slot: a
+// word copied from memory to memory, through a select.
+__global__ void select_words(float *out, float *const *table, const int *f, int k, int j) {
+  int t = T;
+  float a[4] = {t + 0.f, t + 1.f, t + 2.f, t + 3.f};
+  float *ptrs[4] = {a, a + 1, a + 2, a + 3};
+  unsigned long long gw, lw;
+  __builtin_memcpy(&gw, &table[t], sizeof gw);  // @sw_word
+  __builtin_memcpy(&lw, &ptrs[j & 3], sizeof lw);
+  unsigned long long w = f[t] ? gw : lw;        // @sw_flag
+  __builtin_memcpy(&ptrs[k & 3], &w, sizeof w);
+  float v = *ptrs[j & 3];                       // @sw_read
+  out[t] = v;                                   // @sw_out
+}
+
+// The same copy through a double (memcpy in and out): the word is a
+// floating-point load and store.
+__global__ void double_words(float *out, float *const *table, int k, int j) {
+  int t = T;
+  float a[4] = {t + 0.f, t + 1.f, t + 2.f, t + 3.f};
+  float *ptrs[4] = {a, a + 1, a + 2, a + 3};
+  double d;
+  __builtin_memcpy(&d, &table[t], sizeof d);  // @dw_word
+  __builtin_memcpy(&ptrs[k & 3], &d, sizeof d);
+  float v = *ptrs[j & 3];                     // @dw_read
+  out[t] = v;                                 // @dw_out
+}
+
+// The same copy byte by byte through unsigned char (defined for any
+// object): clang makes it two <4 x i8> loads and stores.
+__global__ void bytewise_copy(float *out, float *const *table, int k, int j) {
+  int t = T;
+  float a[4] = {t + 0.f, t + 1.f, t + 2.f, t + 3.f};
+  float *ptrs[4] = {a, a + 1, a + 2, a + 3};
+  const unsigned char *src = reinterpret_cast<const unsigned char *>(&table[t]);
+  unsigned char *dst = reinterpret_cast<unsigned char *>(&ptrs[k & 3]);
+  for (int i = 0; i < 8; ++i)
+    dst[i] = src[i];       // @bw_copy
+  float v = *ptrs[j & 3];  // @bw_read
+  out[t] = v;              // @bw_out
+}
+
+// The same copy in two 32-bit halves, each memcpy'd on its own.
+__global__ void half_words(float *out, float *const *table, int k, int j) {
+  int t = T;
+  float a[4] = {t + 0.f, t + 1.f, t + 2.f, t + 3.f};
+  float *ptrs[4] = {a, a + 1, a + 2, a + 3};
+  const char *src = reinterpret_cast<const char *>(&table[t]);
+  char *dst = reinterpret_cast<char *>(&ptrs[k & 3]);
+  unsigned lo, hi;
+  __builtin_memcpy(&lo, src, sizeof lo);      // @hw_lo
+  __builtin_memcpy(&hi, src + 4, sizeof hi);  // @hw_hi
+  __builtin_memcpy(dst, &lo, sizeof lo);
+  __builtin_memcpy(dst + 4, &hi, sizeof hi);
+  float v = *ptrs[j & 3];                     // @hw_read
+  out[t] = v;                                 // @hw_out
+}
+
 // ============================================ global through private memory
 
 // A local struct array whose pointer field is g on one path and a local
@@ -414,6 +474,33 @@ __global__ void reinterpret_words(float *out, float *const *table, int k, int j)
   __builtin_memcpy(&ptrs[k & 3], &w, sizeof w);
   float v = *ptrs[j & 3];  // @rw_read
   out[t] = v;              // @rw_out
+}
+
+// The address of a local pointer array kept in a __shared__ slot (z = 0 at
+// launch: the thread's own), read back, and g + t stored through it.
+__global__ void shared_escape(float *out, float *g, unsigned z) {
+  __shared__ float **sslot[256];
+  int t = T;
+  float x = t;
+  float *loc[1] = {&x};
+  sslot[threadIdx.x] = loc;                   // @she_keep
+  float **back = sslot[threadIdx.x ^ z];      // @she_slot
+  back[0] = g + t;                            // @she_plant
+  float v = *loc[0];                          // @she_read
+  out[t] = v;                                 // @she_out
+}
+
+// The address of a local pointer array handed to inline assembly, which
+// gives it back: g + t stored through it lands in loc[0].
+__global__ void asm_escape(float *out, float *g) {
+  int t = T;
+  float x = t;
+  float *loc[1] = {&x};
+  float **back;
+  asm volatile("mov.b64 %0, %1;" : "=l"(back) : "l"(loc));
+  back[0] = g + t;    // @asm_plant
+  float v = *loc[0];  // @asm_read
+  out[t] = v;         // @asm_out
 }
 
 // ================================================== really private: hidden
