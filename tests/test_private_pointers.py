@@ -124,14 +124,6 @@ HOLES: dict[str, str] = {
                   "through memory",
     "int_escape": "a private address read as a 64-bit word and changed by arithmetic is no "
                   "longer a copied word: it escapes to global memory unseen",
-    "select_words": "a pointer's bytes copied as a word through a select are not a load: "
-                    "taken for an integer",
-    "double_words": "a pointer's bytes copied as a double: only 64-bit integers counted as "
-                    "copied words",
-    "bytewise_copy": "a pointer's bytes copied through unsigned char (<4 x i8>): only 64-bit "
-                     "integers counted as copied words",
-    "half_words": "a pointer's bytes copied in two 32-bit halves: only 64-bit integers "
-                  "counted as copied words",
 }
 
 TAG = re.compile(r"//\s*@(\w+)")

@@ -34,9 +34,12 @@
 //
 //   - a store, atomic or cmpxchg of a pointer into memory that MayBePrivate
 //     stores an OnlyPrivate value; one of a private address into memory that
-//     is not OnlyPrivate is an escape. A 64-bit word copied from memory to
-//     memory counts as the pointers its source may hold, unless its alias
-//     tag reads it as an integer or a float ("long long", "double");
+//     is not OnlyPrivate is an escape. Bytes copied from memory to memory
+//     as something else than a pointer (a 64-bit integer, a double, two
+//     halves, <4 x i8> of a char-wise copy, chosen by a select or a phi on
+//     the way) count as the pointers their source may hold, unless the
+//     load's alias tag reads them as an integer or a float ("long long",
+//     "double": reading a pointer's bytes so is undefined);
 //   - a ptrtoint of a private address is an escape (it can come back); an
 //     inttoptr makes a pointer to anything: the world is not closed;
 //   - a memcpy or memmove moves the pointers its source may hold, as a
@@ -56,6 +59,7 @@
 
 #include "PrivateMemory.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -90,14 +94,12 @@ SmallVector<const Value *, 4> objectsOf(const Value *Ptr) {
   return Objects;
 }
 
-/// A 64-bit integer loaded from memory and stored again: maybe a pointer,
-/// unless its type-based alias tag says it was read as an integer or a
-/// floating-point scalar (reading a pointer's bytes so is undefined).
-bool isCopiedWord(const Value *Stored) {
-  const auto *Load = dyn_cast<LoadInst>(Stored);
-  if (!Load || !Stored->getType()->isIntegerTy(64))
-    return false;
-  const auto *Tag = dyn_cast_or_null<MDNode>(Load->getMetadata(LLVMContext::MD_tbaa));
+/// Whether Load may read a pointer's bytes as a value of another type: it
+/// has no alias tag, or one of char or of a pointer. A tag of an integer or
+/// a floating-point scalar says not: reading a pointer's bytes so is
+/// undefined.
+bool mayReadPointerBytes(const LoadInst &Load) {
+  const auto *Tag = dyn_cast_or_null<MDNode>(Load.getMetadata(LLVMContext::MD_tbaa));
   const auto *Type = Tag && Tag->getNumOperands() >= 2
                          ? dyn_cast<MDNode>(Tag->getOperand(1))
                          : nullptr;
@@ -108,6 +110,34 @@ bool isCopiedWord(const Value *Stored) {
     return true;
   StringRef N = Name->getString();
   return N.contains("pointer") || N.contains("char") || N.starts_with("p");
+}
+
+/// The loads whose bytes the non-pointer value V stores again, and that may
+/// be a pointer's (mayReadPointerBytes): V itself, or what it is chosen
+/// from (select, phi) or moved from unchanged (bitcast, freeze, vector
+/// element moves). Arithmetic makes a new value: not followed.
+void copiedLoads(const Value *V, SmallPtrSetImpl<const Value *> &Seen,
+                 SmallVectorImpl<const LoadInst *> &Loads) {
+  if (!Seen.insert(V).second)
+    return;
+  if (const auto *Load = dyn_cast<LoadInst>(V)) {
+    if (mayReadPointerBytes(*Load))
+      Loads.push_back(Load);
+    return;
+  }
+  if (const auto *Select = dyn_cast<SelectInst>(V)) {
+    copiedLoads(Select->getTrueValue(), Seen, Loads);
+    copiedLoads(Select->getFalseValue(), Seen, Loads);
+  } else if (isa<PHINode>(V) || isa<BitCastInst>(V) || isa<FreezeInst>(V) ||
+             isa<ShuffleVectorInst>(V)) {
+    for (const Value *Op : cast<Instruction>(V)->operands())
+      copiedLoads(Op, Seen, Loads);
+  } else if (const auto *Insert = dyn_cast<InsertElementInst>(V)) {
+    copiedLoads(Insert->getOperand(0), Seen, Loads); // the vector
+    copiedLoads(Insert->getOperand(1), Seen, Loads); // the element
+  } else if (const auto *Extract = dyn_cast<ExtractElementInst>(V)) {
+    copiedLoads(Extract->getVectorOperand(), Seen, Loads);
+  }
 }
 
 const Function *directCallee(const CallBase &Call) {
@@ -256,20 +286,24 @@ bool PrivatePointers::mayBePrivate(const Value *Ptr) const {
 /// (or data), and no private address into memory that may not be private.
 bool PrivatePointers::storeKeepsClosed(const Value *Stored,
                                        const Value *Dest) const {
-  if (isCopiedWord(Stored))
-    return wordKeepsClosed(cast<LoadInst>(Stored)->getPointerOperand(), Dest);
-  if (!isPointerValue(Stored))
-    return true;
+  if (!isPointerValue(Stored)) {
+    SmallPtrSet<const Value *, 8> Seen;
+    SmallVector<const LoadInst *, 4> Loads;
+    copiedLoads(Stored, Seen, Loads);
+    return all_of(Loads, [&](const LoadInst *Load) {
+      return wordKeepsClosed(Load->getPointerOperand(), Dest);
+    });
+  }
   bool IntoPrivate = mayBePrivate(Dest);
   bool IntoOther = !onlyPrivate(Dest, /*AllowNull=*/true);
   return (!IntoPrivate || onlyPrivate(Stored, /*AllowNull=*/true)) &&
          (!IntoOther || !mayBePrivate(Stored));
 }
 
-/// A 64-bit word loaded at From and stored at Dest, which may be a pointer
-/// moved as an integer, or the bytes a memcpy moves from From to Dest: like
-/// a pointer, they may not bring a pointer from elsewhere into private
-/// memory, nor a private one out.
+/// Bytes loaded at From and stored at Dest, which may be a pointer's moved
+/// as another type (copiedLoads), or the bytes a memcpy moves: like a
+/// pointer, they may not bring a pointer from elsewhere into private memory,
+/// nor a private one out.
 bool PrivatePointers::wordKeepsClosed(const Value *From,
                                       const Value *Dest) const {
   return (!mayBePrivate(Dest) || onlyPrivate(From, /*AllowNull=*/false)) &&
