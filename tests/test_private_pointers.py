@@ -55,6 +55,10 @@ EXPECTED: dict[str, dict[str, str | tuple[str, ...]]] = {
     "double_words": {"dw_word": G, "dw_read": G, "dw_out": G},
     "bytewise_copy": {"bw_copy": G, "bw_read": G, "bw_out": G},
     "half_words": {"hw_lo": G, "hw_hi": G, "hw_read": G, "hw_out": G},
+    "word_to_callee": {"wc_table": G, "wc_read": G, "wc_out": G},
+    # wde_plant: really into loc, through a pointer loaded from global memory
+    "word_deep_escape": {"wde_slot": G, "wde_plant": G, "wde_read": G, "wde_out": G},
+    "word_deep_import": {"wdi_word": G, "wdi_read": G, "wdi_out": G},
     # ---- global through private memory, read as such
     "field_two_paths": {"two_flag": G, "two_read": G, "two_out": G},
     "recursive_returns_global": {"rec_read": G, "rec_out": G},
@@ -124,6 +128,13 @@ HOLES: dict[str, str] = {
                   "through memory",
     "int_escape": "a private address read as a 64-bit word and changed by arithmetic is no "
                   "longer a copied word: it escapes to global memory unseen",
+    "word_to_callee": "a private address's bytes handed as an integer to a function outside "
+                      "the scope (an indirect call): only pointer arguments were checked",
+    "word_deep_escape": "a private address's bytes handed as an integer to a function in scope, "
+                        "which stores them into global memory: a copied word was followed "
+                        "within one function only",
+    "word_deep_import": "a table's pointer bytes handed as an integer to a function in scope, "
+                        "which memcpy's them into a local pointer slot",
 }
 
 TAG = re.compile(r"//\s*@(\w+)")

@@ -176,6 +176,66 @@ __global__ void half_words(float *out, float *const *table, int k, int j) {
   out[t] = v;                                 // @hw_out
 }
 
+// A private address's bytes, read as a word (no ptrtoint), handed as an
+// integer to a function called through a pointer table the kernel reads
+// (poke is outside the analysis's scope: only direct calls are followed);
+// poke makes it a pointer again and stores g + t through it into loc[0].
+__device__ __noinline__ void poke(unsigned long long addr, float *g) {
+  *reinterpret_cast<float **>(addr) = g;
+}
+__device__ void (*pokers[1])(unsigned long long, float *) = {poke};
+__global__ void word_to_callee(float *out, float *g, int k) {
+  int t = T;
+  float x = t;
+  float *loc[1] = {&x};
+  float **holder[2] = {loc, loc};
+  unsigned long long bits;
+  __builtin_memcpy(&bits, &holder[k & 1], sizeof bits);
+  pokers[0](bits, g + t);  // @wc_table
+  float v = *loc[0];       // @wc_read
+  out[t] = v;              // @wc_out
+}
+
+// The same word handed down five calls (past the inliner's four levels) to
+// a function that stores it into a global union slot; read back there as
+// a pointer (z = 0), g + t is stored through it into loc[0].
+__device__ __noinline__ void keep5(unsigned long long w, Slot *s) { s->u = w; }
+__device__ __noinline__ void keep4(unsigned long long w, Slot *s) { keep5(w, s); }
+__device__ __noinline__ void keep3(unsigned long long w, Slot *s) { keep4(w, s); }
+__device__ __noinline__ void keep2(unsigned long long w, Slot *s) { keep3(w, s); }
+__device__ __noinline__ void keep1(unsigned long long w, Slot *s) { keep2(w, s); }
+__global__ void word_deep_escape(float *out, float *g, Slot *slots, int k, int z) {
+  int t = T;
+  float x = t;
+  float *loc[1] = {&x};
+  float **holder[2] = {loc, loc};
+  unsigned long long bits;
+  __builtin_memcpy(&bits, &holder[k & 1], sizeof bits);
+  keep1(bits, &slots[t]);
+  float **back = slots[t + z].pp;  // @wde_slot
+  back[0] = g + t;                 // @wde_plant
+  float v = *loc[0];               // @wde_read
+  out[t] = v;                      // @wde_out
+}
+
+// The other way: a table's pointer read as a word, handed down five calls
+// to a function that memcpy's it into the kernel's local pointer slot.
+__device__ __noinline__ void put5(unsigned long long w, void *dst) { __builtin_memcpy(dst, &w, sizeof w); }
+__device__ __noinline__ void put4(unsigned long long w, void *dst) { put5(w, dst); }
+__device__ __noinline__ void put3(unsigned long long w, void *dst) { put4(w, dst); }
+__device__ __noinline__ void put2(unsigned long long w, void *dst) { put3(w, dst); }
+__device__ __noinline__ void put1(unsigned long long w, void *dst) { put2(w, dst); }
+__global__ void word_deep_import(float *out, float *const *table, int k, int j) {
+  int t = T;
+  float a[4] = {t + 0.f, t + 1.f, t + 2.f, t + 3.f};
+  float *ptrs[4] = {a, a + 1, a + 2, a + 3};
+  unsigned long long w;
+  __builtin_memcpy(&w, &table[t], sizeof w);  // @wdi_word
+  put1(w, &ptrs[k & 3]);
+  float v = *ptrs[j & 3];                     // @wdi_read
+  out[t] = v;                                 // @wdi_out
+}
+
 // ============================================ global through private memory
 
 // A local struct array whose pointer field is g on one path and a local
