@@ -128,13 +128,6 @@ HOLES: dict[str, str] = {
                   "through memory",
     "int_escape": "a private address read as a 64-bit word and changed by arithmetic is no "
                   "longer a copied word: it escapes to global memory unseen",
-    "word_to_callee": "a private address's bytes handed as an integer to a function outside "
-                      "the scope (an indirect call): only pointer arguments were checked",
-    "word_deep_escape": "a private address's bytes handed as an integer to a function in scope, "
-                        "which stores them into global memory: a copied word was followed "
-                        "within one function only",
-    "word_deep_import": "a table's pointer bytes handed as an integer to a function in scope, "
-                        "which memcpy's them into a local pointer slot",
 }
 
 TAG = re.compile(r"//\s*@(\w+)")

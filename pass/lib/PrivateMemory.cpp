@@ -48,9 +48,11 @@
 //     memory that is OnlyPrivate (else the private addresses it may hold
 //     escape);
 //   - a call to a function outside the scope (a declaration, an indirect
-//     call) must not receive a private address: the callee could store any
-//     pointer through it. Intrinsics without memory effects, lifetime
-//     markers, memset, and the runtime's vprintf and __assertfail may.
+//     call, inline assembly) must not receive a private address, nor its
+//     bytes copied as an integer: the callee could store any pointer
+//     through it. Intrinsics without memory effects, lifetime markers,
+//     memset, and the runtime's vprintf and __assertfail may. Bytes passed
+//     to a function in scope are followed to what it does with them.
 //
 // Any failure makes nothing private (Closed is false): the accesses stay
 // where they were, in the global space, unknown with their reason.
@@ -112,34 +114,6 @@ bool mayReadPointerBytes(const LoadInst &Load) {
   return N.contains("pointer") || N.contains("char") || N.starts_with("p");
 }
 
-/// The loads whose bytes the non-pointer value V stores again, and that may
-/// be a pointer's (mayReadPointerBytes): V itself, or what it is chosen
-/// from (select, phi) or moved from unchanged (bitcast, freeze, vector
-/// element moves). Arithmetic makes a new value: not followed.
-void copiedLoads(const Value *V, SmallPtrSetImpl<const Value *> &Seen,
-                 SmallVectorImpl<const LoadInst *> &Loads) {
-  if (!Seen.insert(V).second)
-    return;
-  if (const auto *Load = dyn_cast<LoadInst>(V)) {
-    if (mayReadPointerBytes(*Load))
-      Loads.push_back(Load);
-    return;
-  }
-  if (const auto *Select = dyn_cast<SelectInst>(V)) {
-    copiedLoads(Select->getTrueValue(), Seen, Loads);
-    copiedLoads(Select->getFalseValue(), Seen, Loads);
-  } else if (isa<PHINode>(V) || isa<BitCastInst>(V) || isa<FreezeInst>(V) ||
-             isa<ShuffleVectorInst>(V)) {
-    for (const Value *Op : cast<Instruction>(V)->operands())
-      copiedLoads(Op, Seen, Loads);
-  } else if (const auto *Insert = dyn_cast<InsertElementInst>(V)) {
-    copiedLoads(Insert->getOperand(0), Seen, Loads); // the vector
-    copiedLoads(Insert->getOperand(1), Seen, Loads); // the element
-  } else if (const auto *Extract = dyn_cast<ExtractElementInst>(V)) {
-    copiedLoads(Extract->getVectorOperand(), Seen, Loads);
-  }
-}
-
 const Function *directCallee(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   return Callee && !Callee->isDeclaration() ? Callee : nullptr;
@@ -169,6 +143,13 @@ PrivatePointers::PrivatePointers(const Function &Root, bool RootIsKernel) {
       Flows[&Arg] = Unseen ? Flow{!RootIsKernel || F != &Root, false}
                            : Flow{};
     }
+  for (const Function *F : Scope)
+    for (const Instruction &I : instructions(*F))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = directCallee(*Call))
+          for (const Argument &Formal : Callee->args())
+            if (Formal.getArgNo() < Call->arg_size())
+              Actuals[&Formal].push_back(Call->getArgOperand(Formal.getArgNo()));
   while (propagate())
     ;
   Closed = true;
@@ -284,6 +265,52 @@ bool PrivatePointers::mayBePrivate(const Value *Ptr) const {
 
 /// A store of Stored at Dest: into private memory only private pointers
 /// (or data), and no private address into memory that may not be private.
+/// The loads whose bytes the non-pointer value V passes on, and that may be
+/// a pointer's (mayReadPointerBytes): V itself, or what it is chosen from
+/// (select, phi), moved from unchanged (bitcast, freeze, vector element
+/// moves), or, for a parameter, passed at each call in scope (the root's
+/// and a function pointer's other callers pass no private bytes: checked at
+/// the call, callKeepsClosed). Arithmetic makes a new value: not followed.
+void PrivatePointers::copiedLoads(const Value *V,
+                                  SmallPtrSetImpl<const Value *> &Seen,
+                                  SmallVectorImpl<const LoadInst *> &Loads) const {
+  if (!Seen.insert(V).second)
+    return;
+  if (const auto *Load = dyn_cast<LoadInst>(V)) {
+    if (mayReadPointerBytes(*Load))
+      Loads.push_back(Load);
+    return;
+  }
+  if (const auto *Arg = dyn_cast<Argument>(V)) {
+    if (auto It = Actuals.find(Arg); It != Actuals.end())
+      for (const Value *Actual : It->second)
+        copiedLoads(Actual, Seen, Loads);
+  } else if (const auto *Select = dyn_cast<SelectInst>(V)) {
+    copiedLoads(Select->getTrueValue(), Seen, Loads);
+    copiedLoads(Select->getFalseValue(), Seen, Loads);
+  } else if (isa<PHINode>(V) || isa<BitCastInst>(V) || isa<FreezeInst>(V) ||
+             isa<ShuffleVectorInst>(V)) {
+    for (const Value *Op : cast<Instruction>(V)->operands())
+      copiedLoads(Op, Seen, Loads);
+  } else if (const auto *Insert = dyn_cast<InsertElementInst>(V)) {
+    copiedLoads(Insert->getOperand(0), Seen, Loads); // the vector
+    copiedLoads(Insert->getOperand(1), Seen, Loads); // the element
+  } else if (const auto *Extract = dyn_cast<ExtractElementInst>(V)) {
+    copiedLoads(Extract->getVectorOperand(), Seen, Loads);
+  }
+}
+
+/// Whether the non-pointer value V may carry a private address's bytes: a
+/// load it copies reads memory that MayBePrivate.
+bool PrivatePointers::bytesMayBePrivate(const Value *V) const {
+  SmallPtrSet<const Value *, 8> Seen;
+  SmallVector<const LoadInst *, 4> Loads;
+  copiedLoads(V, Seen, Loads);
+  return any_of(Loads, [&](const LoadInst *Load) {
+    return mayBePrivate(Load->getPointerOperand());
+  });
+}
+
 bool PrivatePointers::storeKeepsClosed(const Value *Stored,
                                        const Value *Dest) const {
   if (!isPointerValue(Stored)) {
@@ -325,7 +352,8 @@ bool PrivatePointers::callKeepsClosed(const CallBase &Call) const {
                  Callee->getName() == "__assertfail"))
     return true; // the CUDA runtime's printf and assert only read, and print
   return none_of(Call.args(), [&](const Use &Arg) {
-    return isPointerValue(Arg.get()) && mayBePrivate(Arg.get());
+    return isPointerValue(Arg.get()) ? mayBePrivate(Arg.get())
+                                     : bytesMayBePrivate(Arg.get());
   });
 }
 
