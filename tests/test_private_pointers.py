@@ -59,6 +59,9 @@ EXPECTED: dict[str, dict[str, str | tuple[str, ...]]] = {
     # wde_plant: really into loc, through a pointer loaded from global memory
     "word_deep_escape": {"wde_slot": G, "wde_plant": G, "wde_read": G, "wde_out": G},
     "word_deep_import": {"wdi_word": G, "wdi_read": G, "wdi_out": G},
+    "word_returned_import": {"wri_read": G, "wri_out": G},
+    # wre_plant: really into loc, through a pointer loaded from global memory
+    "word_returned_escape": {"wre_store": G, "wre_slot": G, "wre_plant": G, "wre_read": G, "wre_out": G},
     # ---- global through private memory, read as such
     "field_two_paths": {"two_flag": G, "two_read": G, "two_out": G},
     "recursive_returns_global": {"rec_read": G, "rec_out": G},
@@ -128,6 +131,10 @@ HOLES: dict[str, str] = {
                   "through memory",
     "int_escape": "a private address read as a 64-bit word and changed by arithmetic is no "
                   "longer a copied word: it escapes to global memory unseen",
+    "word_returned_import": "a table pointer's bytes returned as an integer by a function "
+                            "in scope: a call's result was not followed",
+    "word_returned_escape": "a private address's bytes returned as an integer by a function "
+                            "in scope and stored into global memory",
 }
 
 TAG = re.compile(r"//\s*@(\w+)")

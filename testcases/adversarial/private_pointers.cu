@@ -236,6 +236,42 @@ __global__ void word_deep_import(float *out, float *const *table, int k, int j) 
   out[t] = v;                                 // @wdi_out
 }
 
+// Pointer bytes returned as an integer by a function five calls down, which
+// memcpy's them out of the memory it is given: a table's pointer, memcpy'd
+// into the kernel's local pointer slot...
+__device__ __noinline__ unsigned long long word5(const void *p) {
+  unsigned long long w;
+  __builtin_memcpy(&w, p, sizeof w);
+  return w;
+}
+__device__ __noinline__ unsigned long long word4(const void *p) { return word5(p); }
+__device__ __noinline__ unsigned long long word3(const void *p) { return word4(p); }
+__device__ __noinline__ unsigned long long word2(const void *p) { return word3(p); }
+__device__ __noinline__ unsigned long long word1(const void *p) { return word2(p); }
+__global__ void word_returned_import(float *out, float *const *table, int k, int j) {
+  int t = T;
+  float a[4] = {t + 0.f, t + 1.f, t + 2.f, t + 3.f};
+  float *ptrs[4] = {a, a + 1, a + 2, a + 3};
+  unsigned long long w = word1(&table[t]);
+  __builtin_memcpy(&ptrs[k & 3], &w, sizeof w);
+  float v = *ptrs[j & 3];  // @wri_read
+  out[t] = v;              // @wri_out
+}
+
+// ... and a private address, stored into a global union slot, read back
+// there as a pointer (z = 0): g + t stored through it lands in loc[0].
+__global__ void word_returned_escape(float *out, float *g, Slot *slots, int k, int z) {
+  int t = T;
+  float x = t;
+  float *loc[1] = {&x};
+  float **holder[2] = {loc, loc};
+  slots[t].u = word1(&holder[k & 1]);  // @wre_store
+  float **back = slots[t + z].pp;      // @wre_slot
+  back[0] = g + t;                     // @wre_plant
+  float v = *loc[0];                   // @wre_read
+  out[t] = v;                          // @wre_out
+}
+
 // ============================================ global through private memory
 
 // A local struct array whose pointer field is g on one path and a local
