@@ -131,10 +131,6 @@ HOLES: dict[str, str] = {
                   "through memory",
     "int_escape": "a private address read as a 64-bit word and changed by arithmetic is no "
                   "longer a copied word: it escapes to global memory unseen",
-    "word_returned_import": "a table pointer's bytes returned as an integer by a function "
-                            "in scope: a call's result was not followed",
-    "word_returned_escape": "a private address's bytes returned as an integer by a function "
-                            "in scope and stored into global memory",
 }
 
 TAG = re.compile(r"//\s*@(\w+)")

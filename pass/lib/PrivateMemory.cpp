@@ -144,12 +144,16 @@ PrivatePointers::PrivatePointers(const Function &Root, bool RootIsKernel) {
                            : Flow{};
     }
   for (const Function *F : Scope)
-    for (const Instruction &I : instructions(*F))
+    for (const Instruction &I : instructions(*F)) {
+      if (const auto *Ret = dyn_cast<ReturnInst>(&I);
+          Ret && Ret->getReturnValue())
+        Returned[F].push_back(Ret->getReturnValue());
       if (const auto *Call = dyn_cast<CallBase>(&I))
         if (const Function *Callee = directCallee(*Call))
           for (const Argument &Formal : Callee->args())
             if (Formal.getArgNo() < Call->arg_size())
               Actuals[&Formal].push_back(Call->getArgOperand(Formal.getArgNo()));
+    }
   while (propagate())
     ;
   Closed = true;
@@ -268,9 +272,10 @@ bool PrivatePointers::mayBePrivate(const Value *Ptr) const {
 /// The loads whose bytes the non-pointer value V passes on, and that may be
 /// a pointer's (mayReadPointerBytes): V itself, or what it is chosen from
 /// (select, phi), moved from unchanged (bitcast, freeze, vector element
-/// moves), or, for a parameter, passed at each call in scope (the root's
-/// and a function pointer's other callers pass no private bytes: checked at
-/// the call, callKeepsClosed). Arithmetic makes a new value: not followed.
+/// moves), for a parameter, passed at each call in scope (the root's and a
+/// function pointer's other callers pass no private bytes: checked at the
+/// call, callKeepsClosed), for a call in scope, what its callee returns.
+/// Arithmetic makes a new value: not followed.
 void PrivatePointers::copiedLoads(const Value *V,
                                   SmallPtrSetImpl<const Value *> &Seen,
                                   SmallVectorImpl<const LoadInst *> &Loads) const {
@@ -285,6 +290,11 @@ void PrivatePointers::copiedLoads(const Value *V,
     if (auto It = Actuals.find(Arg); It != Actuals.end())
       for (const Value *Actual : It->second)
         copiedLoads(Actual, Seen, Loads);
+  } else if (const auto *Call = dyn_cast<CallBase>(V)) {
+    if (const Function *Callee = directCallee(*Call))
+      if (auto It = Returned.find(Callee); It != Returned.end())
+        for (const Value *Result : It->second)
+          copiedLoads(Result, Seen, Loads);
   } else if (const auto *Select = dyn_cast<SelectInst>(V)) {
     copiedLoads(Select->getTrueValue(), Seen, Loads);
     copiedLoads(Select->getFalseValue(), Seen, Loads);

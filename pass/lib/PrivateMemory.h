@@ -44,6 +44,10 @@ private:
   llvm::DenseMap<const llvm::Argument *,
                  llvm::SmallVector<const llvm::Value *, 2>>
       Actuals;
+  /// What each function in scope returns.
+  llvm::DenseMap<const llvm::Function *,
+                 llvm::SmallVector<const llvm::Value *, 2>>
+      Returned;
 
   void collectScope(const llvm::Function &Root);
   bool propagate();
