@@ -32,7 +32,7 @@ S = "shared"
 # accesses the report must list, in that space. A tag with two spaces has
 # a global and a shared access on its line.
 EXPECTED: dict[str, dict[str, str | tuple[str, ...]]] = {
-    # ---- holes: the global read comes through private memory
+    # ---- attacks that hid the global read (fixed, or in HOLES below)
     "byval_deep_plant": {"byval_read": G, "byval_out": G},
     "memcpy_escape": {
         "escape_slot": G,

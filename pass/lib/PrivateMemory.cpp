@@ -36,10 +36,11 @@
 //     stores an OnlyPrivate value; one of a private address into memory that
 //     is not OnlyPrivate is an escape. Bytes copied from memory to memory
 //     as something else than a pointer (a 64-bit integer, a double, two
-//     halves, <4 x i8> of a char-wise copy, chosen by a select or a phi on
-//     the way) count as the pointers their source may hold, unless the
-//     load's alias tag reads them as an integer or a float ("long long",
-//     "double": reading a pointer's bytes so is undefined);
+//     halves, <4 x i8> of a char-wise copy; chosen by a select or a phi,
+//     passed to or returned by a function in scope on the way) count as
+//     the pointers their source may hold, unless the load's alias tag reads
+//     them as an integer or a float ("long long", "double": reading a
+//     pointer's bytes so is undefined);
 //   - a ptrtoint of a private address is an escape (it can come back); an
 //     inttoptr makes a pointer to anything: the world is not closed;
 //   - a memcpy or memmove moves the pointers its source may hold, as a
@@ -56,6 +57,17 @@
 //
 // Any failure makes nothing private (Closed is false): the accesses stay
 // where they were, in the global space, unknown with their reason.
+//
+// Not covered: an address made into an integer other than by copying its
+// bytes, which becomes a pointer again through memory without an inttoptr.
+// A ptrtoint of a global pointer, or an integer read with an integer alias
+// tag (device addresses the host wrote as unsigned long long), written into
+// a local union or memcpy'd into a local pointer; a private address's bytes
+// changed by arithmetic (an xor) on their way to global memory. Closing
+// these needs to know which private memory a pointer load reads (integer
+// stores into other private memory are everyday code).
+// testcases/adversarial/private_pointers.cu pins them as strict xfails
+// (tests/test_private_pointers.py).
 //
 //===----------------------------------------------------------------------===//
 

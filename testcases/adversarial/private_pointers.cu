@@ -30,7 +30,11 @@ struct Pair { float *a; float *b; };
 __device__ float *dev_buffer;   // a __device__ pointer the host sets
 __device__ float dev_array[1024];
 
-// =================================================== holes (soundness bugs)
+// ============================================= attacks that found holes
+// Each of these hid its global read. All are fixed in PrivateMemory.cpp but
+// the integer ones (int_pun_union, host_words, int_escape, and
+// atomic_into_local further down), which tests/test_private_pointers.py
+// keeps as strict xfails.
 
 // A struct taken by value by a device function deeper than the pass
 // inlines (four levels): its copy holds the address of the kernel's local
