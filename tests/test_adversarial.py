@@ -34,7 +34,9 @@ CORPUS = TESTCASES / "adversarial"
 # test_adversarial_windows.py, test_adversarial_read_only.py and
 # test_adversarial_real_shapes.py, through `coalda run` with their decisions
 # pinned (here they would run a second time).
-OWN_TESTS = {"windows", "read_only_windows", "real_shapes"}
+# private_pointers.cu is analysis only (no launch spec): its report is pinned
+# in test_private_pointers.py.
+OWN_TESTS = {"windows", "read_only_windows", "real_shapes", "private_pointers"}
 SOURCES = sorted(p for p in CORPUS.glob("*.cu") if p.stem not in OWN_TESTS)
 OPT_LEVELS = (0, 3)
 

@@ -12,6 +12,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
 
 namespace coalda {
@@ -38,6 +40,14 @@ private:
   bool Closed = false;
   llvm::SetVector<const llvm::Function *> Scope;
   llvm::DenseMap<const llvm::Value *, Flow> Flows; // arguments, functions
+  /// What the calls in scope pass each parameter of a function in scope.
+  llvm::DenseMap<const llvm::Argument *,
+                 llvm::SmallVector<const llvm::Value *, 2>>
+      Actuals;
+  /// What each function in scope returns.
+  llvm::DenseMap<const llvm::Function *,
+                 llvm::SmallVector<const llvm::Value *, 2>>
+      Returned;
 
   void collectScope(const llvm::Function &Root);
   bool propagate();
@@ -46,6 +56,10 @@ private:
                         const llvm::Value *Dest) const;
   bool wordKeepsClosed(const llvm::Value *From, const llvm::Value *Dest) const;
   bool callKeepsClosed(const llvm::CallBase &Call) const;
+  void copiedLoads(const llvm::Value *V,
+                   llvm::SmallPtrSetImpl<const llvm::Value *> &Seen,
+                   llvm::SmallVectorImpl<const llvm::LoadInst *> &Loads) const;
+  bool bytesMayBePrivate(const llvm::Value *V) const;
   bool onlyPrivate(const llvm::Value *Ptr, bool AllowNull) const;
   bool mayBePrivate(const llvm::Value *Ptr) const;
   bool objectOnlyPrivate(const llvm::Value *Object) const;
