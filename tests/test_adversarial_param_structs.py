@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from coalda.check.spec import SpecError, load_spec
-from conftest import TESTCASES, differing_kernels, emulate_levels, in_function, optimize_levels, plant, rewrite_kinds
+from conftest import (TESTCASES, differing_kernels, emulate_levels, in_function, optimize_levels, plant, rewrite_kinds,
+                      run_in_process)
 
 SOURCE = TESTCASES / "adversarial" / "param_structs.cu"
 LEVELS = (3, 0)
@@ -125,3 +126,20 @@ def test_struct_spec(tmp_path: Path) -> None:
 def test_struct_spec_refusals(tmp_path: Path, params: str, says: str) -> None:
     with pytest.raises(SpecError, match=says):
         load_spec(_spec(tmp_path, params))
+
+
+def test_a_struct_taken_by_pointer_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A `struct` entry for a kernel that takes a pointer to the struct: the
+    oracle would write the fields' addresses into bytes it then compares, so
+    `coalda run` refuses it in one line, naming the parameter."""
+    source = tmp_path / "byptr.cu"
+    source.write_text("struct Copy { const float *src; float *dst; int n; };\n"
+                      "__global__ void byptr(const Copy *p) { int i = threadIdx.x; if (i < p->n) p->dst[i] = p->src[i]; }\n")
+    source.with_suffix(".toml").write_text(
+        '[kernels.byptr]\nblock = 32\ngrid = 1\nparams = [{ name = "p", struct = 24, fields = [\n'
+        '  { at = 0, name = "src", in = "4*n" }, { at = 8, name = "dst", out = "4*n" }, { at = 16, name = "n", int32 = "n" }] }]\n')
+    run = run_in_process("run", source, "--emulate", "--sizes", "32")
+    assert run.returncode != 0
+    assert "Traceback" not in run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "parameter p is a `struct`" in lines[0] and "does not take it by value" in lines[0], run.stderr

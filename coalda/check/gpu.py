@@ -235,6 +235,9 @@ class GpuExecutor:
                                     f"the spec gives a buffer of {arg.size}")
                 dargs.values.append(arg.with_addresses(address))  # its fields' buffers uploaded
             elif isinstance(arg, HostBuffer):
+                if arg.pointers:  # its device addresses would come back into the bytes compared
+                    raise CudaError(f"kernel {kernel} takes argument {index + 1} by pointer; a `struct` in "
+                                    "the launch spec is a struct taken by value")
                 dargs.values.append(np.uint64(address(arg)))  # a pointer is 8 bytes
             else:
                 dargs.values.append(_scalar(ty, arg))

@@ -128,7 +128,14 @@ def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
 
 
 def with_byval(kspec: KernelSpec, byval: frozenset[int]) -> KernelSpec:
-    """KSPEC with the buffers at positions BYVAL marked as taken by value."""
+    """KSPEC with the buffers at positions BYVAL marked as taken by value. A
+    `struct` entry must be one of them: the oracle writes its fields'
+    addresses into a copy of it for each launch, which is what a struct
+    taken by value is."""
+    for i, p in enumerate(kspec.params):
+        if p.fields and i not in byval:
+            raise CoaldaError(f"kernel {kspec.name}: parameter {p.name} is a `struct` in the launch spec, but the "
+                              "kernel does not take it by value (a pointer to a struct: give its fields as buffers)")
     if not byval:
         return kspec
     params = tuple(dataclasses.replace(p, byval=True) if i in byval and p.is_buffer else p
