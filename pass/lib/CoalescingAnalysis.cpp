@@ -63,6 +63,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -84,6 +85,11 @@
 #define DEBUG_TYPE "coalda-analysis"
 
 using namespace llvm;
+
+STATISTIC(NumLoadedBases, "Addresses based on a pointer loaded from a "
+                          "parameter struct, a constant or a uniform slot");
+STATISTIC(NumPrivateAccesses, "Accesses through pointers that only reach "
+                              "the thread's own memory (not listed)");
 
 namespace coalda {
 
@@ -161,8 +167,11 @@ public:
       return R;
     }
     if (const auto *Load = dyn_cast<LoadInst>(Ptr)) {
-      if (!isLoadedBase(*Load))
+      if (!isLoadedBase(*Load)) {
+        LLVM_DEBUG(dbgs() << "coalda: not a shared base: " << *Load << "\n");
         return Reading::fail("pointer loaded from memory");
+      }
+      ++NumLoadedBases;
       Base = Ptr;
       Reading R;
       R.P = std::move(Offset);
@@ -578,6 +587,7 @@ bool readAccess(AccessExpr &A, AddressWalker &Walker, LaneEvaluator &Lanes,
   Value *Ptr = A.pointer();
   if (Private.isPrivate(Ptr)) {
     LLVM_DEBUG(dbgs() << "coalda: thread-private: " << *A.Inst << "\n");
+    ++NumPrivateAccesses;
     return false; // the thread's own memory, through a pointer it keeps
   }
   const Value *Base = nullptr;
