@@ -52,6 +52,9 @@ generating the shape that once broke the pass among its neighbours:
              unguarded and inclusive do-whiles, the next index tested before
              the copy, a uniform do-while run with m = 0) beside the guarded
              do-while (loops.cu test_after_copy, next_test_before_copy).
+- `params`   a `copy` kernel whose pointers and sizes come in a struct taken
+             by value; the fuzzer also fails a rewrite that takes the
+             struct's address (param_structs.cu update_records, 0.75x).
 
 Every kernel has a launch spec whose sizes are not multiples of the block
 where a guard allows it, and an expectation for the pass's decision:
@@ -63,6 +66,7 @@ gives it; each family says why in `_expect`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from dataclasses import dataclass
@@ -70,7 +74,7 @@ from typing import ClassVar, Literal, Protocol
 
 from hypothesis import strategies as st
 
-from coalda.check.spec import KernelSpec, Param
+from coalda.check.spec import Field, KernelSpec, Param
 
 Expect = Literal["rewrite", "alone", "any"]
 
@@ -268,6 +272,78 @@ def fuzz_kernels(draw: st.DrawFn) -> FuzzKernel:
         members, array, tuple(statements), index, draw(st.booleans()), block, draw(st.integers(1, 3)),
         draw(st.integers(0, block - 1)), runtime, draw(st.integers(0, 1)) if runtime else 0,
     )
+
+
+# --------------------------------------------------------------------------
+# `params`: a `copy` kernel whose pointers and sizes come in a struct taken by
+# value (`params.dst[3*i] = params.src[3*i]`, issue 37), bound to locals at
+# the top: the struct's pointers are bases like parameters, the rewrite
+# reads them at the kernel's top, and the oracle writes the field buffers'
+# addresses into the struct. Found by hand first: an overlap check against
+# the struct itself that moved it to local memory.
+
+
+@dataclass(frozen=True)
+class ParamStructKernel:
+    inner: FuzzKernel
+
+    family: ClassVar[str] = "params"
+    language: ClassVar[str] = "cuda"
+
+    @property
+    def restrict(self) -> bool:
+        return False  # a struct's pointers carry no __restrict__
+
+    @property
+    def overlappable(self) -> bool:
+        return True
+
+    def _fields(self, name: str) -> list[tuple[str, str]]:
+        """(type, name) of the inner kernel's parameters, in order."""
+        head = self.inner.source(name).split(f"__global__ void {name}(", 1)[1].split(") {", 1)[0]
+        out = []
+        for decl in head.split(", "):
+            ty, _, var = decl.replace("__restrict__ ", "").rpartition(" ")
+            star = var.count("*")
+            out.append((ty + " " + "*" * star if star else ty, var.lstrip("*")))
+        return out
+
+    def source(self, name: str) -> str:
+        text = self.inner.source(name)
+        fields = self._fields(name)
+        head_start = text.index(f"__global__ void {name}(")
+        body_start = text.index(") {", head_start) + 3
+        struct = f"struct {name}_p {{ " + " ".join(f"{t} {v};" for t, v in fields) + " };\n"
+        binds = "".join(f"\n  {t} {v} = p.{v};" for t, v in fields)
+        return (text[:head_start] + struct + f"__global__ void {name}({name}_p p) {{" + binds
+                + text[body_start:])
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        spec, n = self.inner.spec(name)
+        fields, at = [], 0
+        for param in spec.params:  # pointers first (8 bytes), then the ints (4 bytes)
+            if param.is_buffer:
+                fields.append(Field(at, param.name, buffer=param))
+                at += 8
+            else:
+                fields.append(Field(at, param.name, int32=param.expr))
+                at += 4
+        struct = Param("p", "in", -(-at // 8) * 8, fields=tuple(fields))
+        return KernelSpec(spec.name, (struct,), spec.grid, spec.block, spec.same_as, spec.align), n
+
+    def expect(self, opt_level: int) -> Expect:
+        """-O3 as the plain copy, but where a loop or a stride read from the
+        struct lets another rewrite (a staging) or none take it; -O0 copies
+        the struct to the stack first, whose pointers are no base."""
+        if opt_level == 0 or self.inner.index in ("gridstride", "2d") or self.inner.runtime_stride:
+            return "any"
+        return self.inner.expect(opt_level)
+
+
+@st.composite
+def param_struct_kernels(draw: st.DrawFn) -> ParamStructKernel:
+    inner = draw(fuzz_kernels())
+    return ParamStructKernel(dataclasses.replace(inner, restrict=False))
 
 
 # --------------------------------------------------------------------------
@@ -1665,6 +1741,7 @@ FAMILIES = {
     "stride": stride_kernels(),
     "preheader": preheader_kernels(),
     "rotated": rotated_kernels(),
+    "params": param_struct_kernels(),
 }
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
@@ -80,6 +81,7 @@ class Compiled:
     kernels: dict[str, dict[str, Any]]  # report entry by kernel name
     original: EmulatorExecutor
     optimized: EmulatorExecutor
+    after: str = ""  # the optimized module's IR
 
 
 def compile_cuda(batch: Sequence[tuple[Kernel, str]], level: int, tmp: Path) -> Compiled:
@@ -87,8 +89,9 @@ def compile_cuda(batch: Sequence[tuple[Kernel, str]], level: int, tmp: Path) -> 
     cu.write_text("".join(k.source(n) for k, n in batch))
     art = Artifacts(tmp, "fuzz")
     result = build(cu, CompileOptions(opt_level=level), art, ptx=False)
+    after = art.after.read_text()
     return Compiled({k["name"]: k for k in result.report["kernels"]},
-                    EmulatorExecutor(art.before.read_text()), EmulatorExecutor(art.after.read_text()))
+                    EmulatorExecutor(art.before.read_text()), EmulatorExecutor(after), after)
 
 
 def compile_ir(batch: Sequence[tuple[Kernel, str]], level: int, tmp: Path) -> Compiled:
@@ -185,6 +188,13 @@ def race_free_decision(entry: dict[str, Any], fill: bool = False) -> list[str]:
     return found
 
 
+def struct_address_taken(ir: str, symbol: str) -> bool:
+    """Whether SYMBOL's body in IR converts its by-value struct `%p` to an
+    integer (a rewrite's overlap check against the struct itself)."""
+    start = ir.find(f"@{symbol}(")
+    return start >= 0 and bool(re.search(r"ptrtoint ptr %p\b", ir[start:ir.find("\n}\n", start)]))
+
+
 def decision_problems(kernel: Kernel, entry: dict[str, Any], level: int) -> list[str]:
     groups = entry["groups"]
     rewritten = any(g["transformed"] for g in groups)
@@ -224,6 +234,9 @@ def run_kernel(kernel: Kernel, name: str, compiled: Compiled, level: int, rng: n
     STATS[f"rewritten:{kernel.family}"] += rewritten
     STATS[f"compiles:{kernel.family}"] += 1
     problems += [f"{where}: {p}" for p in decision_problems(kernel, entry, level)]
+    if kernel.family == "params" and struct_address_taken(compiled.after, entry["symbol"]):
+        # ptxas would copy the struct to local memory in every thread
+        problems.append(f"{where}: the rewrite takes the address of the struct parameter")
     if problems:
         problems.append(kernel.source(name))
     return problems

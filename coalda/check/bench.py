@@ -68,7 +68,7 @@ def moved_bytes(spec: KernelSpec, n: int) -> int:
     buffers, not the struct)."""
     total = 0
     for p in spec.params:
-        buffers = [f.buffer for f in p.fields if f.buffer is not None] if p.fields else [p] if p.is_buffer else []
+        buffers = [f.buffer for f in p.pointer_fields] if p.fields else [p] if p.is_buffer else []
         for b in buffers:
             size = evaluate(b.expr, {"n": n})
             total += 2 * size if b.kind == "inout" else size

@@ -301,11 +301,7 @@ def _struct(param: Param, size: int, n: int, rng: np.random.Generator, index: in
 def reference_args(spec: KernelSpec, reference: KernelSpec, args: Sequence[Arg], n: int) -> list[Arg]:
     """The reference kernel's arguments: copies of the buffers of the same
     name (it must name the same buffers), its own scalars."""
-    by_name = {p.name: a for p, a in zip(spec.params, args)}
-    for p, a in zip(spec.params, args):  # a struct's buffers by their fields' names
-        if isinstance(a, HostBuffer) and a.pointers:
-            fields = [f for f in p.fields if f.buffer is not None]
-            by_name.update({f.name: b for f, (_, b) in zip(fields, a.pointers)})
+    by_name = dict(named_buffers(spec, args, fields_by_own_name=True))  # a struct's by its fields' names
     out: list[Arg] = []
     for p in reference.params:
         if not p.is_buffer:
@@ -353,30 +349,29 @@ class CaseResult:
             self.verdict = Verdict.MISMATCH
 
 
-def named_buffers(spec: KernelSpec, args: Sequence[Arg],
-                   fields_by_own_name: bool = False) -> list[tuple[str, HostBuffer]]:
-    """Every buffer of ARGS by name, a struct's fields' as `p.field` (or as
-    `field`, which a reference kernel's parameters name)."""
-    out: list[tuple[str, HostBuffer]] = []
+def _buffers(spec: KernelSpec, args: Sequence[Arg]) -> list[tuple[str, Param, HostBuffer]]:
+    """Every buffer of ARGS with the Param that describes it: a parameter's,
+    then a struct's fields' buffers (as `p.field`)."""
+    out: list[tuple[str, Param, HostBuffer]] = []
     for param, a in zip(spec.params, args):
         if isinstance(a, HostBuffer):
-            out.append((param.name, a))
-            fields = [f for f in param.fields if f.buffer is not None]
-            out += [(f.name if fields_by_own_name else f"{param.name}.{f.name}", b)
-                    for f, (_, b) in zip(fields, a.pointers)]
+            out.append((param.name, param, a))
+            out += [(f"{param.name}.{f.name}", f.buffer, b)  # type: ignore[misc]
+                    for f, (_, b) in zip(param.pointer_fields, a.pointers)]
     return out
+
+
+def named_buffers(spec: KernelSpec, args: Sequence[Arg],
+                  fields_by_own_name: bool = False) -> list[tuple[str, HostBuffer]]:
+    """Every buffer of ARGS by name, a struct's fields' as `p.field` (or as
+    `field`, which a reference kernel's parameters name)."""
+    return [(name.split(".", 1)[-1] if fields_by_own_name else name, b) for name, _, b in _buffers(spec, args)]
 
 
 def written_bytes(spec: KernelSpec, args: Sequence[Arg]) -> int:
     """The bytes of the buffers the kernel may write (out, inout), a struct's
     fields' buffers included: what a cudaMemcpy baseline moves."""
-    total = 0
-    for param, a in zip(spec.params, args):
-        if isinstance(a, HostBuffer):
-            total += a.size if param.kind != "in" else 0
-            fields = [f for f in param.fields if f.buffer is not None]
-            total += sum(b.size for f, (_, b) in zip(fields, a.pointers) if f.buffer and f.buffer.kind != "in")
-    return total
+    return sum(b.size for _, param, b in _buffers(spec, args) if param.kind != "in")
 
 
 def compare(spec: KernelSpec, expected: Sequence[Arg], actual: Sequence[Arg]) -> str:

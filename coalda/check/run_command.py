@@ -123,7 +123,7 @@ def may_overlap(kspec: KernelSpec, noalias: frozenset[int]) -> bool:
     of its own; their pointer fields' buffers do), none `__restrict__`, and the spec does not say that the
     original is undefined then (`overlap = false`)."""
     buffers = [i for i, p in enumerate(kspec.params) if p.is_buffer and not p.byval]
-    fields = sum(f.buffer is not None for p in kspec.params for f in p.fields)  # a struct's pointers
+    fields = sum(len(p.pointer_fields) for p in kspec.params)  # a struct's pointers
     return kspec.overlap and len(buffers) + fields >= 2 and not noalias.intersection(buffers)
 
 

@@ -117,6 +117,11 @@ class Param:
     fields: tuple[Field, ...] = ()
 
     @property
+    def pointer_fields(self) -> tuple[Field, ...]:
+        """A struct's fields that point at buffers of their own."""
+        return tuple(f for f in self.fields if f.buffer is not None)
+
+    @property
     def is_buffer(self) -> bool:
         return self.kind != "value"
 
