@@ -65,9 +65,17 @@ def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
     return "not staged: " + staging["reason"], "yellow"
 
 
+def _rewritten(access: dict[str, Any], groups: list[dict[str, Any]], stagings: list[dict[str, Any]]) -> bool:
+    staged = "staging" in access and stagings[access["staging"]]["transformed"] and "left_out" not in access
+    return bool(staged or ("group" in access and groups[access["group"]]["transformed"]))
+
+
 def action(access: dict[str, Any], groups: list[dict[str, Any]],
            stagings: list[dict[str, Any]] | None = None) -> tuple[str, str]:
     """(verdict, style) for one access."""
+    if access.get("vector") and not _rewritten(access, groups, stagings or []):
+        return (f"already coalesced: the backend moves each {access['vector']}-byte element as one vector "
+                "per thread"), "dim"
     if "staging" in access and stagings:
         staging = stagings[access["staging"]]
         # A staged access is the staging's; an array the cost rule left out

@@ -85,7 +85,8 @@ NCU_FLAGS = ["--section", "SourceCounters", "--metrics", ",".join(nv.KERNEL_METR
 KERNEL_CSV_FIELDS = ["program", "kernel", "symbol", *nv.KERNEL_METRICS]
 # The access keys an estimate and the table's cells need (estimates.json).
 ACCESS_KEYS = ("file", "line", "column", "kind", "width", "piece", "stride", "stride_expr", "offset", "expr", "lane",
-               "lane_offsets", "class", "space", "coalesced", "sectors", "ideal_sectors", "sector_aligned", "requests")
+               "lane_offsets", "class", "space", "coalesced", "sectors", "ideal_sectors", "sector_aligned", "requests",
+               "vector")
 FULL_WARP = nv.WARP - 0.05
 
 
@@ -489,6 +490,50 @@ def sass_width(op: str) -> int:
     return next((w for suffix, w in SASS_WIDTHS if suffix in parts), 4)
 
 
+def narrower_than_stride(access: dict[str, Any]) -> bool:
+    """An access linear in the lane at a power-of-two stride of 2 to 16
+    bytes, narrower than the stride: one the backend may merge with its
+    neighbours into a vector as wide as the stride (`vector`)."""
+    s = access.get("stride")
+    return (isinstance(s, int) and 2 <= s <= 16 and s & (s - 1) == 0 and int(access["width"]) < s
+            and access.get("lane") not in ("warp", "none"))
+
+
+def vector_checks(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], bool, bool]]:
+    """(row, the pass predicts a vector, the SASS has one as wide as the
+    stride) for each measured row with an access narrower than its stride."""
+    out = []
+    for r in rows:
+        accesses = [a for a in r["accesses"] if narrower_than_stride(a)]
+        if not r["measured"] or not accesses:
+            continue
+        strides = {a["stride"] for a in accesses}
+        made = any(sass_width(op) in strides for op in r["measured"]["sass"].split())
+        out.append((r, any(a.get("vector") for a in accesses), made))
+    return out
+
+
+def render_vectors(rows: list[dict[str, Any]]) -> list[str]:
+    checks = vector_checks(rows)
+    if not checks:
+        return []
+    n = Counter((p, m) for _, p, m in checks)
+    out = ["## Vectors the backend makes", "",
+           "An access narrower than its power-of-two stride (a float2's `.x`) is coalesced when LLVM's load/store "
+           "vectorizer merges it with its neighbours into one vector as wide as the stride (LDG.E.64 for a float2): "
+           "the pass predicts it (`vector`, pass/lib/BackendVectors.cpp) and findings class such an access as "
+           "coalesced. Against the SASS at each measured line with such an access:", "",
+           f"- predicted, and the SASS has the vector: **{n[(True, True)]}**; predicted, scalar SASS: "
+           f"**{n[(True, False)]}**",
+           f"- not predicted, scalar SASS: {n[(False, False)]}; not predicted, the SASS has the vector: "
+           f"{n[(False, True)]}", ""]
+    wrong = [(r, p) for r, p, m in checks if p != m]
+    out += [f"- {r['program']}: `{r['kernel']}` {nv._base(r['file'])}:{r['line']} {r['kind']} "
+            f"(`{', '.join(r['patterns'])[:60]}`): {'predicted' if p else 'not predicted'}, SASS "
+            f"{r['measured']['sass']}" for r, p in wrong]
+    return out + ([""] if wrong else [])
+
+
 def estimate_kind(r: dict[str, Any]) -> str:
     """Where the row's estimate comes from: `warp` (the pass, lane by lane),
     `linear` (a stride in threadIdx.x or the global index), `uniform` (one
@@ -736,6 +781,7 @@ def render(rows: list[dict[str, Any]], extra: list[dict[str, Any]], meta: dict[s
             out.append(f"| {group} | {label} | {t['compared']} | {t['exact']} | {t['within10']} | {tf['compared']} | "
                        f"{tf['exact']} |")
     out.append("")
+    out += render_vectors(rows_c)
     classes = Counter(c for c in map(difference_class, both) if c)
     if classes:
         out += ["## Why they differ", "",

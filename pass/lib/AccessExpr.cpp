@@ -300,6 +300,9 @@ void CoalescingInfo::printAccess(raw_ostream &OS, const AccessExpr &A) const {
     OS << "uniform";
   else if (!A.Stride.isConstant())
     OS << "uncoalesced (run-time stride)";
+  else if (A.VectorWidth)
+    OS << "coalesced (one " << A.VectorWidth
+       << "-byte vector per thread in the backend)";
   else
     OS << (A.isCoalesced() ? "coalesced" : "uncoalesced");
 }

@@ -56,12 +56,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "coalda/CoalescingAnalysis.h"
+#include "BackendVectors.h"
 #include "LaneExact.h"
 #include "PrivateMemory.h"
 #include "RowUniformity.h"
 #include "SourceNames.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
@@ -767,6 +769,7 @@ CoalescingInfo CoalescingAnalysis::run(Function &F,
     if (Read(A))
       Record(std::move(A), Info.Index);
   }
+  markBackendVectors(F, Info.Accesses, FAM.getResult<AAManager>(F));
   return Info;
 }
 

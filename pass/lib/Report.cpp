@@ -75,7 +75,9 @@ const char *accessClass(const AccessExpr &A) {
     return "unknown";
   if (A.Lane == LaneKind::None)
     return "uniform";
-  return A.isCoalesced() ? "coalesced" : "uncoalesced";
+  // Merged with its neighbours into one vector as wide as the stride, the
+  // access the hardware sees is contiguous (BackendVectors.cpp).
+  return A.isCoalesced() || A.VectorWidth ? "coalesced" : "uncoalesced";
 }
 
 /// The shape of an uncoalesced access, for the reader: which rewrite could
@@ -89,7 +91,8 @@ enum class AccessShape {
 };
 
 AccessShape accessShape(const AccessExpr &A, const CoalescingInfo &Info) {
-  if (!A.isKnown() || A.Lane == LaneKind::None || A.isCoalesced())
+  if (!A.isKnown() || A.Lane == LaneKind::None || A.isCoalesced() ||
+      A.VectorWidth)
     return AccessShape::Other;
   auto Y = A.Uniform.Terms.find(Monomial{Info.registerAtom(Atom::ThreadIdx, 1)});
   if (Y != A.Uniform.Terms.end() && Y->second == (int64_t)A.Width)
@@ -182,7 +185,9 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   O["align"] = (int64_t)A.alignment().value();
   O["piece"] = (int64_t)A.pieceWidth();
   O["lane"] = A.isKnown() ? A.laneName() : "unknown";
-  O["coalesced"] = A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced());
+  O["coalesced"] = A.isKnown() && accessClass(A) != StringRef("uncoalesced");
+  if (A.VectorWidth)
+    O["vector"] = (int64_t)A.VectorWidth;
   O["space"] = A.Space == MemorySpace::Shared ? "shared" : "global";
   if (const char *Shape = shapeName(accessShape(A, Info)))
     O["shape"] = Shape;
@@ -334,7 +339,7 @@ void remarkAccesses(const CoalescingInfo &Info, const Function &Kernel,
   const BasicBlock *Region = &Kernel.getEntryBlock();
   for (const AccessExpr &A : Info.Accesses) {
     ++NumAccesses;
-    if (A.isKnown() && (A.Lane == LaneKind::None || A.isCoalesced()))
+    if (A.isKnown() && accessClass(A) != StringRef("uncoalesced"))
       continue;
     if (A.Warp) {
       remarkWarpPattern(A, Info, Region, ORE);

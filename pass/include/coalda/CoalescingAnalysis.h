@@ -135,6 +135,10 @@ struct AccessExpr {
   Poly Stride;  ///< coefficient of the lane, in bytes
   Poly Uniform; ///< row-uniform, non-constant terms
   int64_t Offset = 0;
+  /// Bytes of the vector access the backend makes of this access and its
+  /// neighbours in the element (BackendVectors.cpp); 0 when none. Such a
+  /// vector is as wide as the stride: the warp access is contiguous.
+  uint64_t VectorWidth = 0;
 
   bool isKnown() const { return Unknown.empty(); }
   /// Known, or read lane-exactly for one warp: findings can class it.
