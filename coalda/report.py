@@ -70,9 +70,26 @@ def _rewritten(access: dict[str, Any], groups: list[dict[str, Any]], stagings: l
     return bool(staged or ("group" in access and groups[access["group"]]["transformed"]))
 
 
+def promotion_action(access: dict[str, Any], promotions: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """The verdict of an access in a loop whose element the pass keeps (or
+    does not keep) in registers; None when no promotion decided it."""
+    if "promotion" not in access or not promotions:
+        return None
+    p = promotions[access["promotion"]]
+    if p["transformed"]:
+        return (f"kept in registers for the loop at line {p['line']}: loaded before it, stored after it "
+                f"({p['overlap_checks']} overlap check{'' if p['overlap_checks'] == 1 else 's'} first)"), "green"
+    if access.get("class") != "uncoalesced":
+        return None
+    return "not kept in registers for its loop: " + p["reason"], "yellow"
+
+
 def action(access: dict[str, Any], groups: list[dict[str, Any]],
-           stagings: list[dict[str, Any]] | None = None) -> tuple[str, str]:
+           stagings: list[dict[str, Any]] | None = None,
+           promotions: list[dict[str, Any]] | None = None) -> tuple[str, str]:
     """(verdict, style) for one access."""
+    if (promoted := promotion_action(access, promotions or [])) and promoted[1] == "green":
+        return promoted
     if access.get("vector") and not _rewritten(access, groups, stagings or []):
         return (f"already coalesced: the backend moves each {access['vector']}-byte element as one vector "
                 "per thread"), "dim"
@@ -110,6 +127,8 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]],
             "shared memory: no bank conflict", "dim")
     if access["coalesced"]:
         return "already coalesced", "dim"
+    if promoted:
+        return promoted
     if access["lane"] == "warp":
         return ("uncoalesced (read lane by lane: COALDA rewrites addresses linear in "
                 "threadIdx.x)"), "yellow"
@@ -139,7 +158,7 @@ def findings(report: Report, kernel: dict[str, Any]) -> list[tuple[dict[str, Any
     iteration) that read and end alike are merged, with their count."""
     rows: dict[tuple[Any, ...], list[Any]] = {}
     for access in kernel["accesses"]:
-        verdict, style = action(access, kernel["groups"], kernel.get("stagings", []))
+        verdict, style = action(access, kernel["groups"], kernel.get("stagings", []), kernel.get("promotions", []))
         key = (access.get("file"), access["line"], access["column"], access["kind"], access["width"],
                pattern(access), verdict)
         if key in rows:

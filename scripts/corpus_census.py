@@ -364,14 +364,18 @@ def is_own(path: str | None, program_dir: Path) -> bool:
 
 
 def rewritten(access: dict[str, Any], kernel: dict[str, Any]) -> bool:
-    """Whether a transformed group or staging rewrites this access."""
+    """Whether a transformed group, staging or loop promotion rewrites this
+    access."""
     groups, stagings = kernel.get("groups", []), kernel.get("stagings", [])
     g = access.get("group")
     if isinstance(g, int) and 0 <= g < len(groups) and groups[g].get("transformed"):
         return True
     s = access.get("staging")
-    return (isinstance(s, int) and 0 <= s < len(stagings) and bool(stagings[s].get("transformed"))
-            and "left_out" not in access)
+    if (isinstance(s, int) and 0 <= s < len(stagings) and bool(stagings[s].get("transformed"))
+            and "left_out" not in access):
+        return True
+    promotions, p = kernel.get("promotions", []), access.get("promotion")
+    return isinstance(p, int) and 0 <= p < len(promotions) and bool(promotions[p].get("transformed"))
 
 
 def count_kernel(kernel: dict[str, Any], program_dir: Path, prefix: str, into: FileCount) -> None:
@@ -396,6 +400,12 @@ def count_kernel(kernel: dict[str, Any], program_dir: Path, prefix: str, into: F
             into.rewrites.append(f"{prefix}:{name}:copy:{group.get('line', 0)}")
         else:
             add(counts, "refused", "copy group", group.get("missed") or "?")
+    for promotion in kernel.get("promotions", []):
+        if promotion.get("transformed"):
+            add(counts, "rewrites", "loop promotion")
+            into.rewrites.append(f"{prefix}:{name}:promotion:{promotion.get('line', 0)}")
+        else:
+            add(counts, "refused", "loop promotion", promotion.get("missed") or "?")
     for staging in kernel.get("stagings", []):
         kind = staging.get("kind", "element")
         if staging.get("transformed"):

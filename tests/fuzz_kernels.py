@@ -1728,6 +1728,96 @@ def rotated_kernels(draw: st.DrawFn) -> RotatedKernel:
 
 # --------------------------------------------------------------------------
 
+# --------------------------------------------------------------------------
+# `accumulate`: loops that read and write their thread's element on every
+# iteration (the loop promotion's target: pass/lib/LoopPromotion.cpp). The
+# element's other pointers (src, a float view of dst's own buffer, a table
+# indexed by the loop) may reach it; without __restrict__ the oracle also
+# lays dst and src a few bytes apart in one allocation, where the overlap
+# checks must send the thread down the original loop.
+
+# the loop's shape: (head, step after the body)
+ACC_LOOPS: dict[str, tuple[str, str]] = {
+    "for": ("for (int k = 0; k < reps; k++) {", ""),
+    "const": ("for (int k = 0; k < 5; k++) {", ""),
+    "while": ("int k = 0;\n    while (k < reps) {", "\n      k++;"),
+    "down": ("for (int k = reps; k > 0; k--) {", ""),
+}
+# one statement of the body: MEMBER is dst's member, OTHER another member
+ACC_OPS = (
+    "dst[t].MEMBER += src[t].OTHER;",
+    "dst[t].MEMBER = dst[t].MEMBER * 0.5f + src[t].MEMBER;",
+    "dst[t].MEMBER += table[k % 7];",
+    "dst[t].MEMBER += dst[t].OTHER;",
+    "dst[t].MEMBER -= view[4 * t + SLOT];",
+    "dst[t].MEMBER += src[t + 1].OTHER;",
+)
+
+
+@dataclass(frozen=True)
+class AccumulateKernel:
+    members: int  # floats in the element
+    loop: str
+    ops: tuple[tuple[int, int, int, int], ...]  # (op, member, other member, view slot)
+    guard: bool
+    restrict: bool
+    block: int
+    blocks: int
+    tail: int
+    reps: int
+
+    family: ClassVar[str] = "accumulate"
+    language: ClassVar[str] = "cuda"
+    alias_layout: ClassVar[bool] = True
+
+    @property
+    def overlappable(self) -> bool:
+        return not self.restrict
+
+    @property
+    def n(self) -> int:
+        return self.block * self.blocks - (self.tail if self.guard else 0)
+
+    def expect(self, opt_level: int) -> Expect:
+        """Legal either way: a loop the promotion refuses keeps its code;
+        the bytes decide (the promotion is no copy rewrite: no group)."""
+        return "any"
+
+    def source(self, name: str) -> str:
+        r = restrict(self.restrict)
+        t = f"{name}_t"
+        names = "xyzw"[: self.members]
+        head, step = ACC_LOOPS[self.loop]
+        body = []
+        for op, m, o, slot in self.ops:
+            body.append("      " + ACC_OPS[op].replace("MEMBER", names[m % self.members])
+                        .replace("OTHER", names[o % self.members]).replace("SLOT", str(slot % self.members)))
+        guard = "if (t < n) " if self.guard else ""
+        return (f"struct {t} {{ {' '.join(f'float {c};' for c in names)} }};\n"
+                f"__global__ void {name}({t} *{r}dst, const {t} *{r}src, const float *{r}table, "
+                f"const float *{r}view, int reps, int n) {{\n"
+                f"  int t = {GID};\n  {guard}{{\n    {head}\n" + "\n".join(body) + f"{step}\n    }}\n  }}\n}}\n")
+
+    def spec(self, name: str) -> tuple[KernelSpec, int]:
+        threads = self.block * self.blocks
+        size = 4 * self.members
+        params = (Param("dst", "inout", size * threads), Param("src", "in", size * (threads + 1)),
+                  Param("table", "in", 4 * 7), Param("view", "in", 16 * threads),
+                  Param("reps", "value", self.reps), Param("n", "value", self.n))
+        return KernelSpec(name, params, grid=self.blocks, block=self.block, align=4), threads
+
+
+@st.composite
+def accumulate_kernels(draw: st.DrawFn) -> AccumulateKernel:
+    members = draw(st.integers(1, 4))
+    ops = tuple(draw(st.lists(st.tuples(st.integers(0, len(ACC_OPS) - 1), st.integers(0, 3), st.integers(0, 3),
+                                        st.integers(0, 3)), min_size=1, max_size=4)))
+    block = draw(st.sampled_from(BLOCKS))
+    return AccumulateKernel(members, draw(st.sampled_from(sorted(ACC_LOOPS))), ops, draw(st.booleans()),
+                            draw(st.booleans()), block, draw(st.integers(1, 2)), draw(st.integers(0, block - 1)),
+                            draw(st.integers(0, 6)))
+
+
 FAMILIES = {
     "copy": fuzz_kernels(),
     "guard": guard_kernels(),
@@ -1742,6 +1832,7 @@ FAMILIES = {
     "preheader": preheader_kernels(),
     "rotated": rotated_kernels(),
     "params": param_struct_kernels(),
+    "accumulate": accumulate_kernels(),
 }
 
 

@@ -31,6 +31,9 @@ PINNED = {
     "NegativeStride": "Staging/grid-stride.ll",
     "NoBarrier": "Missed/shared-nobarrier-O0.ll",
     "PartialCopy": "Analysis/devicefn.ll",
+    "PromotionConditionalStore": "Transform/promote-loop-O3.ll",
+    "PromotionLoopShape": "Transform/promote-loop-O3.ll",
+    "PromotionUnanalyzable": "Transform/promote-loop-O3.ll",
     "SameBuffer": "Missed/samebuf-O3.ll",
     "SourceStride": "Staging/cost-small-elements.ll",
     "SourceWritten": "Miscompile/chained-copies-O0.ll",
@@ -48,7 +51,7 @@ ANALYSIS_ONLY = "Plugin/analyze-only.ll"
 # test that reaches one moves it to PINNED
 NOT_YET_IN_LIT = {
     "AddressSpaces", "DifferentBlocks", "GuardUnavailable", "MembersOverlap",
-    "NoRuntimeChecks", "OverlapInLoop", "PastStride", "RolledBack", "SharedFillGuarded", "SingleMember",
+    "NoRuntimeChecks", "OverlapInLoop", "PastStride", "PromotionNotHoisted", "RolledBack", "SharedFillGuarded", "SingleMember",
     "SourceNotGlobal", "SourceRegions", "StagingAccessBetween", "StagingGuard", "StagingOnePerKernel",
     "StagingTileTooLarge", "StrideLimit", "TileBeforeBarrier",
 }
@@ -67,7 +70,7 @@ def missed_names(ll: Path, tmp: Path, *extra: str) -> set[str]:
     if not report.exists():  # a module the pass leaves alone (not NVPTX) writes none
         return names
     for kernel in json.loads(report.read_text()).get("kernels", []):
-        for candidate in kernel.get("groups", []) + kernel.get("stagings", []):
+        for candidate in kernel.get("groups", []) + kernel.get("stagings", []) + kernel.get("promotions", []):
             if candidate.get("missed"):
                 names.add(candidate["missed"])
     return names

@@ -12,7 +12,8 @@ from conftest import REPO, TESTCASES, run_cli
 DOC = REPO / "docs" / "report-schema.md"
 SOURCES = [TESTCASES / "staging.cu", TESTCASES / "copies.cu", TESTCASES / "transpose.cu", TESTCASES / "guards.cu",
            TESTCASES / "analysis" / "columns.cu", TESTCASES / "adversarial" / "staging.cu",
-           TESTCASES / "assign.cu"]  # struct copies in several pieces: `requests`
+           TESTCASES / "assign.cu",  # struct copies in several pieces: `requests`
+           TESTCASES / "adversarial" / "promotions.cu"]
 
 
 def documented() -> dict[str, set[str]]:
@@ -29,7 +30,8 @@ def documented() -> dict[str, set[str]]:
 
 
 def produced() -> dict[str, set[str]]:
-    keys: dict[str, set[str]] = {s: set() for s in ("Report", "Kernel", "Access", "Copy group", "Staging")}
+    keys: dict[str, set[str]] = {s: set() for s in ("Report", "Kernel", "Access", "Copy group", "Staging",
+                                                     "Promotion")}
     arrays: set[str] = set()
     log = json.loads(run_cli("analyze", *SOURCES, "--format", "json", "-q").stdout)
     keys["Log"] = set(log)
@@ -41,6 +43,8 @@ def produced() -> dict[str, set[str]]:
                 keys["Access"] |= set(access)
             for group in kernel["groups"]:
                 keys["Copy group"] |= set(group)
+            for promotion in kernel.get("promotions", []):
+                keys["Promotion"] |= set(promotion)
             for staging in kernel.get("stagings", []):
                 keys["Staging"] |= set(staging)
                 for array in staging["arrays"]:

@@ -271,6 +271,7 @@ void hoistLoadedBases(Function &F) {
 bool transformKernel(Function &F, const Function &Kernel,
                      std::vector<GroupOutcome> &Groups,
                      std::vector<StagingOutcome> &Stagings,
+                     const std::vector<PromotionOutcome> &Promotions,
                      const CoalescingInfo &Info, json::Array *Report) {
   bool Any = any_of(Groups, [](const GroupOutcome &O) { return O.legal(); }) ||
              any_of(Stagings, [](const StagingOutcome &O) { return O.legal(); });
@@ -288,7 +289,7 @@ bool transformKernel(Function &F, const Function &Kernel,
   // staging keeps its accesses (they now address the tile).
   std::optional<json::Value> Json;
   if (Report)
-    Json = kernelReport(Kernel, Info, Groups, Stagings);
+    Json = kernelReport(Kernel, Info, Groups, Stagings, Promotions);
   for (auto [Idx, O] : enumerate(Stagings)) {
     if (!O.legal())
       continue;
@@ -332,6 +333,54 @@ bool transformKernel(Function &F, const Function &Kernel,
   if (Json)
     Report->push_back(std::move(*Json));
   return Backup != nullptr;
+}
+
+/// Keeps the legal loop accumulators of F (Kernel, or its copy) in
+/// registers (LoopPromotion.h). A kernel so changed gets no other rewrite
+/// in this run: the copies and stagings were decided on the loops as they
+/// were. Restores F when no loop was promoted or the result is invalid.
+/// Appends Kernel's JSON to Report when given. Info is stale afterwards.
+bool promoteKernel(Function &F, Function &Kernel,
+                   std::vector<PromotionOutcome> &Promotions,
+                   const CoalescingInfo &Info, FunctionAnalysisManager &FAM,
+                   OptimizationRemarkEmitter &ORE, json::Array *Report) {
+  remarkAccesses(Info, Kernel, ORE);
+  std::optional<json::Value> Json;
+  if (Report)
+    Json = kernelReport(Kernel, Info, {}, {}, Promotions);
+  Function *Backup = cloneForRollback(F);
+  bool Any = applyPromotions(F, Promotions, FAM);
+  if (Any && opts::BreakForTesting)
+    breakForTesting(F);
+  std::string Problems;
+  raw_string_ostream OS(Problems);
+  bool Invalid = Any && verifyFunction(F, &OS);
+  if (!Any || Invalid) {
+    LLVM_DEBUG(if (Invalid) dbgs()
+               << "coalda: invalid IR after promoting " << F.getName()
+               << ", rolled back:\n"
+               << Problems);
+    replaceBody(F, Backup);
+    FAM.invalidate(F, PreservedAnalyses::none());
+    for (PromotionOutcome &O : Promotions)
+      if (O.Transformed) {
+        O.Transformed = false;
+        O.Skip = Missed{MissedReason::RolledBack, RolledBackDetail};
+        ++NumRolledBack;
+      }
+  } else {
+    Backup->eraseFromParent();
+  }
+  if (Json) {
+    markPromotions(*Json, Promotions);
+    Report->push_back(std::move(*Json));
+  }
+  // The promotion invalidated F's analyses, the remark emitter among them
+  // when F is the kernel itself.
+  auto &After = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
+  for (const PromotionOutcome &O : Promotions)
+    remarkPromotion(O, Kernel, After);
+  return Any && !Invalid;
 }
 
 /// The staging candidates of F, decided. A kernel with a copy the copy
@@ -430,6 +479,22 @@ void skipOverBudget(const Function &Kernel, unsigned Size, bool Inlined,
     Report->push_back(skippedKernelReport(Kernel, Why));
 }
 
+/// Kernel's body becomes Copy's (the kernel with its helpers inlined) when
+/// Changed; Copy goes either way. Returns Changed.
+bool adoptCopy(Function &Kernel, Function *Copy, bool Changed,
+               FunctionAnalysisManager &FAM) {
+  if (Copy) {
+    FAM.clear(*Copy, Copy->getName());
+    if (Changed)
+      replaceBody(Kernel, Copy);
+    else
+      Copy->eraseFromParent();
+  }
+  if (Changed)
+    FAM.invalidate(Kernel, PreservedAnalyses::none());
+  return Changed;
+}
+
 /// The whole transformation of one kernel: on a copy with its device
 /// functions inlined when it calls any (adopted only when something was
 /// rewritten in it), else on the kernel itself. Returns whether it changed.
@@ -446,6 +511,16 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
     return false;
   }
   const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
+  std::vector<PromotionOutcome> Promotions = collectPromotions(F, Info, FAM);
+  for (PromotionOutcome &O : Promotions)
+    if (O.legal() && opts::AnalyzeOnly)
+      O.Skip = Missed{MissedReason::AnalysisOnly,
+                      "analysis only (-coalda-analyze-only)"};
+  if (any_of(Promotions, [](const PromotionOutcome &O) { return O.legal(); }))
+    return adoptCopy(Kernel, Copy,
+                     promoteKernel(F, Kernel, Promotions, Info, FAM, ORE,
+                                   Report),
+                     FAM);
   std::vector<GroupOutcome> Groups = collectCopyGroups(Info);
   decideLegality(Groups, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
                  FAM.getResult<DominatorTreeAnalysis>(F),
@@ -457,24 +532,19 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
   }
   std::vector<StagingOutcome> Stagings =
       decideStagingsOf(F, Groups, Info, FAM);
-  bool Changed = transformKernel(F, Kernel, Groups, Stagings, Info, Report);
+  bool Changed =
+      transformKernel(F, Kernel, Groups, Stagings, Promotions, Info, Report);
   // Before the copy goes: the remarks name its arguments.
   for (const GroupOutcome &O : Groups)
     remarkGroup(O, Kernel, ORE);
   for (const StagingOutcome &O : Stagings)
     remarkStaging(O, Kernel, ORE);
-  if (Copy) {
-    FAM.clear(*Copy, Copy->getName());
+  for (const PromotionOutcome &O : Promotions)
+    remarkPromotion(O, Kernel, ORE);
+  if (Copy)
     Changed = any_of(Groups, [](const GroupOutcome &O) { return O.Transformed; }) ||
               any_of(Stagings, [](const StagingOutcome &O) { return O.Transformed; });
-    if (Changed)
-      replaceBody(Kernel, Copy);
-    else
-      Copy->eraseFromParent();
-  }
-  if (Changed)
-    FAM.invalidate(Kernel, PreservedAnalyses::none());
-  return Changed;
+  return adoptCopy(Kernel, Copy, Changed, FAM);
 }
 
 void writeReport(Module &M, json::Array Kernels) {

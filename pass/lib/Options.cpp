@@ -32,6 +32,12 @@ cl::opt<bool> FlatLoops(
     "coalda-flat-loops", cl::init(true),
     cl::desc("Replace a grid-stride copy loop by one flat copy by all threads "
              "(with the loop as fallback)"));
+cl::opt<bool> PromoteLoops(
+    "coalda-promote-loops", cl::init(true),
+    cl::desc("Keep a loop's uncoalesced global element in registers for the "
+             "loop, behind run-time overlap checks (loop versioning and "
+             "LICM)"));
+
 cl::opt<bool> Staging(
     "coalda-staging", cl::init(true),
     cl::desc("Stage strided stores and read-modify-writes of array-of-structs "

@@ -29,6 +29,7 @@ extern llvm::cl::opt<unsigned> StageUnroll;
 extern llvm::cl::opt<unsigned> StageEarlyLoads;
 extern llvm::cl::opt<bool> BreakForTesting;
 extern llvm::cl::opt<unsigned> MaxStride;
+extern llvm::cl::opt<bool> PromoteLoops;
 extern llvm::cl::opt<bool> Staging;
 extern llvm::cl::opt<bool> StageReadOnly;
 extern llvm::cl::opt<unsigned> StageReadOnlyRows;

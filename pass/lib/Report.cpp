@@ -392,8 +392,12 @@ void remarkGroup(const GroupOutcome &O, const Function &F,
 
 json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
                          const std::vector<GroupOutcome> &Groups,
-                         const std::vector<StagingOutcome> &Stagings) {
-  DenseMap<const Instruction *, int64_t> GroupOf, StagingOf;
+                         const std::vector<StagingOutcome> &Stagings,
+                         const std::vector<PromotionOutcome> &Promotions) {
+  DenseMap<const Instruction *, int64_t> GroupOf, StagingOf, PromotionOf;
+  for (auto [Idx, O] : enumerate(Promotions))
+    for (const AccessExpr *A : O.Accesses)
+      PromotionOf[A->Inst] = Idx;
   for (auto [Idx, O] : enumerate(Groups))
     for (const AccessExpr *A : O.Group.members())
       GroupOf[A->Inst] = Idx;
@@ -417,6 +421,8 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
       (*J.getAsObject())["staging"] = It->second;
     if (auto It = LeftOut.find(A.Inst); It != LeftOut.end())
       (*J.getAsObject())["left_out"] = It->second;
+    if (auto It = PromotionOf.find(A.Inst); It != PromotionOf.end())
+      (*J.getAsObject())["promotion"] = It->second;
     Accesses.push_back(std::move(J));
   }
   json::Array GroupsJSON;
@@ -431,7 +437,22 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
                       {"groups", std::move(GroupsJSON)}};
   if (!StagingsJSON.empty())
     Kernel["stagings"] = std::move(StagingsJSON);
+  if (!Promotions.empty()) {
+    json::Array PromotionsJSON;
+    for (const PromotionOutcome &O : Promotions)
+      PromotionsJSON.push_back(promotionJSON(O));
+    Kernel["promotions"] = std::move(PromotionsJSON);
+  }
   return Kernel;
+}
+
+void markPromotions(json::Value &Kernel,
+                    const std::vector<PromotionOutcome> &Promotions) {
+  json::Array *J = Kernel.getAsObject()->getArray("promotions");
+  if (!J)
+    return;
+  for (auto [Idx, O] : enumerate(Promotions))
+    (*J)[Idx] = promotionJSON(O);
 }
 
 void markStaged(json::Value &Kernel, size_t Index, const StagingOutcome &O) {

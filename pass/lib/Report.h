@@ -8,6 +8,7 @@
 #define COALDA_LIB_REPORT_H
 
 #include "CopyGroup.h"
+#include "LoopPromotion.h"
 #include "Staging.h"
 
 #include "llvm/Support/JSON.h"
@@ -41,10 +42,15 @@ void remarkGroup(const GroupOutcome &O, const llvm::Function &F,
 
 /// One kernel of the -coalda-report JSON: every access, every group. Reads
 /// the members: call it before they are erased.
-llvm::json::Value kernelReport(const llvm::Function &F,
-                               const CoalescingInfo &Info,
-                               const std::vector<GroupOutcome> &Groups,
-                               const std::vector<StagingOutcome> &Stagings);
+llvm::json::Value
+kernelReport(const llvm::Function &F, const CoalescingInfo &Info,
+             const std::vector<GroupOutcome> &Groups,
+             const std::vector<StagingOutcome> &Stagings,
+             const std::vector<PromotionOutcome> &Promotions = {});
+
+/// The promotions' outcomes, once applied, into Kernel's JSON.
+void markPromotions(llvm::json::Value &Kernel,
+                    const std::vector<PromotionOutcome> &Promotions);
 
 /// Records in a kernel's report that its staging Index was emitted.
 void markStaged(llvm::json::Value &Kernel, size_t Index,
