@@ -98,7 +98,8 @@ def analyze_args(flags: list[str], prog_dir: Path) -> list[str]:
 def kernel_kinds(kernel: dict[str, Any]) -> list[str]:
     """What COALDA did to a kernel: "copy" for a rewritten group, the
     staging's kind ("element", "transposed", "window") and its tile
-    ("element/warp") for a staging."""
+    ("element/warp") for a staging, "promotion" for a loop whose element it
+    keeps in registers."""
     kinds = set()
     if any(g.get("transformed") for g in kernel.get("groups", [])):
         kinds.add("copy")
@@ -106,6 +107,8 @@ def kernel_kinds(kernel: dict[str, Any]) -> list[str]:
         if staging.get("transformed"):
             tile = staging.get("tile")
             kinds.add(f"{staging.get('kind', '?')}/{tile}" if tile else staging.get("kind", "?"))
+    if any(p.get("transformed") for p in kernel.get("promotions", [])):
+        kinds.add("promotion")
     return sorted(kinds)
 
 
