@@ -88,6 +88,15 @@ census: build
 census-update: build
 	$(BIN)/python scripts/corpus_census.py --update
 
+# where -O0 and -O3 decide differently on the corpus (no GPU, about a minute):
+# against docs/programs/opt-levels.json; opt-levels-update rewrites it
+.PHONY: opt-levels opt-levels-update
+opt-levels: build
+	$(BIN)/python scripts/opt_levels.py --check docs/programs/opt-levels.json
+
+opt-levels-update: build
+	$(BIN)/python scripts/opt_levels.py --update
+
 # corpus programs built by their own Makefiles with CC=coalda-cc (six; make
 # test builds two)
 .PHONY: corpus-makefiles
