@@ -335,7 +335,8 @@ def report_data(runs: list[dict[str, Any]], gpu: str | None, command: str,
     commits = sorted({(r.get("build") or {}).get("commit") or "unknown" for r in runs})
     return {
         "gpu": gpu or (timed[0].get("gpu", "unknown").split(",")[0].strip() if timed else "unknown"),
-        "date": (timed[0].get("date", "") if timed else "")[:10],
+        # every run's day, in order: a program re-run later says so
+        "date": ", ".join(sorted({r.get("date", "")[:10] for r in timed if r.get("date")})),
         "command": command,
         "commit": ", ".join(commits),
         "programs": programs,

@@ -219,6 +219,7 @@ std::string emitRewrite(const GroupOutcome &O, const CoalescingInfo &Info) {
   case RewriteKind::WarpTile:
   case RewriteKind::TransposedTile:
   case RewriteKind::ChunkWindow:
+  case RewriteKind::LoopPromotion:
     llvm_unreachable("a copy group is a region or a flat copy");
   }
   // The grid-stride loop's flat copy, beside the region copy or alone.
@@ -238,6 +239,7 @@ std::string emitRewrite(const StagingOutcome &O) {
     return emitWindows(O.Candidate, O.Plan);
   case RewriteKind::RegionCopy:
   case RewriteKind::FlatCopy:
+  case RewriteKind::LoopPromotion:
     break;
   }
   llvm_unreachable("a staging candidate is staged or windowed");

@@ -466,6 +466,7 @@ json::Value promotionJSON(const PromotionOutcome &O) {
   json::Object J{{"line", O.Loc ? (int64_t)O.Loc.getLine() : 0},
                  {"accesses", (int64_t)O.Accesses.size()},
                  {"overlap_checks", (int64_t)O.Checks},
+                 {"kind", kindName(O.kind())},
                  {"transformed", O.Transformed}};
   if (O.Skip) {
     J["missed"] = missedName(O.Skip->Reason);

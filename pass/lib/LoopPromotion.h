@@ -13,6 +13,7 @@
 #define COALDA_LIB_LOOPPROMOTION_H
 
 #include "CopyGroup.h"
+#include "RewriteKind.h"
 
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/PassManager.h"
@@ -41,6 +42,7 @@ struct PromotionOutcome {
   Verdict Skip;
   bool Transformed = false;
   bool legal() const { return !Skip; }
+  RewriteKind kind() const { return RewriteKind::LoopPromotion; }
 };
 
 /// The promotion candidates of F, each decided (F is not changed).

@@ -43,6 +43,8 @@ const char *kindName(RewriteKind K) {
     return "transposed";
   case RewriteKind::ChunkWindow:
     return "window";
+  case RewriteKind::LoopPromotion:
+    return "promotion";
   }
   llvm_unreachable("every rewrite kind has a name");
 }

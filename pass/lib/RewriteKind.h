@@ -2,7 +2,7 @@
 //
 // Every rewrite the pass makes, as one type. A copy group becomes a region
 // copy or only a flat copy; a staging candidate becomes block tiles, warp
-// tiles, a transposed tile or chunk windows. Which one is decided by the
+// tiles, a transposed tile or chunk windows; a loop, a loop promotion. Which one is decided by the
 // phases' plans (legality sets them); what kind a plan amounts to is
 // computed here, in one place (rewriteKind), and the report's words for it
 // come from kindName and tileName. The driver, the report and the emitters
@@ -41,6 +41,11 @@ enum class RewriteKind {
   /// The loads of per-thread chunks in loops read through shared-memory
   /// windows (StagedArray::Windowed; ChunkWindowEmitter.cpp).
   ChunkWindow,
+  /// A loop's uncoalesced global element kept in registers for the loop,
+  /// behind run-time overlap checks (PromotionOutcome; LoopPromotion.cpp:
+  /// loop versioning, then LLVM's LICM). Applied before the others, and
+  /// alone in its kernel.
+  LoopPromotion,
 };
 
 /// The kind of a legal copy group's plan.
@@ -52,7 +57,8 @@ RewriteKind rewriteKind(const StagingCandidate &C, const StagingPlan &P);
 
 /// The report's word for K: a staging's JSON "kind" ("element" for block
 /// and warp tiles, "transposed", "window"); for the copy kinds, which the
-/// JSON reports as a group's "transformed" and "flat", "region" and "flat".
+/// JSON reports as a group's "transformed" and "flat", "region" and "flat";
+/// "promotion" for a loop promotion (its JSON's own list).
 const char *kindName(RewriteKind K);
 
 /// A legal staging's JSON "tile": "warp" for warp tiles, else "block".

@@ -451,6 +451,7 @@ std::string StagingEmitter::emit() {
   case RewriteKind::RegionCopy:
   case RewriteKind::FlatCopy:
   case RewriteKind::ChunkWindow:
+  case RewriteKind::LoopPromotion:
     break;
   }
   llvm_unreachable("the staging emitter stages elements or transposes");
