@@ -129,6 +129,9 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]],
         return "already coalesced", "dim"
     if promoted:
         return promoted
+    if any(p["transformed"] for p in promotions or []):
+        return ("not staged: a loop of this kernel is kept in registers, and a kernel with a promoted loop "
+                "gets no other rewrite"), "yellow"
     if access["lane"] == "warp":
         return ("uncoalesced (read lane by lane: COALDA rewrites addresses linear in "
                 "threadIdx.x)"), "yellow"

@@ -40,6 +40,7 @@ PINNED = {
     "StagingCostRule": "Budget/recursive-helper.ll",
     "StagingInLoop": "CostRules/window-short-rows.ll",
     "StagingPartialElement": "Staging/multi-block-region.ll",
+    "StagingSeveralElements": "Staging/several-elements-O3.ll",
     "SuffixGuard": "Guards/guards-O0.ll",
     "Swizzle": "Missed/swizzle-O3.ll",
     "VectorizedElement": "Analysis/int2-O0-mem2reg.ll",

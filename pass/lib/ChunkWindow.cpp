@@ -545,7 +545,9 @@ Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
     return miss(MissedReason::StagingTileTooLarge,
                 "windows of " + std::to_string(C.bytesPerThread()) +
                     " bytes per thread for " + std::to_string(P.Capacity) +
-                    " threads do not fit the 48 KB of static shared memory");
+                    " threads do not fit the 48 KB of static shared memory "
+                    "(more is dynamic shared memory, which only the launch "
+                    "in host code can ask for)");
   return std::nullopt;
 }
 

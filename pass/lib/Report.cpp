@@ -11,6 +11,7 @@
 #include "Report.h"
 #include "RewriteKind.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -239,8 +240,10 @@ json::Value groupJSON(const GroupOutcome &O, const CoalescingInfo &Info) {
 /// "out" or "y, x": the arrays of a staging candidate.
 std::string stagingBases(const StagingOutcome &O) {
   std::string Names;
+  SmallPtrSet<const Value *, 4> Named; // a base reached at several elements
   for (const StagedArray &A : O.Candidate.Arrays)
-    Names += (Names.empty() ? "" : ", ") + baseName(A.Base);
+    if (Named.insert(A.Base).second)
+      Names += (Names.empty() ? "" : ", ") + baseName(A.Base);
   return Names;
 }
 

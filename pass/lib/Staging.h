@@ -157,6 +157,9 @@ struct StagingCandidate {
   std::vector<StagedArray> Arrays;   ///< written arrays first
   /// Arrays of the block the cost rule leaves where they are, and why.
   std::vector<std::pair<StagedArray, std::string>> LeftOut;
+  /// Bases whose accesses reach more than one element per thread (`x[i]`
+  /// and `x[i + 160]`): an array each, which legality refuses to stage.
+  llvm::SmallPtrSet<const llvm::Value *, 2> SeveralElements;
 
   /// Tile bytes per thread: the element, or a transposed store's value and
   /// address.

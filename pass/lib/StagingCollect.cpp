@@ -135,6 +135,34 @@ std::optional<StagedArray> makeArray(const ArrayKey &K,
   return A;
 }
 
+/// The arrays of one group: one, or where its accesses (and those Beside
+/// it) reach several elements per thread (`x[i]` and `x[i + 160]`,
+/// geglu's halves), one per element, each of the accesses within it (a
+/// member straddling two elements is no array).
+std::vector<StagedArray> makeArrays(const ArrayKey &K,
+                                    std::vector<const AccessExpr *> Accs,
+                                    ArrayRef<const AccessExpr *> Beside,
+                                    const BlockOrder &Order) {
+  if (std::optional<StagedArray> A = makeArray(K, Accs, Beside, Order))
+    return {std::move(*A)};
+  std::map<int64_t, std::pair<std::vector<const AccessExpr *>,
+                              std::vector<const AccessExpr *>>>
+      ByElement;
+  for (const AccessExpr *M : Accs)
+    ByElement[divideFloorSigned(M->Offset, K.Stride)].first.push_back(M);
+  for (const AccessExpr *M : Beside)
+    ByElement[divideFloorSigned(M->Offset, K.Stride)].second.push_back(M);
+  // An element reached only under a branch is an array too: legality
+  // leaves every array of such a base where it is, and says why.
+  std::vector<StagedArray> Out;
+  for (auto &[Element, Part] : ByElement)
+    if (std::optional<StagedArray> A =
+            Part.first.empty() ? makeArray(K, Part.second, {}, Order)
+                               : makeArray(K, Part.first, Part.second, Order))
+      Out.push_back(std::move(*A));
+  return Out;
+}
+
 /// A store that a 2-D block makes in columns: base + S*lane + w*tid.y +
 /// (row-uniform rest), S a run-time or a constant stride wider than w.
 bool isTransposedStore(const AccessExpr &A, const CoalescingInfo &Info) {
@@ -349,11 +377,14 @@ collectStagings(const CoalescingInfo &Info,
     if (Staged(A) && Groups.count({HeadOf(A), A.Base, A.Lane,
                                    *A.constantStride(), A.Uniform}))
       ByHead.insert({HeadOf(A), StagingCandidate()});
-  for (auto &[Key, Accs] : Groups)
-    if (std::optional<StagedArray> A =
-            makeArray(Key, Accs, Beside[Key], Order))
-      ByHead[const_cast<BasicBlock *>(Key.Head)].Arrays.push_back(
-          std::move(*A));
+  for (auto &[Key, Accs] : Groups) {
+    StagingCandidate &C = ByHead[const_cast<BasicBlock *>(Key.Head)];
+    std::vector<StagedArray> Parts = makeArrays(Key, Accs, Beside[Key], Order);
+    if (Parts.size() > 1)
+      C.SeveralElements.insert(Key.Base);
+    for (StagedArray &A : Parts)
+      C.Arrays.push_back(std::move(A));
+  }
   std::vector<StagingOutcome> Out;
   for (auto &[Head, C] : ByHead) {
     if (C.Arrays.empty())

@@ -62,6 +62,34 @@ Verdict checkTransposedLoads(const StagedArray &A) {
   return std::nullopt;
 }
 
+/// A staging moves one element of an array per thread: the arrays of a
+/// base whose accesses reach several per thread stay where they are (the
+/// accesses are then other accesses of the region, as any array's left
+/// out); a candidate with nothing else is refused.
+Verdict leaveSeveralElements(StagingCandidate &C) {
+  if (C.SeveralElements.empty())
+    return std::nullopt;
+  auto Several = [&](const StagedArray &A) {
+    return C.SeveralElements.contains(A.Base);
+  };
+  const StagedArray *First = &*find_if(C.Arrays, Several);
+  std::string Why = baseName(First->Base) +
+                    "'s accesses reach several of its elements per thread (a "
+                    "constant number of elements apart): a staging moves one "
+                    "element of an array per thread";
+  LLVM_DEBUG(dbgs() << "coalda: staging: " << Why << "\n");
+  if (all_of(C.Arrays, Several)) // the candidate's arrays, as refused
+    return miss(MissedReason::StagingSeveralElements, Why);
+  std::vector<StagedArray> Kept;
+  for (StagedArray &A : C.Arrays)
+    if (Several(A))
+      C.LeftOut.push_back({std::move(A), Why});
+    else
+      Kept.push_back(std::move(A));
+  C.Arrays = std::move(Kept);
+  return std::nullopt;
+}
+
 Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
                LoopInfo &LI, ScalarEvolution &SE, const CycleInfo &Cycles,
                ActiveThreads &Threads) {
@@ -85,6 +113,8 @@ Verdict decide(StagingOutcome &O, PostDominatorTree &PDT, DominatorTree &DT,
       if (Verdict V = checkTransposedLoads(A))
         return V;
     }
+  } else if (Verdict V = leaveSeveralElements(C)) {
+    return V;
   } else if (Verdict V = applyCostRule(C)) {
     return V;
   } else {

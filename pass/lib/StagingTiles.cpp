@@ -78,7 +78,8 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
                       "only reads may take (the rest of the SM's "
                       "shared memory is L1 for the original code)"
                     : " threads do not fit the 48 KB of static "
-                      "shared memory"));
+                      "shared memory (more is dynamic shared memory, "
+                      "which only the launch in host code can ask for)"));
 }
 
 } // namespace coalda
