@@ -378,6 +378,37 @@ def rewritten(access: dict[str, Any], kernel: dict[str, Any]) -> bool:
     return isinstance(p, int) and 0 <= p < len(promotions) and bool(promotions[p].get("transformed"))
 
 
+# The missed names that are measured cost rules (docs/benchmarks.md,
+# docs/programs.md); every other name is a reason the rewrite cannot take
+# the access.
+COST_RULES = ("StagingCostRule", "VectorizedElement")
+
+
+def why_not_rewritten(access: dict[str, Any], kernel: dict[str, Any]) -> str:
+    """Why an uncoalesced access no rewrite takes is left alone, in a few
+    words: "cost rule: ..." (measured), "reason: ..." (a missed name or the
+    reason it is left out of a staging), or "no candidate: SHAPE" (no
+    rewrite collects it)."""
+    left_out = access.get("left_out")
+    if left_out:
+        rule = "cost rule" if re.search(r"measured|L1|coalesced already", left_out) else "reason"
+        # the array's name and sizes differ between programs: X, N
+        general = re.sub(r"\b(?!which\b)[A-Za-z_]\w*(?='s\b| has\b)|(?<=the stores to )\w+", "X", left_out)
+        general = re.sub(r"\b\d+-byte\b", "N-byte", general)
+        return f"{rule}: left out of a staging: {reason_words(general, 12)}"
+    for key, field in (("promotion", "promotions"), ("staging", "stagings"), ("group", "groups")):
+        index = access.get(key)
+        entries = kernel.get(field, [])
+        if isinstance(index, int) and 0 <= index < len(entries) and entries[index].get("missed"):
+            if key == "group" and entries[index]["missed"] == "ComputedValue" and access.get("shape"):
+                break  # not a copy: what matters is why no staging takes it
+            missed = entries[index]["missed"]
+            return f"{'cost rule' if missed in COST_RULES else 'reason'}: {field[:-1]} {missed}"
+    if any(p.get("transformed") for p in kernel.get("promotions", [])):
+        return "reason: its kernel's loop is promoted (no other rewrite in that kernel)"
+    return f"no candidate: {access.get('shape') or 'no shape'}"
+
+
 def count_kernel(kernel: dict[str, Any], program_dir: Path, prefix: str, into: FileCount) -> None:
     counts = into.counts
     if kernel.get("skipped"):  # over the pass's analysis budget (-coalda-max-function-size)
@@ -393,6 +424,8 @@ def count_kernel(kernel: dict[str, Any], program_dir: Path, prefix: str, into: F
         if origin == "own" and space == "global" and klass == "uncoalesced":
             add(counts, "own_uncoalesced_global", "total")
             add(counts, "own_uncoalesced_global", "rewritten", n=int(rewritten(access, kernel)))
+            if not rewritten(access, kernel):
+                add(counts, "own_uncoalesced_why", why_not_rewritten(access, kernel))
     name = kernel.get("name", "?")
     for group in kernel.get("groups", []):
         if group.get("transformed"):
@@ -603,6 +636,16 @@ def markdown(data: dict[str, Any], top: int = 12) -> str:
     out += [f"| {space} | {why} | {n} |" for n, space, why in
             sorted(((n, sp, why) for sp, reasons in own_why.items() for why, n in reasons.items()),
                    key=lambda x: (-x[0], x[1], x[2]))]
+    why = counts.get("own_uncoalesced_why", {})
+    by_kind = Counter[str]()
+    for reason, n in why.items():
+        by_kind[reason.split(":", 1)[0]] += n
+    out += ["", "## Why the programs' own uncoalesced accesses are not rewritten", "",
+            f"The {ucg.get('total', 0) - ucg.get('rewritten', 0)} own-code uncoalesced global accesses no rewrite "
+            f"takes: {by_kind['cost rule']} by a measured cost rule, {by_kind['reason']} for a named reason, "
+            f"{by_kind['no candidate']} collected by no rewrite (their shape).", "",
+            "| why | count |", "|---|---:|"]
+    out += [f"| {reason} | {n} |" for reason, n in sorted(why.items(), key=lambda x: (-x[1], x[0]))]
     out += ["", "## Programs", "",
             "| program | files | kernels | own accesses | uncoalesced | unknown | rewrites | seconds |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]

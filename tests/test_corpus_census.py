@@ -141,6 +141,34 @@ def test_reason_words(reason: str, words: str) -> None:
     assert cc.reason_words(reason) == words
 
 
+KERNEL_WHY: dict[str, Any] = {
+    "groups": [{"missed": "ComputedValue"}, {"missed": "SourceStride"}],
+    "stagings": [{"missed": "StagingCostRule"}, {"missed": "StagingInLoop"}],
+    "promotions": [{"missed": "PromotionConditionalStore", "transformed": False}],
+}
+
+
+@pytest.mark.parametrize(("access", "kernel", "why"), [
+    ({"staging": 0}, KERNEL_WHY, "cost rule: staging StagingCostRule"),
+    ({"staging": 1, "group": 0}, KERNEL_WHY, "reason: staging StagingInLoop"),
+    ({"group": 1}, KERNEL_WHY, "reason: group SourceStride"),
+    ({"promotion": 0}, KERNEL_WHY, "reason: promotion PromotionConditionalStore"),
+    # a computed "copy" with a shape: no staging took it
+    ({"group": 0, "shape": "column"}, KERNEL_WHY, "no candidate: column"),
+    ({"staging": 0, "left_out": "pts's 64-byte elements are read only, in loads the backend makes 8 bytes wide, "
+                                "which L1 serves well"}, KERNEL_WHY,
+     "cost rule: left out of a staging: X's N-byte elements are read only, in loads the backend makes 8"),
+    ({"staging": 1, "left_out": "the stores to d_fat write part of its 288-byte element, which has more than 64 "
+                                "4-byte units"}, KERNEL_WHY,
+     "reason: left out of a staging: the stores to X write part of its N-byte element, which has"),
+    ({"shape": "element"}, {"groups": [], "promotions": [{"transformed": True}]},
+     "reason: its kernel's loop is promoted (no other rewrite in that kernel)"),
+    ({"shape": "chunk"}, {"groups": []}, "no candidate: chunk"),
+])
+def test_why_not_rewritten(access: dict[str, Any], kernel: dict[str, Any], why: str) -> None:
+    assert cc.why_not_rewritten(access, kernel) == why
+
+
 def test_recipe_flags() -> None:
     own, clang = cc.split_flags(
         ("-std=c++17", "-O2", "-I../include", "-I", "inc", "-DLDIM=32", "-D", "X", "-lm", "-isystem", "sys",
