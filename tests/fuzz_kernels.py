@@ -1751,6 +1751,12 @@ ACC_OPS = (
     "dst[t].MEMBER += dst[t].OTHER;",
     "dst[t].MEMBER -= view[4 * t + SLOT];",
     "dst[t].MEMBER += src[t + 1].OTHER;",
+    # on every fourth iteration only, a byte index whose steps wrap: the
+    # read is at byte 16t + 4 + 4*MIDX at k = 0 and 16t + 4*MIDX (the
+    # member it adds to, in the alias layout with four members) at k = 4:
+    # a range over the loop that wraps past the top of the address space
+    "{ float v = 1.f; if ((k & 3) == 0) v = ((const unsigned char *)view)[16 * t + 4 + 4 * MIDX + "
+    "(long long)((unsigned long long)k * 0x3FFFFFFFFFFFFFFFull)]; dst[t].MEMBER += v; }",
 )
 
 
@@ -1791,7 +1797,8 @@ class AccumulateKernel:
         body = []
         for op, m, o, slot in self.ops:
             body.append("      " + ACC_OPS[op].replace("MEMBER", names[m % self.members])
-                        .replace("OTHER", names[o % self.members]).replace("SLOT", str(slot % self.members)))
+                        .replace("OTHER", names[o % self.members]).replace("SLOT", str(slot % self.members))
+                        .replace("MIDX", str(m % self.members)))
         guard = "if (t < n) " if self.guard else ""
         return (f"struct {t} {{ {' '.join(f'float {c};' for c in names)} }};\n"
                 f"__global__ void {name}({t} *{r}dst, const {t} *{r}src, const float *{r}table, "
@@ -1802,7 +1809,7 @@ class AccumulateKernel:
         threads = self.block * self.blocks
         size = 4 * self.members
         params = (Param("dst", "inout", size * threads), Param("src", "in", size * (threads + 1)),
-                  Param("table", "in", 4 * 7), Param("view", "in", 16 * threads),
+                  Param("table", "in", 4 * 7), Param("view", "in", 16 * (threads + 1)),
                   Param("reps", "value", self.reps), Param("n", "value", self.n))
         return KernelSpec(name, params, grid=self.blocks, block=self.block, align=4), threads
 

@@ -145,3 +145,25 @@ def test_missing_overlap_checks_are_caught(built: dict, tmp_path: Path) -> None:
     run = run_in_process("run", SOURCE, "--emulate", "-q", "-O", "3", "--from", bad)
     assert run.returncode == 1, run.stdout[-2000:]
     assert differing_kernels(run) == set(PLANTED), run.stdout[-3000:]
+
+
+ATTACKS = TESTCASES / "adversarial" / "promotion_attacks.cu"
+# Conditional reads whose byte index steps by 2^62 - 1: their range over the
+# loop wraps past the top of the address space. Promoted with the wrapped
+# range, the fast loop ran where the read met the element (a helper's
+# attack, 2026-12-02); such ranges are refused now, and a range whose end
+# wrapped fails the run-time check.
+# (-O3 unrolls wrap_around and wrap_around_down by four: their main loop's
+# read then steps by -4 bytes, a range that does not wrap, and is promoted;
+# tests/test_adversarial.py checks its bytes.)
+WRAPPING = {0: ("wrap_around", "wrap_around_down", "wrap_around_rolled"), 3: ("wrap_around_rolled",)}
+
+
+@pytest.mark.parametrize("level", [3, 0])
+def test_wrapping_ranges_are_not_promoted(level: int, tmp_path: Path) -> None:
+    (_, report), = optimize_levels(ATTACKS, tmp_path, (level,)).values()
+    for name in WRAPPING[level]:
+        (kernel,) = [k for k in report["kernels"] if k["name"] == name]
+        promotions = kernel.get("promotions", [])
+        assert promotions and not any(p["transformed"] for p in promotions), (name, promotions)
+        assert all(p["missed"] == "PromotionUnanalyzable" for p in promotions), promotions

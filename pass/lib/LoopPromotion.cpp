@@ -14,8 +14,10 @@
 //      memory is a simple load or store (a call, a barrier, an atomic:
 //      refused); and every access's bytes over the loop are a range known
 //      at its entry: [p, p + width) for a fixed address, from the first to
-//      the last address of one that steps by the same amount each
-//      iteration. The element's ranges (those whose starts differ by a
+//      the last address of one that steps by the same constant each
+//      iteration, spanning under 2^62 bytes whatever the trip count (the
+//      check also tests each range's start below its end: an address that
+//      wrapped past the top of the address space takes the original loop). The element's ranges (those whose starts differ by a
 //      constant merged into one) and the other accesses' are compared in
 //      pairs: apart by a constant distance, nothing to check; overlapping
 //      at one, refused; otherwise a check at run time, at most MaxChecks.
@@ -150,17 +152,24 @@ struct ByteRange {
   bool Element = false; ///< the element kept in registers
 };
 
+/// Bytes a loop-variant range may span, at most: with the run-time test
+/// that each range's start lies below its end (emitApart), a range whose
+/// end wrapped past the top of the address space is then seen, and takes
+/// the original loop.
+constexpr uint64_t MaxSpan = uint64_t(1) << 62;
+
 /// An access's range over the loop, or nullopt: its address is neither
-/// fixed nor a step by the same amount on every iteration of a loop whose
-/// trip count is known at its entry.
+/// fixed nor a step by the same constant on every iteration of a loop whose
+/// trip count is known at its entry, or the steps may span MaxSpan bytes
+/// (an address of a conditional access may wrap between the iterations
+/// that run it: `p[k * 0x3fffffffffffffff]` on every fourth).
 std::optional<ByteRange> rangeOf(Instruction &I, const Loop &L,
                                  ScalarEvolution &SE) {
   Value *Ptr = getLoadStorePointerOperand(&I);
   Type *Ty = getLoadStoreType(&I);
   const DataLayout &DL = I.getModule()->getDataLayout();
-  const SCEV *Width = SE.getConstant(
-      DL.getIndexType(Ptr->getType()),
-      DL.getTypeStoreSize(Ty).getFixedValue());
+  uint64_t Bytes = DL.getTypeStoreSize(Ty).getFixedValue();
+  const SCEV *Width = SE.getConstant(DL.getIndexType(Ptr->getType()), Bytes);
   const SCEV *S = SE.getSCEV(Ptr);
   if (SE.isLoopInvariant(S, &L))
     return ByteRange{S, SE.getAddExpr(S, Width)};
@@ -169,13 +178,19 @@ std::optional<ByteRange> rangeOf(Instruction &I, const Loop &L,
   if (!AR || AR->getLoop() != &L || !AR->isAffine() ||
       isa<SCEVCouldNotCompute>(Taken))
     return std::nullopt;
+  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+  APInt MaxTaken = SE.getUnsignedRangeMax(Taken);
+  if (!Step || MaxTaken.getActiveBits() > 62)
+    return std::nullopt;
+  // |step| * (trips) + width under MaxSpan, computed without overflow.
+  APInt Magnitude = Step->getAPInt().abs().zextOrTrunc(128);
+  APInt Span = Magnitude * (MaxTaken.zextOrTrunc(128) + 1) + Bytes;
+  if (Span.uge(MaxSpan))
+    return std::nullopt;
   const SCEV *Last = AR->evaluateAtIteration(Taken, SE);
-  const SCEV *Step = AR->getStepRecurrence(SE);
-  if (SE.isKnownNonNegative(Step))
+  if (!Step->getAPInt().isNegative())
     return ByteRange{AR->getStart(), SE.getAddExpr(Last, Width)};
-  if (SE.isKnownNegative(Step))
-    return ByteRange{Last, SE.getAddExpr(AR->getStart(), Width)};
-  return std::nullopt;
+  return ByteRange{Last, SE.getAddExpr(AR->getStart(), Width)};
 }
 
 /// Ranges whose starts, and whose ends, lie a constant distance apart,
@@ -323,9 +338,16 @@ Value *emitApart(ArrayRef<std::pair<ByteRange, ByteRange>> Pairs,
   };
   Value *All = B.getTrue();
   for (const auto &[E, O] : Pairs) {
-    Value *Before = B.CreateICmpULE(Int(E.End), Int(O.Start));
-    Value *After = B.CreateICmpULE(Int(O.End), Int(E.Start));
-    All = B.CreateAnd(All, B.CreateOr(Before, After), "coalda.promote.apart");
+    Value *EStart = Int(E.Start), *EEnd = Int(E.End);
+    Value *OStart = Int(O.Start), *OEnd = Int(O.End);
+    // Neither range wrapped past the top of the address space (each spans
+    // less than MaxSpan bytes, so a wrapped end lies below its start) ...
+    Value *Whole = B.CreateAnd(B.CreateICmpULT(EStart, EEnd),
+                               B.CreateICmpULT(OStart, OEnd));
+    // ... and one ends before the other begins.
+    Value *Apart = B.CreateOr(B.CreateICmpULE(EEnd, OStart),
+                              B.CreateICmpULE(OEnd, EStart));
+    All = B.CreateAnd(All, B.CreateAnd(Whole, Apart), "coalda.promote.apart");
   }
   return All;
 }
