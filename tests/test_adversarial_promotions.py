@@ -167,3 +167,13 @@ def test_wrapping_ranges_are_not_promoted(level: int, tmp_path: Path) -> None:
         promotions = kernel.get("promotions", [])
         assert promotions and not any(p["transformed"] for p in promotions), (name, promotions)
         assert all(p["missed"] == "PromotionUnanalyzable" for p in promotions), promotions
+
+
+def test_findings_say_kept_in_registers() -> None:
+    """The text findings of a promoted access say what COALDA does with it,
+    those of a refused loop why not."""
+    run = run_in_process("analyze", SOURCE, "--format", "text", "-q")
+    assert "note: COALDA keeps it in registers (coalda optimize): kept in registers for the loop at line 21" \
+        in run.stdout, run.stdout[:2000]
+    assert "not kept in registers for its loop: the element is stored on some iterations only" in run.stdout, \
+        run.stdout[:3000]

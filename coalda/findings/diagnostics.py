@@ -127,6 +127,8 @@ def _note(access: dict[str, Any], verdict: str) -> str:
         return "COALDA rewrites it (coalda optimize): " + verdict.removeprefix("rewritten: ")
     if verdict.startswith(("staged", "transposed")):
         return "COALDA stages it (coalda optimize): " + verdict
+    if verdict.startswith("kept in registers"):
+        return "COALDA keeps it in registers (coalda optimize): " + verdict
     advice = _advice(access, verdict)
     if verdict.startswith("not staged: "):
         if access.get("shape") not in ("transposed", "column", "chunk"):
