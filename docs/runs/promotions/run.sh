@@ -7,18 +7,21 @@
 # sanitizers (scripts/corpus_gpu.py).
 #
 # Here:  .venv/bin/coalda optimize testcases/adversarial/promotions.cu -o .device/promotions
+#        .venv/bin/coalda optimize testcases/adversarial/promotion_attacks.cu -o .device/promotion_attacks
 #        .venv/bin/python scripts/corpus.py build --only interleave --out build/corpus-int
 # There (OUT set, carrying .whl, .device and build/corpus-int.tar.gz):
-#        bash docs/runs/promotions/run.sh kernels; bash docs/runs/promotions/run.sh corpus
-# (two calls: each fits the device's ten minutes a command)
+#        bash docs/runs/promotions/run.sh all    (or: kernels, then corpus)
 source scripts/gpu_prelude.sh
-if [ "${1:-kernels}" = kernels ]; then
+part=${1:-all}
+if [ "$part" = kernels ] || [ "$part" = all ]; then
 san promotions testcases/adversarial/promotions.cu --from .device/promotions --sizes 256,300,4099
+san promotion_attacks testcases/adversarial/promotion_attacks.cu --from .device/promotion_attacks --sizes 256,300
 step bench 240 python3 -m coalda.cli bench testcases/adversarial/promotions.cu --from .device/promotions \
   --sizes 16777216 --blocks 128,256,512 --kernels accumulate,maybe_empty,shifted_view,with_table,two_loops \
   > "$OUT/bench.txt" 2>&1
 summarize promotions
-else
+fi
+if [ "$part" = corpus ] || [ "$part" = all ]; then
 mkdir -p /tmp/corpus-int && tar xzf build/corpus-int.tar.gz -C /tmp
 step corpus 300 python3 scripts/corpus_gpu.py /tmp/corpus-int --repeat 3 --phase all --out "$OUT/interleave.json" \
   --keep-logs "$OUT/corpus-logs"
