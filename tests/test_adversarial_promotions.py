@@ -40,6 +40,7 @@ OUTCOMES: dict[int, dict[str, list[str]]] = {
         "with_barrier": ["PromotionUnanalyzable"],
         "gathered": ["PromotionUnanalyzable", "PromotionUnanalyzable"],
         "two_loops": ["promoted", "promoted"],
+        "shuffled": ["PromotionUnanalyzable"],
     },
     # -O0: one loop each, rotated by the promotion
     0: {
@@ -51,6 +52,7 @@ OUTCOMES: dict[int, dict[str, list[str]]] = {
         "with_barrier": ["PromotionUnanalyzable"],
         "gathered": ["PromotionUnanalyzable"],
         "two_loops": ["promoted", "promoted"],
+        "shuffled": ["PromotionUnanalyzable"],
     },
 }
 # kernels whose fast path, with the checks planted away, reads its own

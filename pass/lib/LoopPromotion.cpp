@@ -11,8 +11,10 @@
 //   2. Legality (collectPromotions, then planChecks): the loop has one exit;
 //      every store to such an address (the element) runs on every
 //      iteration, as LICM promotes no other; everything in it that touches
-//      memory is a simple load or store (a call, a barrier, an atomic:
-//      refused); and every access's bytes over the loop are a range known
+//      memory is a simple load or store, and nothing is convergent (a call,
+//      a barrier, a warp shuffle, an atomic: refused; an access to shared,
+//      constant or local memory cannot reach the element and is not
+//      compared); and every access's bytes over the loop are a range known
 //      at its entry: [p, p + width) for a fixed address, from the first to
 //      the last address of one that steps by the same constant each
 //      iteration, spanning under 2^62 bytes whatever the trip count (the
@@ -107,13 +109,15 @@ std::string lineOf(const Instruction &I) {
 Verdict checkMemory(const Loop &L) {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
+      // A warp shuffle touches no memory, but the threads of a warp that
+      // the checks send down different copies of the loop would not meet.
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isConvergent())
+        return miss(MissedReason::PromotionUnanalyzable,
+                    "the loop has a barrier or another operation every "
+                    "thread must reach together" + lineOf(I));
       if (!I.mayReadOrWriteMemory())
         continue;
-      if (auto *Call = dyn_cast<CallBase>(&I)) {
-        if (Call->isConvergent())
-          return miss(MissedReason::PromotionUnanalyzable,
-                      "the loop has a barrier or another operation every "
-                      "thread must reach together" + lineOf(I));
+      if (isa<CallBase>(I)) {
         return miss(MissedReason::PromotionUnanalyzable,
                     "the loop calls a function that may touch memory" +
                         lineOf(I));
@@ -169,8 +173,16 @@ std::optional<ByteRange> rangeOf(Instruction &I, const Loop &L,
   Type *Ty = getLoadStoreType(&I);
   const DataLayout &DL = I.getModule()->getDataLayout();
   uint64_t Bytes = DL.getTypeStoreSize(Ty).getFixedValue();
-  const SCEV *Width = SE.getConstant(DL.getIndexType(Ptr->getType()), Bytes);
-  const SCEV *S = SE.getSCEV(Ptr);
+  // Addresses as 64-bit integers: ranges of pointers of different types
+  // (generic, global) then compare.
+  Type *IntPtr = DL.getIntPtrType(I.getContext());
+  if (DL.getPointerSizeInBits(Ptr->getType()->getPointerAddressSpace()) !=
+      IntPtr->getIntegerBitWidth())
+    return std::nullopt;
+  const SCEV *Width = SE.getConstant(IntPtr, Bytes);
+  const SCEV *S = SE.getPtrToIntExpr(SE.getSCEV(Ptr), IntPtr);
+  if (isa<SCEVCouldNotCompute>(S))
+    return std::nullopt;
   if (SE.isLoopInvariant(S, &L))
     return ByteRange{S, SE.getAddExpr(S, Width)};
   auto *AR = dyn_cast<SCEVAddRecExpr>(S);
@@ -249,6 +261,13 @@ struct PromotionChecks {
   SmallVector<std::pair<ByteRange, ByteRange>, 4> Pairs;
 };
 
+/// An access to shared, constant or local memory (NVPTX's address spaces
+/// 3, 4 and 5): it cannot reach the global element.
+bool apartFromGlobal(const Instruction &I) {
+  unsigned AS = getLoadStorePointerOperand(&I)->getType()->getPointerAddressSpace();
+  return AS == 3 || AS == 4 || AS == 5;
+}
+
 Verdict planChecks(Loop &L, ScalarEvolution &SE, PromotionChecks &C) {
   SmallVector<const SCEV *, 8> Stored;
   for (BasicBlock *BB : L.blocks())
@@ -259,7 +278,7 @@ Verdict planChecks(Loop &L, ScalarEvolution &SE, PromotionChecks &C) {
   SmallVector<ByteRange, 8> Element, Others;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
-      if (!isa<LoadInst, StoreInst>(I))
+      if (!isa<LoadInst, StoreInst>(I) || apartFromGlobal(I))
         continue;
       std::optional<ByteRange> R = rangeOf(I, L, SE);
       if (!R)
@@ -332,10 +351,7 @@ Value *emitApart(ArrayRef<std::pair<ByteRange, ByteRange>> Pairs,
   SCEVExpander Exp(SE, DL, "coalda.promote");
   Instruction *At = Preheader->getTerminator();
   IRBuilder<> B(At);
-  Type *IntPtr = DL.getIntPtrType(Preheader->getContext());
-  auto Int = [&](const SCEV *S) {
-    return B.CreatePtrToInt(Exp.expandCodeFor(S, S->getType(), At), IntPtr);
-  };
+  auto Int = [&](const SCEV *S) { return Exp.expandCodeFor(S, S->getType(), At); };
   Value *All = B.getTrue();
   for (const auto &[E, O] : Pairs) {
     Value *EStart = Int(E.Start), *EEnd = Int(E.End);

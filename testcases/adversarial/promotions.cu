@@ -4,8 +4,8 @@
 // into its thread's element on every iteration of a loop; the attacks are
 // the element's other pointers (the same buffer, a view shifted into the
 // element, a neighbour's element), a trip count of zero, loop-variant reads
-// that may meet the element, stores on some iterations only, a barrier in
-// the loop, and two loops one after the other. Launch specs: promotions.toml
+// that may meet the element, stores on some iterations only, a barrier or a
+// warp shuffle in the loop, and two loops one after the other. Launch specs: promotions.toml
 // (blocks of 128, n = 256 and 300, one partial block). The alias layouts
 // hand dest and src the same buffer: the checks must send those threads
 // down the original loop.
@@ -106,4 +106,14 @@ __global__ void two_loops(F4 *a, F4 *b, const F4 *src, int reps, int n) {
     b[t].z += a[t].x;
     b[t].w += a[t].y;
   }
+}
+
+// A warp shuffle in the loop touches no memory, but the threads of a warp
+// that the checks sent down different copies of the loop would not meet at
+// it. Every thread of the grid owns an element here. Left alone
+// (PromotionUnanalyzable).
+__global__ void shuffled(F4 *dest, int reps, int n) {
+  int t = G;
+  for (int k = 0; k < reps; k++)
+    dest[t].x += __shfl_down_sync(0xffffffffu, dest[t].y, 1);
 }
