@@ -5,8 +5,9 @@
 // the element's other pointers (the same buffer, a view shifted into the
 // element, a neighbour's element), a trip count of zero, loop-variant reads
 // that may meet the element, stores on some iterations only, a barrier or a
-// warp shuffle in the loop, and two loops one after the other. Launch specs: promotions.toml
-// (blocks of 128, n = 256 and 300, one partial block). The alias layouts
+// warp shuffle in the loop, and two loops one after the other. Launch
+// specs: promotions.toml (blocks of 128, n = 256 and 300, one partial
+// block). The alias layouts
 // hand dest and src the same buffer: the checks must send those threads
 // down the original loop.
 struct F4 { float x, y, z, w; };
