@@ -7,9 +7,8 @@
 // that may meet the element, stores on some iterations only, a barrier or a
 // warp shuffle in the loop, and two loops one after the other. Launch
 // specs: promotions.toml (blocks of 128, n = 256 and 300, one partial
-// block). The alias layouts
-// hand dest and src the same buffer: the checks must send those threads
-// down the original loop.
+// block). The alias layouts hand dest and src the same buffer: the checks
+// must send those threads down the original loop.
 struct F4 { float x, y, z, w; };
 
 #define G (blockIdx.x * blockDim.x + threadIdx.x)
