@@ -41,6 +41,7 @@ OUTCOMES: dict[int, dict[str, list[str]]] = {
         "gathered": ["PromotionUnanalyzable", "PromotionUnanalyzable"],
         "two_loops": ["promoted", "promoted"],
         "shuffled": ["PromotionUnanalyzable"],
+        "tried_then_staged": ["PromotionNotHoisted", "PromotionNotHoisted"],
     },
     # -O0: one loop each, rotated by the promotion
     0: {
@@ -53,6 +54,7 @@ OUTCOMES: dict[int, dict[str, list[str]]] = {
         "gathered": ["PromotionUnanalyzable"],
         "two_loops": ["promoted", "promoted"],
         "shuffled": ["PromotionUnanalyzable"],
+        "tried_then_staged": ["PromotionNotHoisted"],
     },
 }
 # kernels whose fast path, with the checks planted away, reads its own
@@ -179,3 +181,18 @@ def test_findings_say_kept_in_registers() -> None:
         in run.stdout, run.stdout[:2000]
     assert "not kept in registers for its loop: the element is stored on some iterations only" in run.stdout, \
         run.stdout[:3000]
+
+
+def test_a_promotion_that_fails_leaves_the_other_rewrites(tmp_path: Path) -> None:
+    """LICM keeps tried_then_staged's two elements in the loop: the kernel
+    gets its body back (no versioned loop) and is staged like any other
+    (its small element under -coalda-stage-small-always, as the adversarial
+    corpus runs)."""
+    (out, report), = optimize_levels(SOURCE, tmp_path, (3,), "--pass-arg=-coalda-stage-small-always").values()
+    (kernel,) = [k for k in report["kernels"] if k["name"] == "tried_then_staged"]
+    assert [p["missed"] for p in kernel["promotions"]] == ["PromotionNotHoisted", "PromotionNotHoisted"]
+    assert [s["arrays"][0]["base"] for s in kernel["stagings"] if s["transformed"]] == ["out"]
+    after = next(out.glob("*.after.ll")).read_text()
+    body = after[after.index("@_Z17tried_then_staged"):]
+    body = body[:body.index("\n}\n")]
+    assert "coalda.promote" not in body and ".orig" in body  # the staging's fallback, not a loop's

@@ -340,16 +340,20 @@ bool transformKernel(Function &F, const Function &Kernel,
 /// Keeps the legal loop accumulators of F (Kernel, or its copy) in
 /// registers (LoopPromotion.h). A kernel so changed gets no other rewrite
 /// in this run: the copies and stagings were decided on the loops as they
-/// were. Restores F when no loop was promoted or the result is invalid.
-/// Appends Kernel's JSON to Report when given. Info is stale afterwards.
+/// were. Returns whether a loop was promoted, and then appends Kernel's
+/// JSON to Report (when given) and emits the remarks. Otherwise (LICM left
+/// every element in its loop, or the IR was invalid) F's body is restored
+/// and the outcomes say why, for the caller to report. Info and F's
+/// analyses are stale afterwards either way.
 bool promoteKernel(Function &F, Function &Kernel,
                    std::vector<PromotionOutcome> &Promotions,
                    const CoalescingInfo &Info, FunctionAnalysisManager &FAM,
-                   OptimizationRemarkEmitter &ORE, json::Array *Report) {
-  remarkAccesses(Info, Kernel, ORE);
+                   json::Array *Report) {
   std::optional<json::Value> Json;
   if (Report)
     Json = kernelReport(Kernel, Info, {}, {}, Promotions);
+  auto &Before = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
+  remarkAccesses(Info, Kernel, Before);
   Function *Backup = cloneForRollback(F);
   bool Any = applyPromotions(F, Promotions, FAM);
   if (Any && opts::BreakForTesting)
@@ -370,9 +374,9 @@ bool promoteKernel(Function &F, Function &Kernel,
         O.Skip = Missed{MissedReason::RolledBack, RolledBackDetail};
         ++NumRolledBack;
       }
-  } else {
-    Backup->eraseFromParent();
+    return false;
   }
+  Backup->eraseFromParent();
   if (Json) {
     markPromotions(*Json, Promotions);
     Report->push_back(std::move(*Json));
@@ -382,7 +386,26 @@ bool promoteKernel(Function &F, Function &Kernel,
   auto &After = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
   for (const PromotionOutcome &O : Promotions)
     remarkPromotion(O, Kernel, After);
-  return Any && !Invalid;
+  return true;
+}
+
+/// F's promotion candidates again, after a promotion attempt that changed
+/// nothing in the end (F's body restored: the same loops, found in the same
+/// order), with the outcomes Tried gave them; none is legal.
+std::vector<PromotionOutcome>
+triedAgain(Function &F, const std::vector<PromotionOutcome> &Tried,
+           FunctionAnalysisManager &FAM) {
+  std::vector<PromotionOutcome> Fresh =
+      collectPromotions(F, FAM.getResult<CoalescingAnalysis>(F), FAM);
+  for (auto [New, Old] : zip(Fresh, Tried)) {
+    New.Skip = Old.Skip;
+    New.Checks = Old.Checks;
+  }
+  for (PromotionOutcome &New : Fresh)
+    if (New.legal())
+      New.Skip = Missed{MissedReason::PromotionNotHoisted,
+                        "LICM left part of the element in the loop"};
+  return Fresh;
 }
 
 /// The staging candidates of F, decided. A kernel with a copy the copy
@@ -504,30 +527,41 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
                        json::Array *Report) {
   Function *Copy = withHelpersInlined(Kernel);
   Function &F = Copy ? *Copy : Kernel;
-  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
   if (unsigned Size = F.getInstructionCount();
       overBudget(Size, opts::MaxFunctionSize)) {
-    skipOverBudget(Kernel, Size, Copy != nullptr, ORE, Report);
+    skipOverBudget(Kernel, Size, Copy != nullptr,
+                   FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel),
+                   Report);
     if (Copy)
       Copy->eraseFromParent();
     return false;
   }
-  const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
-  std::vector<PromotionOutcome> Promotions = collectPromotions(F, Info, FAM);
+  std::vector<PromotionOutcome> Promotions =
+      collectPromotions(F, FAM.getResult<CoalescingAnalysis>(F), FAM);
   for (PromotionOutcome &O : Promotions)
     if (O.legal() && opts::AnalyzeOnly)
       O.Skip = Missed{MissedReason::AnalysisOnly,
                       "analysis only (-coalda-analyze-only)"};
-  if (any_of(Promotions, [](const PromotionOutcome &O) { return O.legal(); }))
-    return adoptCopy(Kernel, Copy,
-                     promoteKernel(F, Kernel, Promotions, Info, FAM, ORE,
-                                   Report),
-                     FAM);
+  bool Tried =
+      any_of(Promotions, [](const PromotionOutcome &O) { return O.legal(); });
+  if (Tried) {
+    if (promoteKernel(F, Kernel, Promotions,
+                      FAM.getResult<CoalescingAnalysis>(F), FAM, Report))
+      return adoptCopy(Kernel, Copy, true, FAM);
+    // Nothing promoted in the end: the other rewrites decide on the body,
+    // restored as it was (whose accesses promoteKernel has remarked on).
+    Promotions = triedAgain(F, Promotions, FAM);
+  }
+  // Fetched again: a promotion attempt invalidated F's analyses (and the
+  // kernel's remark emitter, when F is the kernel).
+  auto &Remarks = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
+  const CoalescingInfo &Info = FAM.getResult<CoalescingAnalysis>(F);
   std::vector<GroupOutcome> Groups = collectCopyGroups(Info);
   decideLegality(Groups, Info, FAM.getResult<PostDominatorTreeAnalysis>(F),
                  FAM.getResult<DominatorTreeAnalysis>(F),
                  FAM.getResult<LoopAnalysis>(F), FAM.getResult<CycleAnalysis>(F));
-  remarkAccesses(Info, Kernel, ORE);
+  if (!Tried)
+    remarkAccesses(Info, Kernel, Remarks);
   for (GroupOutcome &O : Groups) {
     O.FirstLoc = O.Group.first().Inst->getDebugLoc();
     O.LastLoc = O.Group.Stores.back()->Inst->getDebugLoc();
@@ -538,11 +572,11 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
       transformKernel(F, Kernel, Groups, Stagings, Promotions, Info, Report);
   // Before the copy goes: the remarks name its arguments.
   for (const GroupOutcome &O : Groups)
-    remarkGroup(O, Kernel, ORE);
+    remarkGroup(O, Kernel, Remarks);
   for (const StagingOutcome &O : Stagings)
-    remarkStaging(O, Kernel, ORE);
+    remarkStaging(O, Kernel, Remarks);
   for (const PromotionOutcome &O : Promotions)
-    remarkPromotion(O, Kernel, ORE);
+    remarkPromotion(O, Kernel, Remarks);
   if (Copy)
     Changed = any_of(Groups, [](const GroupOutcome &O) { return O.Transformed; }) ||
               any_of(Stagings, [](const StagingOutcome &O) { return O.Transformed; });

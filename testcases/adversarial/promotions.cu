@@ -117,3 +117,22 @@ __global__ void shuffled(F4 *dest, int reps, int n) {
   for (int k = 0; k < reps; k++)
     dest[t].x += __shfl_down_sync(0xffffffffu, dest[t].y, 1);
 }
+
+// Two elements in the loop (dest's a, and a byte of another buffer that the
+// alias layout puts inside a): LICM keeps both in the loop, since nothing
+// separates them (PromotionNotHoisted); the kernel gets its body back, and
+// its stores of out after the loop are staged as in any kernel.
+struct I4 { int a, b, c, d; };
+struct F3 { float x, y, z; };
+__global__ void tried_then_staged(I4 *dest, unsigned char *bytes, const I4 *src, F3 *out, int reps, int n) {
+  int t = G;
+  if (t < n) {
+    for (int k = 0; k < reps; k++) {
+      dest[t].a += src[t].b;
+      bytes[16 * t + 1] = (unsigned char)k;
+    }
+    out[t].x = 1.f;
+    out[t].y = 2.f;
+    out[t].z = out[t].x + 3.f;
+  }
+}
