@@ -43,17 +43,14 @@
 
 #include "LoopPromotion.h"
 #include "Options.h"
-#include "Report.h"
-#include "SourceNames.h"
 #include "Versioning.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/InstructionSimplify.h"
-#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/MDBuilder.h"
@@ -491,49 +488,6 @@ bool applyPromotions(Function &F, std::vector<PromotionOutcome> &Ps,
     Any = true;
   }
   return Any;
-}
-
-namespace {
-std::string checksText(unsigned Checks) {
-  return std::to_string(Checks) +
-         (Checks == 1 ? " overlap check" : " overlap checks");
-}
-} // namespace
-
-json::Value promotionJSON(const PromotionOutcome &O) {
-  json::Object J{{"line", O.Loc ? (int64_t)O.Loc.getLine() : 0},
-                 {"accesses", (int64_t)O.Accesses.size()},
-                 {"overlap_checks", (int64_t)O.Checks},
-                 {"kind", kindName(O.kind())},
-                 {"transformed", O.Transformed}};
-  if (O.Skip) {
-    J["missed"] = missedName(O.Skip->Reason);
-    J["reason"] = O.Skip->Detail;
-  } else {
-    J["reason"] = "the loop's element stays in registers for the loop (" +
-                  checksText(O.Checks) + " first)";
-  }
-  return J;
-}
-
-void remarkPromotion(const PromotionOutcome &O, const Function &Kernel,
-                     OptimizationRemarkEmitter &ORE) {
-  const BasicBlock *Region = &Kernel.getEntryBlock();
-  if (O.Transformed) {
-    ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "Promoted", O.Loc, Region)
-             << "the loop's global element stays in registers for the loop, "
-             << "loaded before it and stored after it (" << checksText(O.Checks)
-             << " first)";
-    });
-    return;
-  }
-  ORE.emit([&] {
-    return OptimizationRemarkMissed(DEBUG_TYPE, missedName(O.Skip->Reason),
-                                    O.Loc, Region)
-           << "the loop's global element is not kept in registers: "
-           << O.Skip->Detail;
-  });
 }
 
 } // namespace coalda

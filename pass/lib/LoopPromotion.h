@@ -17,7 +17,6 @@
 
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/PassManager.h"
-#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <vector>
@@ -25,7 +24,6 @@
 namespace llvm {
 class BasicBlock;
 class Function;
-class OptimizationRemarkEmitter;
 } // namespace llvm
 
 namespace coalda {
@@ -57,10 +55,6 @@ collectPromotions(llvm::Function &F, const CoalescingInfo &Info,
 bool applyPromotions(llvm::Function &F, std::vector<PromotionOutcome> &Ps,
                      llvm::FunctionAnalysisManager &FAM);
 
-llvm::json::Value promotionJSON(const PromotionOutcome &O);
-
-void remarkPromotion(const PromotionOutcome &O, const llvm::Function &Kernel,
-                     llvm::OptimizationRemarkEmitter &ORE);
 
 } // namespace coalda
 

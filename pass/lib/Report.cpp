@@ -488,6 +488,50 @@ void remarkStaging(const StagingOutcome &O, const Function &F,
   });
 }
 
+namespace {
+std::string checksText(unsigned Checks) {
+  return std::to_string(Checks) +
+         (Checks == 1 ? " overlap check" : " overlap checks");
+}
+} // namespace
+
+json::Value promotionJSON(const PromotionOutcome &O) {
+  json::Object J{{"line", O.Loc ? (int64_t)O.Loc.getLine() : 0},
+                 {"accesses", (int64_t)O.Accesses.size()},
+                 {"overlap_checks", (int64_t)O.Checks},
+                 {"kind", kindName(O.kind())},
+                 {"transformed", O.Transformed}};
+  if (O.Skip) {
+    J["missed"] = missedName(O.Skip->Reason);
+    J["reason"] = O.Skip->Detail;
+  } else {
+    J["reason"] = "the loop's element stays in registers for the loop (" +
+                  checksText(O.Checks) + " first)";
+  }
+  return J;
+}
+
+void remarkPromotion(const PromotionOutcome &O, const Function &Kernel,
+                     OptimizationRemarkEmitter &ORE) {
+  const BasicBlock *Region = &Kernel.getEntryBlock();
+  if (O.Transformed) {
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Promoted", O.Loc, Region)
+             << "the loop's global element stays in registers for the loop, "
+             << "loaded before it and stored after it (" << checksText(O.Checks)
+             << " first)";
+    });
+    return;
+  }
+  ++MissedStats[(size_t)O.Skip->Reason];
+  ORE.emit([&] {
+    return OptimizationRemarkMissed(DEBUG_TYPE, missedName(O.Skip->Reason),
+                                    O.Loc, Region)
+           << "the loop's global element is not kept in registers: "
+           << O.Skip->Detail;
+  });
+}
+
 json::Value skippedKernelReport(const Function &Kernel, StringRef Why) {
   return json::Object{{"name", sourceName(Kernel)},
                       {"symbol", Kernel.getName()},

@@ -48,6 +48,11 @@ kernelReport(const llvm::Function &F, const CoalescingInfo &Info,
              const std::vector<StagingOutcome> &Stagings,
              const std::vector<PromotionOutcome> &Promotions = {});
 
+llvm::json::Value promotionJSON(const PromotionOutcome &O);
+
+void remarkPromotion(const PromotionOutcome &O, const llvm::Function &Kernel,
+                     llvm::OptimizationRemarkEmitter &ORE);
+
 /// The promotions' outcomes, once applied, into Kernel's JSON.
 void markPromotions(llvm::json::Value &Kernel,
                     const std::vector<PromotionOutcome> &Promotions);
