@@ -422,9 +422,10 @@ def count_kernel(kernel: dict[str, Any], program_dir: Path, prefix: str, into: F
             if origin == "own":
                 add(counts, "own_unknown", space, reason_words(access.get("reason", ""), 12))
         if origin == "own" and space == "global" and klass == "uncoalesced":
+            done = rewritten(access, kernel)
             add(counts, "own_uncoalesced_global", "total")
-            add(counts, "own_uncoalesced_global", "rewritten", n=int(rewritten(access, kernel)))
-            if not rewritten(access, kernel):
+            add(counts, "own_uncoalesced_global", "rewritten", n=int(done))
+            if not done:
                 add(counts, "own_uncoalesced_why", why_not_rewritten(access, kernel))
     name = kernel.get("name", "?")
     for group in kernel.get("groups", []):

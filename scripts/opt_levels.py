@@ -45,23 +45,10 @@ def at_level(job: census.Job, level: str) -> census.Job:
     return census.Job(job.program, f"{job.source}@O{level}", argv[:at] + ["-O", level] + argv[at:], job.program_dir)
 
 
-def why_not(access: dict[str, Any], kernel: dict[str, Any]) -> str:
-    """What a report says of an access it does not rewrite: the missed name
-    of its promotion, staging or group, its class otherwise."""
-    for key, field in (("promotion", "promotions"), ("staging", "stagings"), ("group", "groups")):
-        index = access.get(key)
-        if isinstance(index, int):
-            entry = kernel.get(field, [])[index]
-            if entry.get("missed"):
-                return f"{field[:-1]}: {entry['missed']}"
-    if access.get("left_out"):
-        return "left out of its staging"
-    return access.get("class", "?")
-
-
 def decisions(report: dict[str, Any] | None) -> tuple[set[Key], dict[Key, str]]:
-    """The rewritten source accesses of one file's report, and what the
-    report says of each source access it leaves (the first IR access's)."""
+    """The rewritten source accesses of one file's report, and why each
+    source access it leaves is left (the first IR access's, in the census's
+    words)."""
     rewritten: set[Key] = set()
     said: dict[Key, str] = {}
     for kernel in (report or {}).get("kernels", []):
@@ -72,7 +59,7 @@ def decisions(report: dict[str, Any] | None) -> tuple[set[Key], dict[Key, str]]:
             if census.rewritten(access, kernel):
                 rewritten.add(key)
             else:
-                said.setdefault(key, why_not(access, kernel))
+                said.setdefault(key, census.why_not_rewritten(access, kernel))
     return rewritten, said
 
 

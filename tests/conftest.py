@@ -196,6 +196,10 @@ def plant_lane_bug(out: Path, tmp_path: Path) -> Path:
                                                           "%coalda.lane = and i64 %coalda.tid, 15"))
 
 
+# A row of `coalda run`'s table: kernel, n, layout, schedule, what ran, result.
+ROW = re.compile(r"│ (\w+)\s+│\s+(\d+) │ ([\w-]+)\s+│ ([\w ]+?)\s+│ (\w+)\s+│ ([^│]+?)\s+│")
+
+
 def differing_kernels(run: subprocess.CompletedProcess[str]) -> set[str]:
     """The kernels of a `coalda run` table with a row that differs (mismatch,
     race or fault)."""

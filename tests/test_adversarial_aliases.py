@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    TESTCASES, assert_all_match, differing_kernels, emulate_levels, in_function, optimize_levels, plant,
+    ROW, TESTCASES, assert_all_match, differing_kernels, emulate_levels, in_function, optimize_levels, plant,
     rewrite_kinds, run_in_process,
 )
 
@@ -81,8 +81,6 @@ CHECKS = {
 # (vote_mixed: only even threads read their own element; gs_alternating:
 # the x index is not the lane form).
 VOTES = {"vote_mixed", "gs_alternating", "padding_neighbour", "skipped_member_neighbour"}
-
-ROW = re.compile(r"│ (\w+)\s+│\s+(\d+) │ ([\w-]+)\s+│ ([\w ]+?)\s+│ (\w+)\s+│ ([^│]+?)\s+│")
 
 
 def kernel_names() -> set[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    TESTCASES, assert_all_match, differing_kernels, emulate_levels, in_function, optimize_levels, plant,
+    ROW, TESTCASES, assert_all_match, differing_kernels, emulate_levels, in_function, optimize_levels, plant,
     run_in_process,
 )
 
@@ -62,8 +62,6 @@ OUTCOMES: dict[int, dict[str, list[str]]] = {
 # at one address
 PLANTED = {"accumulate": "_Z10accumulate", "maybe_empty": "_Z11maybe_empty", "two_loops": "_Z9two_loops",
            "shifted_view": "_Z12shifted_view"}
-
-ROW = re.compile(r"│ (\w+)\s+│\s+(\d+) │ ([\w-]+)\s+│ ([\w ]+?)\s+│ (\w+)\s+│ ([^│]+?)\s+│")
 
 
 @pytest.fixture(scope="module")
