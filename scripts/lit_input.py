@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from coalda.driver.compile import O0_PASSES  # noqa: E402
 from coalda.driver.toolchain import cuda_path, toolchain  # noqa: E402
 
 
@@ -37,7 +38,7 @@ def main() -> None:
             check=True,
         )
         if args.level == 0:
-            subprocess.run([str(tc.opt), "-passes=mem2reg", "-S", str(out), "-o", str(out)], check=True)
+            subprocess.run([str(tc.opt), f"-passes={O0_PASSES}", "-S", str(out), "-o", str(out)], check=True)
         ir = out.read_text()
     # Keep the test short: no ident or module flags, and of the attribute
     # groups only what the pass decides on, the memory effects (an inline

@@ -59,10 +59,10 @@ KINDS: dict[int, dict[str, str | None]] = {
     3: BOTH | {"chunk_inplace": "warp", "chunk_store_ahead": "warp", "chunk_pair_store": "warp",
                "rowsum_written_before": "warp", "wide_straddle": "block"},
     # -O0: the chunk loops stay loops (windows); the reduction reads through a
-    # window; -O0's struct copy of the straddling P2 is a memcpy (a call
-    # between the accesses); gs_warp_z_next's blocks are not one region
+    # window; gs_warp_z_next's blocks are not one region; the straddling
+    # P2's struct copy is split by SROA as at -O3
     0: BOTH | {"chunk_inplace": "window", "chunk_store_ahead": "window", "chunk_pair_store": "window",
-               "rowsum_written_before": "window", "wide_straddle": None},
+               "rowsum_written_before": "window", "wide_straddle": "block"},
 }
 # Overlap checks of the element stagings that the attacks rely on (the
 # thread's accesses through the other pointers, checked against its own

@@ -57,18 +57,19 @@ BOTH: dict[str, str | None] = {
     # left alone at both levels (reasons in REASONS)
     "packed_rmw": None, "volatile_member": None, "atomic_own_member": None, "fnptr_table": None,
     "printf_after": None, "assert_inside": None, "memcpy_local": None, "idx_type<short>": None,
+    # a struct copied whole into a local and back: scalarized at both levels
+    "local_copy_back": "warp",
 }
 KINDS: dict[int, dict[str, str | None]] = {
     # -O3: the lambdas' captures are registers, the member-pointer table and
     # the 24-float row loops are folded and unrolled, struct copies scalarized
     3: BOTH | {"lambda_ref": "block", "lambda_member_ref": "warp", "member_pointers": "warp",
-               "range_for_row": "warp", "tmpl_chunk<24>": "warp", "local_copy_back": "warp",
-               "op_overload": "block"},
+               "range_for_row": "warp", "tmpl_chunk<24>": "warp", "op_overload": "block"},
     # -O0: captures and member offsets are loaded from memory, the range-for
-    # steps a pointer, the struct copies are memcpys; the row loop is a window
+    # steps a pointer; the row loop is a window (struct copies are scalarized
+    # by -O0's SROA as by -O3's: local_copy_back is in BOTH)
     0: BOTH | {"lambda_ref": None, "lambda_member_ref": None, "member_pointers": None,
-               "range_for_row": None, "tmpl_chunk<24>": "window", "local_copy_back": None,
-               "op_overload": None},
+               "range_for_row": None, "tmpl_chunk<24>": "window", "op_overload": None},
 }
 # Why the kernels left alone are: a substring of the joined reasons of their
 # staging candidates (None: no staging candidate at all).
@@ -81,13 +82,14 @@ REASONS_BOTH: dict[str, str | None] = {
     "assert_inside": "a call to __assertfail",
     # reach gap: the index truncated to 16 bits is not taken for the lane index
     "idx_type<short>": None,
+    # memcpy into a local: SROA (-O3's, and -O0's) leaves 1-byte-aligned
+    # member loads and stores (memcpy's pointers are void *), which the cost
+    # rule names
+    "memcpy_local": "y's accesses are only 1-byte aligned (a packed struct, or a copy through memcpy or void *)",
 }
 REASONS: dict[int, dict[str, str | None]] = {
-    # memcpy into a local: SROA leaves 1-byte-aligned member loads and
-    # stores (memcpy's pointers are void *), which the cost rule names
-    3: REASONS_BOTH | {"memcpy_local": "y's accesses are only 1-byte aligned (a packed struct, or a copy through "
-                                       "memcpy or void *)"},
-    0: REASONS_BOTH | {"memcpy_local": "read-only array-of-structs elements", "lambda_ref": "is computed from memory",
+    3: REASONS_BOTH,
+    0: REASONS_BOTH | {"lambda_ref": "is computed from memory",
                        "lambda_member_ref": None, "member_pointers": None, "range_for_row": None},
 }
 # Rewritten, but the staged path never runs: a 2-D block (ntid.y > 1)

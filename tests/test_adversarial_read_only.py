@@ -43,15 +43,16 @@ WINDOWED = {
     # two_mixed_strides' 24-iteration loop (no chunk loop left)
     (3, False): CONST_BOTH,
     (3, True): CONST_BOTH | RUNTIME_ONLY,
-    (0, False): CONST_BOTH | {"double_256"},
-    (0, True): CONST_BOTH | RUNTIME_ONLY | {"double_256", "two_mixed_strides"},
+    # -O0 keeps float4_256's loop, whose float4 copies SROA splits into
+    # member loads: a window of 16-byte rows
+    (0, False): CONST_BOTH | {"double_256", "float4_256"},
+    (0, True): CONST_BOTH | RUNTIME_ONLY | {"double_256", "two_mixed_strides", "float4_256"},
 }
 # Never windowed: strides that differ between threads of a block, a guard
-# on data, rows not a multiple of 128 bytes, 2-byte loads, float4 (-O3: whole
-# unroll; -O0: memcpy).
+# on data, rows not a multiple of 128 bytes, 2-byte loads.
 NEVER = {
     "warp_len_table", "warp_len_split", "thread_select_len", "thread_loaded_len", "atomic_len",
-    "guard_data_const", "const_124", "const_132", "short_128", "float4_256",
+    "guard_data_const", "const_124", "const_132", "short_128",
 }
 # No window candidate at all: the lane stride is per-thread.
 NO_CANDIDATE = {"warp_len_table", "warp_len_split", "thread_select_len", "thread_loaded_len", "atomic_len"}

@@ -62,8 +62,11 @@ MUST_STAGE = {
                       # x and y written back only
                       "local_struct"},
     # -O0: the offset loaded before the region stays a separate view of y;
-    # the atomic after the region is in another block.
-    0: STAGED_BOTH | {"loaded_offset_alias", "atomic_after"},
+    # the atomic after the region is in another block. The vector members
+    # and the local struct's copies are split into members by SROA, as at
+    # -O3.
+    0: STAGED_BOTH | {"loaded_offset_alias", "atomic_after", "big_elements", "big_elements_fit", "vec_members",
+                      "local_struct"},
 }
 # Staged in warp tiles: no block barrier may go before the accesses (a
 # switch; at -O0 threads that return through a block of their own, a second
@@ -80,11 +83,8 @@ LEFT_ALONE = {
     # -O3: the atomic joins the region; loaded_offset_alias is a member copy
     # (a swizzle the copy rewrite refuses), no staging candidate.
     3: LEFT_ALONE_BOTH | {"atomic_after", "loaded_offset_alias"},
-    # -O0: the chunk loop is a loop, the vector members are stored through a
-    # local (a memcpy).
-    # local_struct's copies are memcpys through the local.
-    0: LEFT_ALONE_BOTH | {"big_elements", "big_elements_fit", "vec_members", "transpose_rmw_readback",
-                          "local_struct"},
+    # -O0: the read-back's loop stays a loop.
+    0: LEFT_ALONE_BOTH | {"transpose_rmw_readback"},
 }
 
 

@@ -13,6 +13,13 @@ from ..errors import CoaldaError, ToolFailed
 from . import ir_cache
 from .toolchain import cuda_path, toolchain
 
+# What -O0 runs after clang (-O0 -Xclang -disable-O0-optnone): the design's
+# mem2reg, as SROA does it, which also splits a struct assigned whole (a
+# memcpy at -O0: `auto p = a[i]; ... a[i] = p;`) into its fields' loads and
+# stores, as -O3 does. Without it such a copy is one call that no rewrite
+# takes, and -O0 and -O3 decided differently on the same source (nbody, sph).
+O0_PASSES = "sroa,dce"
+
 # clang 19 knows these NVPTX targets.
 ARCHES = (
     "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72",
@@ -91,12 +98,13 @@ def clang_command(source: Path, options: CompileOptions, output: Path, *, variab
 
 
 def compile_to_ir(source: Path, options: CompileOptions, output: Path, *, variables: bool = False) -> None:
-    """Device-side IR of SOURCE; at -O0 the seed's flow plus mem2reg. With
+    """Device-side IR of SOURCE; at -O0 the seed's flow plus O0_PASSES. With
     VARIABLES, the source variables' debug info too (clang_command). Kept
     in, and taken from, the IR cache (ir_cache) by what the compile reads."""
     tc = toolchain()
     command = clang_command(source, options, output, variables=variables)
-    entry = ir_cache.entry_for(command, output, [tc.clang, *([tc.opt] if options.opt_level == 0 else [])])
+    after = ["|", tc.opt.name, O0_PASSES] if options.opt_level == 0 else []
+    entry = ir_cache.entry_for([*command, *after], output, [tc.clang, *([tc.opt] if options.opt_level == 0 else [])])
     if entry is not None and entry.fetch(output):
         if options.opt_level == 0:  # opt names its input, this compile's output, as the module
             _rename_module(output)
@@ -106,7 +114,7 @@ def compile_to_ir(source: Path, options: CompileOptions, output: Path, *, variab
         run_tool(f"clang could not compile {source}",
                  [*command, "-MD", "-MF", str(depfile)] if entry is not None else command)
         if options.opt_level == 0:
-            run_tool("opt -passes=mem2reg failed", [tc.opt, "-passes=mem2reg", "-S", output, "-o", output])
+            run_tool(f"opt -passes={O0_PASSES} failed", [tc.opt, f"-passes={O0_PASSES}", "-S", output, "-o", output])
         if entry is not None:
             _keep(entry, output, depfile)
 

@@ -10,7 +10,8 @@ what clang reads:
   source as given, every flag, the CUDA tree), the working directory (the
   debug info's directory, and where relative paths resolve), the environment
   variables clang's header search reads, and the identity (path, size,
-  modification time) of clang and, at -O0, of the opt that runs mem2reg;
+  modification time) of clang and, at -O0, of the opt that runs SROA (and
+  its passes, compile.O0_PASSES);
 - the entry, one file: every file the compile read (clang's own dependency list,
   `-MD`: the source and each header, CUDA's and the project's) with the
   SHA-256 of its contents, and the IR. A lookup compares each file's hash

@@ -103,11 +103,24 @@ Verdict checkOther(Instruction &I, const StagingCandidate &C, StagingPlan &P,
   });
   if (!Needed || !mayFollowTransposedStore(I, C, DT))
     return std::nullopt;
-  if (!canMaterializeAt(Ptr, CheckPoint, DT))
+  if (Instruction *Blocker = materializationBlocker(Ptr, CheckPoint, DT)) {
+    LLVM_DEBUG(dbgs() << "  address not computable first: " << I << "\n");
+    // A phi is a loop's variable (a neighbour loop -O0 keeps rolled) or a
+    // branch's choice; the rest read memory or have effects.
+    const char *How = " is computed from memory between the accesses";
+    if (const auto *Phi = dyn_cast<PHINode>(Blocker))
+      How = any_of(Phi->blocks(),
+                   [&](BasicBlock *From) {
+                     return DT.dominates(Phi->getParent(), From);
+                   })
+                ? " changes from one iteration of a loop between the "
+                  "accesses to the next"
+                : " is chosen by a branch between the accesses";
     return miss(MissedReason::StagingAccessBetween,
-                "the address of " + describe(&I) +
-                    " is computed from memory between the accesses, so its "
-                    "overlap with the staged elements cannot be checked first");
+                "the address of " + describe(&I) + How +
+                    ", so its overlap with the staged elements cannot be "
+                    "checked first");
+  }
   const DataLayout &DL = I.getModule()->getDataLayout();
   Type *Ty = IsStore ? cast<StoreInst>(I).getValueOperand()->getType()
                      : I.getType();

@@ -46,26 +46,32 @@ bool isPureCloneable(const Instruction *I) {
   return isSafeToSpeculativelyExecute(I);
 }
 
-bool canMaterialize(Value *V, Instruction *At, DominatorTree &DT,
-                    unsigned Depth) {
+Instruction *blocker(Value *V, Instruction *At, DominatorTree &DT,
+                     unsigned Depth) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || DT.dominates(I, At))
-    return true;
+    return nullptr;
   // A pointer from a parameter struct, a base: moved to the kernel's top
   // before a rewrite that uses it is emitted (hoistLoadedBases).
   if (const auto *Load = dyn_cast<LoadInst>(I); Load && hoistableBase(*Load))
-    return true;
+    return nullptr;
   if (Depth > 24 || !isPureCloneable(I))
-    return false;
-  return all_of(I->operands(), [&](Use &U) {
-    return canMaterialize(U.get(), At, DT, Depth + 1);
-  });
+    return I;
+  for (Use &U : I->operands())
+    if (Instruction *B = blocker(U.get(), At, DT, Depth + 1))
+      return B;
+  return nullptr;
 }
 
 } // namespace
 
 bool canMaterializeAt(Value *V, Instruction *At, DominatorTree &DT) {
-  return canMaterialize(V, At, DT, 0);
+  return !blocker(V, At, DT, 0);
+}
+
+Instruction *materializationBlocker(Value *V, Instruction *At,
+                                    DominatorTree &DT) {
+  return blocker(V, At, DT, 0);
 }
 
 Value *materializeAt(Value *V, Instruction *At, DominatorTree &DT,

@@ -31,6 +31,12 @@ materializeAt(llvm::Value *V, llvm::Instruction *InsertBefore,
 bool canMaterializeAt(llvm::Value *V, llvm::Instruction *InsertBefore,
                       llvm::DominatorTree &DT);
 
+/// The instruction that keeps V from being computed at InsertBefore (a
+/// phi of a loop, a load, a call), or null when canMaterializeAt holds.
+llvm::Instruction *materializationBlocker(llvm::Value *V,
+                                          llvm::Instruction *InsertBefore,
+                                          llvm::DominatorTree &DT);
+
 /// Whether V is computed, without memory, phis or calls other than the
 /// block-uniform special registers (ctaid, ntid, nctaid) and tid.x, tid.y,
 /// tid.z, from the kernel's arguments and constants: the value another
