@@ -282,3 +282,10 @@ def test_wcoalda_prints_each_rewrite_and_refusal(tmp_path: Path) -> None:
     assert not any("arg0" in ln or "arg1" in ln for ln in lines)
     quiet = run_cli("cc", src, "-o", tmp_path / "app2")
     assert quiet.returncode == 0 and ": coalda: " not in quiet.stderr
+    # -O0: the pass does not run (a debug build), and -Wcoalda says so
+    # rather than printing nothing
+    debug = run_cli("cc", "-Wcoalda", "-O0", "-c", src, "-o", tmp_path / "w.o")
+    assert debug.returncode == 0, debug.stderr
+    assert [ln for ln in debug.stderr.splitlines() if ": coalda: " in ln] == [
+        f"{src}: coalda: -O0 leaves the kernels as written (a debug build; the pass runs at -O1 and above, "
+        f"and `coalda analyze -O0 {src}` shows what it would rewrite)"], debug.stderr

@@ -594,6 +594,13 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
         _run(device, f"clang++-19 could not compile the device code of {source.path} for {arch}", inv.verbose)
         if report.is_file():
             print_summary(source.path, json.loads(report.read_text()))
+        elif summary and inv.opt_level == "-O0":
+            # the plugin joins clang's pipeline at -O1 and above only: at -O0
+            # (optnone kernels, a debug build) it does not run, which
+            # -Wcoalda says rather than printing nothing
+            print(f"{source.path}: coalda: -O0 leaves the kernels as written (a debug build; the pass runs at "
+                  f"-O1 and above, and `coalda analyze -O0 {source.path}` shows what it would rewrite)",
+                  file=sys.stderr)
         _run([tools.ptxas, "-m64", ptxas_opt, "--gpu-name", arch, *inv.ptxas_flags, "--output-file", cubin, ptx],
              f"ptxas could not assemble the device code of {source.path} for {arch}", inv.verbose)
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
