@@ -80,14 +80,13 @@ WARP = {
                     # members (the float4s' .w), or splits a member loop
                     "both_sides", "elem64_update", "hist_prefix", "lbm_cells_all", "nbody_integrate",
                     "rec_time_loop", "sph_density", "sph_integrate"},
-    # -O0: both sides of the if/else write every member in one class; the
-    # chained early returns are not one guard there
-    0: WARP_BOTH | {"both_sides", "grid_cells_p3",
+    # -O0: both sides of the if/else write every member in one class
+    0: WARP_BOTH | {"both_sides",
                     # written in part member by member (8 of 48 bytes and
                     # the like): no run of untouched bytes refuses them now
                     "lbm_cells", "lbm_cells_all", "sph_barrier_neighbour",
                     # struct copies scalarized by -O0's SROA, as at -O3
-                    "elem64_all", "elem64_update", "grid_cells_pix8", "image_contrast", "image_contrast_a",
+                    "elem64_all", "elem64_update", "grid_cells_pix8",
                     "nbody_integrate", "nbody_integrate_w", "pix8_2d", "pix8_2d_exit", "pix8_big_shared",
                     "pix8_exit_on_member", "pix8_rows", "rec6_local_copy", "rec_make", "sph_integrate",
                     "sph_integrate_all", "union_q4"},
@@ -108,9 +107,10 @@ BLOCK_BOTH = {"axpy3<float>", "bitfield_update", "grid2d_stride",
               "view_read_inside", "transpose_scale"}
 BLOCK = {3: BLOCK_BOTH | {"coarsened4", "image_contrast_a", "mat4_transform", "grid_cells_p3", "fan2_like",
                           "image_contrast"},
-         0: BLOCK_BOTH | {"mat4_transform"}}
+         # -O0: the chained early returns are one guard, as at -O3
+         0: BLOCK_BOTH | {"mat4_transform", "image_contrast", "image_contrast_a", "grid_cells_p3", "fan2_like"}}
 # Of those, permuted through a padded tile (transposed stores, 2-D blocks).
-TRANSPOSED = {3: {"transpose_scale", "fan2_like"}, 0: {"transpose_scale"}}
+TRANSPOSED = {3: {"transpose_scale", "fan2_like"}, 0: {"transpose_scale", "fan2_like"}}
 # A pure struct copy in a grid-stride loop: the copy rewrite (flat copy).
 COPIED = {"rec_copy_stride"}
 
@@ -140,7 +140,7 @@ LEFT = {
     # -O0: member loops and time loops stay loops; sph_density's neighbour
     # loop reads p[i + d] at an address that changes from one iteration to
     # the next (-O3 unrolls it), so its overlap cannot be checked first
-    0: LEFT_BOTH | {"rec6_time_loop", "row_reverse", "fan2_like", "rec_time_loop", "sph_density",
+    0: LEFT_BOTH | {"rec6_time_loop", "row_reverse", "rec_time_loop", "sph_density",
                     # member loops, whose constant rows are under the window's
                     # 80-byte minimum (the short-row cost rule)
                     "coarsened4", "constant_coef", "hist_prefix", "hist_scale", "mat4_scale_identity",

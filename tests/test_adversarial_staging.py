@@ -66,12 +66,12 @@ MUST_STAGE = {
     # and the local struct's copies are split into members by SROA, as at
     # -O3.
     0: STAGED_BOTH | {"loaded_offset_alias", "atomic_after", "big_elements", "big_elements_fit", "vec_members",
-                      "local_struct"},
+                      "local_struct", "exit_before", "transpose_rmw_readback"},
 }
 # Staged in warp tiles: no block barrier may go before the accesses (a
-# switch; at -O0 threads that return through a block of their own, a second
-# branch inside the guard's), so each full warp is staged on its own.
-WARP_TILES = {3: {"switch_guard"}, 0: {"switch_guard", "nested_guard", "exit_before"}}
+# switch; at -O0 a second branch inside the guard's), so each full warp is
+# staged on its own.
+WARP_TILES = {3: {"switch_guard"}, 0: {"switch_guard", "nested_guard"}}
 # Never staged: volatile, an atomic / a barrier / a memcpy between
 # the accesses, a loop around them (not a grid-stride loop), a copy the copy
 # rewrite takes, packed (align-1) members.
@@ -83,8 +83,7 @@ LEFT_ALONE = {
     # -O3: the atomic joins the region; loaded_offset_alias is a member copy
     # (a swizzle the copy rewrite refuses), no staging candidate.
     3: LEFT_ALONE_BOTH | {"atomic_after", "loaded_offset_alias"},
-    # -O0: the read-back's loop stays a loop.
-    0: LEFT_ALONE_BOTH | {"transpose_rmw_readback"},
+    0: LEFT_ALONE_BOTH,
 }
 
 

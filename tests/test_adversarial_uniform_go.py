@@ -61,8 +61,10 @@ UNIFORM = {
     3: UNIFORM_BOTH | {"other_ssa_index", "or_return", "two_returns", "checks_and_flag", "tr_returns",
                        "float_view", "select_offset_lane"},
     # -O0: `n - i > 0` on size_t is still a subtraction (the lane side's wrap
-    # is tested); the transpose's i64 bounds are plain compares
-    0: UNIFORM_BOTH | {"u64_sub_ne", "tr_i64"},
+    # is tested); the transpose's i64 bounds are plain compares; the early
+    # returns are a chain (each `return` a block that only branches to the
+    # return block), as -O3's one branch
+    0: UNIFORM_BOTH | {"u64_sub_ne", "tr_i64", "or_return", "two_returns", "checks_and_flag", "tr_returns"},
 }
 VOTE = {
     # -O3: `n - i > 0` on size_t becomes `n != i` (an equality); `i < n ||
@@ -75,13 +77,12 @@ VOTE = {
 SHAPE = {3: {"shape_only"}, 0: {"shape_only"}}
 # No block barrier may go before the accesses: staged in warp tiles, each
 # full warp deciding by its ballot. -O3: a select between bounds (not one
-# branch's conditions); -O0: early returns and `||` are branches of their
-# own (the transpose's stay refused: a transpose needs the block).
-WARP = {3: {"select_guard"}, 0: {"select_guard", "or_guard", "or_return", "two_returns", "checks_and_flag"}}
-NOT_STAGED = {
+# branch's conditions); -O0: `||` is a branch of its own.
+WARP = {3: {"select_guard"}, 0: {"select_guard", "or_guard"}}
+NOT_STAGED: dict[int, set[str]] = {
     # -O3: y[i + z] with z loaded in the region
     3: {"loaded_zero_index"},
-    0: {"tr_returns"},
+    0: set(),
 }
 # Barriers of the staged path where a prologue writes the thread's own
 # element before the region: the staging's leading barrier (the vote's, when

@@ -594,7 +594,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
         _run(device, f"clang++-19 could not compile the device code of {source.path} for {arch}", inv.verbose)
         if report.is_file():
             print_summary(source.path, json.loads(report.read_text()))
-        elif summary and inv.opt_level == "-O0":
+        elif inv.summary and arch == inv.arches[0] and tools.plugin is not None and inv.opt_level == "-O0":
             # the plugin joins clang's pipeline at -O1 and above only: at -O0
             # (optnone kernels, a debug build) it does not run, which
             # -Wcoalda says rather than printing nothing

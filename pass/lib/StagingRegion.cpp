@@ -100,6 +100,22 @@ bool warpTilesMeasuredFaster(const StagingCandidate &C) {
          });
 }
 
+/// Whether an edge into Succ leads straight to M: Succ is M, or a block
+/// that only branches to M (-O0's `if (x >= n) return;` goes through a
+/// block of its own to the function's one return block).
+bool leadsStraightTo(BasicBlock *Succ, BasicBlock *M) {
+  if (Succ == M)
+    return true;
+  auto *Jump = dyn_cast<BranchInst>(Succ->getTerminator());
+  return Jump && Jump->isUnconditional() && Jump->getSuccessor(0) == M &&
+         Succ->sizeWithoutDebug() == 1;
+}
+
+bool branchesStraightTo(BasicBlock *D, BasicBlock *M) {
+  return any_of(successors(D),
+                [&](BasicBlock *Succ) { return leadsStraightTo(Succ, M); });
+}
+
 /// 2. Where the block's barriers go, or why none may.
 Verdict findBlockRegion(const StagingCandidate &C, StagingPlan &P,
                         PostDominatorTree &PDT, DominatorTree &DT,
@@ -129,14 +145,13 @@ Verdict findBlockRegion(const StagingCandidate &C, StagingPlan &P,
   // conditions must be computable at the first.
   BasicBlock *On = Head;
   while (!Cycles.getCycle(D) && !PDT.dominates(D, Entry) && M &&
-         is_contained(successors(D), M) && D->getSinglePredecessor() &&
+         branchesStraightTo(D, M) && D->getSinglePredecessor() &&
          none_of(*D, [](const Instruction &I) {
            return I.mayReadOrWriteMemory();
          })) {
     BasicBlock *Up = D->getSinglePredecessor();
     auto *UpBr = dyn_cast<BranchInst>(Up->getTerminator());
-    if (!UpBr || !UpBr->isConditional() ||
-        !is_contained(successors(Up), M))
+    if (!UpBr || !UpBr->isConditional() || !branchesStraightTo(Up, M))
       break;
     P.InnerGuards.push_back({Br, Br->getSuccessor(0) == On});
     On = D;
