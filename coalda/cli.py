@@ -135,7 +135,7 @@ def compile_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
     f = click.option(
         "-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True,
-        help="Optimization level; 0 is the design's -O0 -Xclang -disable-O0-optnone + SROA (mem2reg, struct copies split).",
+        help="Optimization level; 0 is the design's -O0 -Xclang -disable-O0-optnone + SROA and the full unroll of constant trip counts.",
     )(f)
     f = click.option(
         "--arch", type=click.Choice(ARCHES), default="sm_90", show_default=True, metavar="ARCH",

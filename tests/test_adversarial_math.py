@@ -17,9 +17,9 @@ STAGED = {"normalize", "bodies", "quantize", "transpose_exp"}
 # libdevice's branches (and sinf's slow-path loop) between the guard and the
 # accesses, or between the accesses: one region over several blocks
 ACROSS_BRANCHES = {"polar", "decay", "bodies_precise"}
-# -O3 unrolls the chunk loop into one element; -O0 keeps the loop, whose
-# constant rows are under the window's 80-byte minimum: left alone
-CHUNK = {3: ["element"], 0: []}
+# The chunk loop is unrolled into one element (-O3, and -O0's full unroll
+# of constant trip counts)
+CHUNK = {3: ["element"], 0: ["element"]}
 COPIED = {"copy_and_length"}
 
 

@@ -67,8 +67,9 @@ WARP = {
     # written back); the float4s' unchanged members are not stored (8 of 32).
     3: WARP_BOTH | {"syncwarp_after", "struct_assign", "elem192", "helper_in_loop", "trap_inside", "vec32"},
     # -O0: the trap's branch keeps all three members in one control class;
-    # SROA scalarizes the struct copy and the float4s as at -O3.
-    0: WARP_BOTH | {"trap_inside", "struct_assign", "vec32"},
+    # SROA scalarizes the struct copy and the float4s, and the 192-byte
+    # element's loop is unrolled, as at -O3.
+    0: WARP_BOTH | {"trap_inside", "struct_assign", "vec32", "elem192"},
 }
 # Staged in a block tile: the one early return reads alive[threadIdx.x],
 # which the block's vote computes before it.
@@ -84,9 +85,9 @@ LEFT_BOTH = {"shfl_orders", "syncwarp_inside", "cond_member", "phi_offset", "sel
              "warp_lane_index2", "lane_only"}
 LEFT = {
     3: LEFT_BOTH,
-    # -O0: the __syncwarp lands in the region; the member loop and the
-    # helper's loop stay loops.
-    0: LEFT_BOTH | {"syncwarp_after", "elem192", "helper_in_loop"},
+    # -O0: the __syncwarp lands in the region; the helper's loop stays a
+    # loop.
+    0: LEFT_BOTH | {"syncwarp_after", "helper_in_loop"},
 }
 # Threads the tiles are sized for where not 512: __launch_bounds__(100),
 # 192-byte elements, and 1024 where no element is read-modify-written at 16

@@ -37,6 +37,7 @@ PINNED = {
     "SameBuffer": "Missed/samebuf-O3.ll",
     "SourceStride": "Staging/cost-small-elements.ll",
     "SourceWritten": "Miscompile/chained-copies-O0.ll",
+    "StagingAccessBetween": "Staging/access-between-loop-O0.ll",
     "StagingCostRule": "Budget/recursive-helper.ll",
     "StagingInLoop": "CostRules/window-short-rows.ll",
     "StagingPartialElement": "Staging/multi-block-region.ll",
@@ -53,7 +54,7 @@ ANALYSIS_ONLY = "Plugin/analyze-only.ll"
 NOT_YET_IN_LIT = {
     "AddressSpaces", "DifferentBlocks", "GuardUnavailable", "MembersOverlap",
     "NoRuntimeChecks", "OverlapInLoop", "PastStride", "PromotionNotHoisted", "RolledBack", "SharedFillGuarded", "SingleMember",
-    "SourceNotGlobal", "SourceRegions", "StagingAccessBetween", "StagingGuard", "StagingOnePerKernel",
+    "SourceNotGlobal", "SourceRegions", "StagingGuard", "StagingOnePerKernel",
     "StagingTileTooLarge", "StrideLimit", "TileBeforeBarrier",
 }
 

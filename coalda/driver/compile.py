@@ -16,9 +16,15 @@ from .toolchain import cuda_path, toolchain
 # What -O0 runs after clang (-O0 -Xclang -disable-O0-optnone): the design's
 # mem2reg, as SROA does it, which also splits a struct assigned whole (a
 # memcpy at -O0: `auto p = a[i]; ... a[i] = p;`) into its fields' loads and
-# stores, as -O3 does. Without it such a copy is one call that no rewrite
-# takes, and -O0 and -O3 decided differently on the same source (nbody, sph).
-O0_PASSES = "sroa,dce"
+# stores, as -O3 does; then the full unroll of loops of a constant trip count
+# under LLVM's default size threshold (member loops, neighbour loops), SROA
+# again for the arrays the unroll indexes by constants, and DCE of the loads
+# SROA leaves unused. Where the source is the same, -O0 and -O3 then decide
+# the same (issue 39; docs/programs/opt-levels.md: 10 census files differed,
+# 5 do): without this a struct copy was one call no rewrite takes (nbody, sph)
+# and a fixed-trip loop hid its accesses from the element staging (matrixT,
+# lulesh's integrateStress).
+O0_PASSES = "sroa,loop(loop-unroll-full),sroa,dce"
 
 # clang 19 knows these NVPTX targets.
 ARCHES = (
