@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,36 +46,70 @@ def at_level(job: census.Job, level: str) -> census.Job:
     return census.Job(job.program, f"{job.source}@O{level}", argv[:at] + ["-O", level] + argv[at:], job.program_dir)
 
 
-def decisions(report: dict[str, Any] | None) -> tuple[set[Key], dict[Key, str]]:
-    """The rewritten source accesses of one file's report, and why each
-    source access it leaves is left (the first IR access's, in the census's
-    words)."""
-    rewritten: set[Key] = set()
-    said: dict[Key, str] = {}
+@dataclass
+class Decisions:
+    """One file's report at one level, as the comparison reads it."""
+    rewritten: set[Key] = field(default_factory=set)
+    # why each source access left alone is left (the first IR access's, in
+    # the census's words)
+    said: dict[Key, str] = field(default_factory=dict)
+    # source accesses rewritten by a loop promotion only -> (the loop's
+    # line, the buffer)
+    promoted_from: dict[Key, tuple[int, str]] = field(default_factory=dict)
+    # kernel -> (loop line, buffer) of every global access inside a loop
+    in_loops: dict[str, set[tuple[int, str]]] = field(default_factory=dict)
+
+
+def decisions(report: dict[str, Any] | None) -> Decisions:
+    out = Decisions()
     for kernel in (report or {}).get("kernels", []):
+        loops = out.in_loops.setdefault(kernel["name"], set())
         for access in kernel["accesses"]:
             if access.get("space", "global") != "global":
                 continue
+            if access.get("loop_line"):
+                loops.add((access["loop_line"], access.get("base", "?")))
             key = (kernel["name"], Path(access.get("file") or "?").name, access["line"], access["kind"])
             if census.rewritten(access, kernel):
-                rewritten.add(key)
+                out.rewritten.add(key)
+                if isinstance(access.get("promotion"), int) and "staging" not in access and "group" not in access:
+                    out.promoted_from.setdefault(
+                        key, (kernel["promotions"][access["promotion"]]["line"], access.get("base", "?")))
             else:
-                said.setdefault(key, census.why_not_rewritten(access, kernel))
-    return rewritten, said
+                out.said.setdefault(key, census.why_not_rewritten(access, kernel))
+    return out
+
+
+def same_in_effect(key: Key, at: Decisions, other: Decisions) -> int | None:
+    """The loop's line where KEY is rewritten at one level only by a loop
+    promotion and the other level's code reads and writes nothing of that
+    buffer inside a loop of that line (LLVM's own LICM or unrolling took the
+    accesses out of it, or merged them with ones outside it): the element
+    is out of the loop either way. None otherwise."""
+    promoted = at.promoted_from.get(key)
+    if promoted is None or promoted in other.in_loops.get(key[0], set()):
+        return None
+    return promoted[0]
 
 
 def compare(reports: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
     """LEVEL -> report, for one file: each differing source access with the
-    level that rewrites it and what the other says."""
-    (r0, s0), (r3, s3) = decisions(reports["0"]), decisions(reports["3"])
-    rows = []
-    for key in sorted(r0 ^ r3):
-        only = "0" if key in r0 else "3"
-        other = s3 if only == "0" else s0
-        rows.append({"kernel": key[0], "file": key[1], "line": key[2], "kind": key[3],
-                     "rewritten_at": f"-O{only}",
-                     "other_level": other.get(key, "no access at this line (the compiler moved or merged it)")})
-    return {"differ": bool(rows), "accesses": rows}
+    level that rewrites it and what the other says; the accesses a loop
+    promotion takes out of a loop at one level and LLVM at the other are
+    listed apart (same in effect)."""
+    d0, d3 = decisions(reports["0"]), decisions(reports["3"])
+    rows, alike = [], []
+    for key in sorted(d0.rewritten ^ d3.rewritten):
+        only = "0" if key in d0.rewritten else "3"
+        at, other = (d0, d3) if only == "0" else (d3, d0)
+        row = {"kernel": key[0], "file": key[1], "line": key[2], "kind": key[3], "rewritten_at": f"-O{only}",
+               "other_level": other.said.get(key, "no access at this line (the compiler moved or merged it)")}
+        loop = same_in_effect(key, at, other)
+        if loop is None:
+            rows.append(row)
+        else:
+            alike.append({**row, "loop_line": loop})
+    return {"differ": bool(rows), "accesses": rows, "same_in_effect": alike}
 
 
 def run(recipes: list[census.Recipe], jobs: int) -> dict[str, Any]:
@@ -102,6 +137,18 @@ def markdown(data: dict[str, Any]) -> str:
         out += [f"| `{a['kernel']}` | {a['file']}:{a['line']} | {a['kind']} | {a['rewritten_at']} | {a['other_level']} |"
                 for a in entry["accesses"]]
         out.append("")
+    alike = {name: entry["same_in_effect"] for name, entry in data.items() if entry.get("same_in_effect")}
+    if alike:
+        out += ["# Same in effect", "",
+                "Accesses COALDA's loop promotion keeps out of a loop at one level, where the other level's",
+                "code touches nothing of that buffer inside that loop (LLVM's LICM or unrolling took the",
+                "accesses out): not counted above.", ""]
+        for name, rows in alike.items():
+            out += [f"## `{name}`", "", "| kernel | line | kind | promoted at | loop | the other level |",
+                    "|---|---:|---|---|---:|---|"]
+            out += [f"| `{a['kernel']}` | {a['file']}:{a['line']} | {a['kind']} | {a['rewritten_at']} | "
+                    f"{a['loop_line']} | {a['other_level']} |" for a in rows]
+            out.append("")
     return "\n".join(out)
 
 

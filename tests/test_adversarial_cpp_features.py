@@ -99,9 +99,10 @@ REASONS: dict[int, dict[str, str | None]] = {
 # always takes the original code, and the laundered pointer's overlap check
 # against the thread's own element (which it lies inside) always fails.
 NEVER_STAGED = {"rank_2d", "int_laundered"}
-# At -O0 member_pointers' warps never take the staged path in the emulator
-# either (its ballot fails; found 2026-12-02 when -O0 began unrolling the
-# member loop, not investigated yet): correct, but no faster.
+# At -O0 member_pointers' warps never take the staged path either: its member
+# offsets are loads from the constant table (-O0 does not fold them), so the
+# three members are three views of y at unknown offsets, and their overlap
+# check (24 bytes apart) fails on every thread. Correct, but no faster.
 NEVER_STAGED_AT = {3: NEVER_STAGED, 0: NEVER_STAGED | {"member_pointers"}}
 
 

@@ -13,9 +13,11 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -415,9 +417,25 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
         LeftOut[M->Inst] = Why;
       }
   }
+  // The innermost loop around each access, by its source line (the line
+  // a promotion names): which accesses a loop holds, at this level.
+  DenseMap<const Function *, std::unique_ptr<LoopInfo>> Loops;
+  auto LoopLine = [&](const Instruction *I) -> int64_t {
+    const Function *Fn = I->getFunction();
+    std::unique_ptr<LoopInfo> &LI = Loops[Fn];
+    if (!LI) {
+      DominatorTree DT(const_cast<Function &>(*Fn));
+      LI = std::make_unique<LoopInfo>(DT);
+    }
+    const Loop *L = LI->getLoopFor(I->getParent());
+    DebugLoc Start = L ? L->getStartLoc() : DebugLoc();
+    return Start ? (int64_t)Start.getLine() : 0;
+  };
   json::Array Accesses;
   for (const AccessExpr &A : Info.Accesses) {
     json::Value J = accessJSON(A, Info);
+    if (int64_t Line = LoopLine(A.Inst))
+      (*J.getAsObject())["loop_line"] = Line;
     if (auto It = GroupOf.find(A.Inst); It != GroupOf.end())
       (*J.getAsObject())["group"] = It->second;
     if (auto It = StagingOf.find(A.Inst); It != StagingOf.end())
