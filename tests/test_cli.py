@@ -63,7 +63,7 @@ def test_O0_flow_is_the_seeds(tmp_path: Path, rgb: Path) -> None:
     proc = run_cli("optimize", rgb, "-O", "0", "-o", tmp_path / "o")
     assert proc.returncode == 0, proc.stderr
     before = (tmp_path / "o" / "rgb.before.ll").read_text()
-    assert "alloca" not in before  # mem2reg ran
+    assert "alloca" not in before  # SROA (-O0's mem2reg) ran
     report = json.loads((tmp_path / "o" / "rgb.report.json").read_text())
     assert report["opt_level"] == 0
     assert any(g["transformed"] for k in report["kernels"] for g in k["groups"])

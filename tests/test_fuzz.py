@@ -12,7 +12,7 @@ in one allocation (one thread), where the oracle has those layouts; the
 `accumulate` family's (loops the pass keeps in registers) also with every
 buffer at one address, the whole grid (the alias layout).
 
-COALDA_FUZZ_EXAMPLES kernels (default 400; `make fuzz` runs 5000), each
+COALDA_FUZZ_EXAMPLES kernels (default 480; `make fuzz` runs 5000), each
 compiled at both levels, from every family of tests/fuzz_kernels.py: the
 first six (plain copies and issue 9's defects) and six from the
 adversarial corpus's miscompiles (select/phi pointers, extern __shared__
@@ -53,10 +53,10 @@ from fuzz_kernels import FAMILIES, Kernel, OddWidthKernel, any_kernels, ir_modul
 # module costs a clang, opt and JIT start whatever it holds: at 240 kernels
 # 16.6 CPU s against 25.2 (2026-11-28); a failure still names its kernel.
 BATCH = 80
-# 400 in `make test` (was 1040 until 2026-12-02, when CI took 347 of its
-# 360 s): five batches; most families get the 40 compiles or more from which
+# 480 in `make test` (was 1040 until 2026-12-02, when CI took 347 of its
+# 360 s): six batches; most families get the 40 compiles or more from which
 # their rewrite floors are checked; `make fuzz` runs the campaign, 5000
-KERNELS = int(os.environ.get("COALDA_FUZZ_EXAMPLES", "400"))
+KERNELS = int(os.environ.get("COALDA_FUZZ_EXAMPLES", "480"))
 ONLY = [f for f in os.environ.get("COALDA_FUZZ_FAMILIES", "").split(",") if f]
 LEVELS = (0, 3)
 SHRINK = os.environ.get("COALDA_FUZZ_SHRINK") == "1"
@@ -233,8 +233,12 @@ def run_kernel(kernel: Kernel, name: str, compiled: Compiled, level: int, rng: n
         SCHEDULES_SEEN.add(str(schedule))
         if not r.match:
             problems.append(f"{where} ({r.layout}{', ' + str(schedule) if schedule else ''} vs {r.against}): {r.detail}")
+    # a staging counts too: since -O0 runs SROA, a struct assignment is its
+    # members' copies, which the chain family's read-back refuses to the copy
+    # rewrite and the element staging takes
     rewritten = (any(g["transformed"] for g in entry["groups"])
-                 or any(p["transformed"] for p in entry.get("promotions", [])))
+                 or any(p["transformed"] for p in entry.get("promotions", []))
+                 or any(s["transformed"] for s in entry.get("stagings", [])))
     STATS["cases"] += len(results)
     STATS["compiles"] += 1
     STATS["rewritten"] += rewritten
@@ -303,8 +307,11 @@ def _assert_budget_spent() -> None:
         assert STATS["rewritten"] >= STATS["compiles"] // 5, STATS  # observed: 37-40% of the compiles
         for family in FAMILIES:
             assert STATS[f"family:{family}"] > 0, f"no {family} kernel generated: {STATS}"
-            # every family rewrites some (observed: chains 10%, the others 20-70%)
-            assert KERNELS < 300 or STATS[f"rewritten:{family}"] > 0, f"no {family} kernel rewritten: {STATS}"
+            # every family rewrites some (observed: chains 9-14%, accumulate
+            # 7%, the others 15-100%), checked where a family has 80 compiles
+            # or more (none rewritten by chance: under 1 in 1000 at 9%)
+            assert STATS[f"compiles:{family}"] < 80 or STATS[f"rewritten:{family}"] > 0, \
+                f"no {family} kernel rewritten: {STATS}"
     for family, floor in REWRITE_FLOORS.items():
         # a corpus family whose kernels the pass never rewrites would prove
         # nothing about the rewrite it once broke

@@ -63,7 +63,7 @@ def compile_once(project: Path, name: str, opt_level: int = 3) -> str:
 def test_the_same_compile_is_taken_from_the_cache(project: Path, opt_level: int,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The second compile runs no clang and gives the bytes clang (and at
-    -O0 mem2reg) would have written there."""
+    -O0 compile.O0_PASSES) would have written there."""
     compile_once(project, "a.ll", opt_level)
     hit = compile_once(project, "b.ll", opt_level)
     assert runs(project) == 1
@@ -107,6 +107,16 @@ def test_the_command_the_directory_and_the_tools_are_part_of_the_key(project: Pa
     os.utime(clang, ns=(clang.stat().st_mtime_ns + 10**9,) * 2)
     compile_once(project, "d.ll")
     assert runs(project) == 4
+
+
+def test_the_o0_passes_are_part_of_the_key(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """-O0's IR is clang's output after compile.O0_PASSES: an entry made by
+    other passes (an older COALDA's mem2reg) is not taken."""
+    from coalda.driver import compile as compile_module
+    compile_once(project, "a.ll", 0)
+    monkeypatch.setattr(compile_module, "O0_PASSES", "mem2reg")
+    compile_once(project, "b.ll", 0)
+    assert runs(project) == 2
 
 
 def test_a_failing_compile_is_not_kept(project: Path) -> None:

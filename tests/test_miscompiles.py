@@ -48,7 +48,7 @@ class Built:
 
 
 def build_cuda(source: str, level: int, pass_args: tuple[str, ...] = ()) -> Built:
-    """`coalda optimize`'s pipeline (clang, mem2reg at -O0, the pass, the verifier)."""
+    """`coalda optimize`'s pipeline (clang, compile.O0_PASSES at -O0, the pass, the verifier)."""
     with tempfile.TemporaryDirectory() as tmp:
         cu = Path(tmp) / "defect.cu"
         cu.write_text(source)
