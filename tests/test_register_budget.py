@@ -56,7 +56,7 @@ OVER = pytest.mark.xfail(strict=True, reason="rewritten kernels over 64 register
 
 
 @pytest.mark.parametrize("stem,level", [
-    ("staging", 3), ("warp_tiles", 0), ("uniform_go", 3),
+    ("staging", 3), ("warp_tiles", 0),
     # staging.cu's contract_both_sides at -O0: 25 -> 70
     pytest.param("staging", 0, marks=OVER),
     pytest.param("windows", 0, marks=OVER),
