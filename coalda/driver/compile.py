@@ -20,8 +20,8 @@ from .toolchain import cuda_path, toolchain
 # under LLVM's default size threshold (member loops, neighbour loops), SROA
 # again for the arrays the unroll indexes by constants, and DCE of the loads
 # SROA leaves unused. Where the source is the same, -O0 and -O3 then decide
-# the same (issue 39; docs/programs/opt-levels.md: 10 census files differed,
-# 5 do): without this a struct copy was one call no rewrite takes (nbody, sph)
+# the same (issue 39; docs/programs/opt-levels.md: of the census files 10
+# differed, 3 do): without this a struct copy was one call no rewrite takes (nbody, sph)
 # and a fixed-trip loop hid its accesses from the element staging (matrixT,
 # lulesh's integrateStress).
 O0_PASSES = "sroa,loop(loop-unroll-full),sroa,dce"
