@@ -428,18 +428,16 @@ def count_kernel(kernel: dict[str, Any], program_dir: Path, prefix: str, into: F
             if not done:
                 add(counts, "own_uncoalesced_why", why_not_rewritten(access, kernel))
     name = kernel.get("name", "?")
-    for group in kernel.get("groups", []):
-        if group.get("transformed"):
-            add(counts, "rewrites", "copy")
-            into.rewrites.append(f"{prefix}:{name}:copy:{group.get('line', 0)}")
-        else:
-            add(counts, "refused", "copy group", group.get("missed") or "?")
-    for promotion in kernel.get("promotions", []):
-        if promotion.get("transformed"):
-            add(counts, "rewrites", "loop promotion")
-            into.rewrites.append(f"{prefix}:{name}:promotion:{promotion.get('line', 0)}")
-        else:
-            add(counts, "refused", "loop promotion", promotion.get("missed") or "?")
+    # (the report's list, the rewrite's name in the counts, its tag in the
+    # rewrite list, the refusal's name)
+    for key, rewrite, tag, refusal in (("groups", "copy", "copy", "copy group"),
+                                       ("promotions", "loop promotion", "promotion", "loop promotion")):
+        for outcome in kernel.get(key, []):
+            if outcome.get("transformed"):
+                add(counts, "rewrites", rewrite)
+                into.rewrites.append(f"{prefix}:{name}:{tag}:{outcome.get('line', 0)}")
+            else:
+                add(counts, "refused", refusal, outcome.get("missed") or "?")
     for staging in kernel.get("stagings", []):
         kind = staging.get("kind", "element")
         if staging.get("transformed"):
