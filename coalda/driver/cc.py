@@ -57,8 +57,9 @@ from typing import Literal
 
 import click
 
+from . import registers
 from .compile import ARCHES
-from ..errors import CoaldaError, ToolNotFound
+from ..errors import CoaldaError, ToolFailed, ToolNotFound
 from .toolchain import cuda_path, cuda_version, find_clang, find_plugin
 
 DEFAULT_ARCH = "sm_90"
@@ -569,6 +570,58 @@ def _without_host_only(flags: list[str]) -> list[str]:
     return out
 
 
+def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx: Path, cubin: Path,
+                    flags: list[str], device: list[str | Path], scratch: Path) -> None:
+    """PTX to CUBIN. A rewritten kernel that ptxas gives more than 64
+    registers is compared with its original, compiled without the plugin
+    (DEVICE, the plugin's flags left out): where the original takes at most
+    64, it gets `.maxnreg 64` so that it still launches with 1024 threads
+    (registers.py)."""
+    what = f"ptxas could not assemble the device code of {source.path} for {arch}"
+    if inv.verbose:
+        print("coalda cc: " + shlex.join([str(tools.ptxas), "-m64", "-v", "--gpu-name", arch, *flags,
+                                          "--output-file", str(cubin), str(ptx)]), file=sys.stderr, flush=True)
+    try:
+        usage = registers.assemble(tools.ptxas, ptx, arch, cubin, flags)
+        if (tools.plugin is None or not registers.wanted(flags)
+                or all(u.registers <= registers.LIMIT for u in usage.values())):
+            return
+        original = ptx.with_suffix(".original.ptx")
+        _run([*_without_plugin(device), "-S", source.path, "-o", original],
+             f"clang++-19 could not compile the device code of {source.path} for {arch} without the plugin",
+             inv.verbose)
+        limited = registers.limit_crossings(tools.ptxas, original, ptx, arch, cubin, flags, usage)
+    except ToolFailed as exc:
+        sys.stderr.write(exc.stderr)
+        raise CoaldaError(f"{what} (exit {exc.returncode}); see the diagnostics above") from None
+    if inv.summary:
+        for x in limited:
+            print(f"{source.path}: coalda: kernel {x.symbol}: limited to {registers.LIMIT} registers (.maxnreg): "
+                  f"it took {x.after} after the rewrite and {x.before} before, and would no longer launch with "
+                  f"1024 threads", file=sys.stderr)
+
+
+def _without_plugin(device: list[str | Path]) -> list[str | Path]:
+    """A device compile's command less the plugin's flags."""
+    out: list[str | Path] = []
+    skip = 0
+    for k, arg in enumerate(device):
+        if skip:
+            skip -= 1
+            continue
+        text = str(arg)
+        if text.startswith("-fpass-plugin="):
+            continue
+        if text == "-Xclang" and k + 3 < len(device) and str(device[k + 1]) == "-load":
+            skip = 3  # -Xclang -load -Xclang PLUGIN
+            continue
+        if text == "-mllvm" and k + 1 < len(device) and str(device[k + 1]).startswith("-coalda"):
+            skip = 1
+            continue
+        out.append(arg)
+    return out
+
+
 def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratch: Path) -> None:
     """A .cu source to a host object that carries its device code."""
     images: list[FatbinImage] = []
@@ -590,8 +643,8 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             device.append(f"-fpass-plugin={tools.plugin}")
             if summary:  # the source's names and lines in the reasons, not arg0
                 device += ["-fno-discard-value-names", "-gline-tables-only", "-mllvm", f"-coalda-report={report}"]
-        device += ["-S", source.path, "-o", ptx]
-        _run(device, f"clang++-19 could not compile the device code of {source.path} for {arch}", inv.verbose)
+        _run([*device, "-S", source.path, "-o", ptx],
+             f"clang++-19 could not compile the device code of {source.path} for {arch}", inv.verbose)
         if report.is_file():
             print_summary(source.path, json.loads(report.read_text()))
         elif inv.summary and arch == inv.arches[0] and tools.plugin is not None and inv.opt_level == "-O0":
@@ -601,8 +654,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             print(f"{source.path}: coalda: -O0 leaves the kernels as written (a debug build; the pass runs at "
                   f"-O1 and above, and `coalda analyze -O0 {source.path}` shows what it would rewrite)",
                   file=sys.stderr)
-        _run([tools.ptxas, "-m64", ptxas_opt, "--gpu-name", arch, *inv.ptxas_flags, "--output-file", cubin, ptx],
-             f"ptxas could not assemble the device code of {source.path} for {arch}", inv.verbose)
+        assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device, scratch)
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
         images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
     blob = scratch / f"{Path(source.path).stem}.fatbin"

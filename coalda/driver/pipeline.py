@@ -14,8 +14,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import registers
 from .compile import CompileOptions, compile_to_ir, emit_ptx, line_tables_only, run_coalda
 from ..errors import CoaldaError, NoKernel, ToolFailed
+from .toolchain import find_ptxas
 from ..report import Report, build_report
 
 
@@ -152,6 +154,20 @@ def _same_module_id(before: Path, after: Path) -> None:
     after.write_text(text)
 
 
+def rewritten_symbols(report: dict) -> set[str]:
+    """The symbols of REPORT's kernels with a rewrite."""
+    return {k["symbol"] for k in report["kernels"] if "symbol" in k and any(
+        x.get("transformed") for key in ("groups", "stagings", "promotions") for x in k.get(key, []))}
+
+
+def note_register_limits(report: dict, limited: list[registers.Limited]) -> None:
+    """REPORT's kernels that the PTX gives `.maxnreg` (registers.py) say so."""
+    for kernel in report["kernels"]:
+        for x in limited:
+            if kernel.get("symbol") == x.symbol:
+                kernel["register_limit"] = {"limit": registers.LIMIT, "before": x.before, "unlimited": x.after}
+
+
 def build(
     source: Path,
     options: CompileOptions,
@@ -184,6 +200,8 @@ def build(
     if ptx and not analyze_only:
         emit_ptx(artifacts.before, options.arch, artifacts.before_ptx)
         emit_ptx(artifacts.after, options.arch, artifacts.ptx)
+        note_register_limits(report, registers.limit_rewritten(
+            find_ptxas(), artifacts.before_ptx, artifacts.ptx, options.arch, rewritten_symbols(report)))
     artifacts.diff.write_text(unified_diff(artifacts.before, artifacts.after))
     artifacts.report.write_text(json.dumps(report, indent=2) + "\n")
     return OptimizeResult(artifacts, report, remarks)

@@ -91,6 +91,15 @@ def find_filecheck() -> Path:
     return _find("FileCheck", "COALDA_FILECHECK", ("FileCheck-19",), INSTALL_LLVM)
 
 
+def find_ptxas() -> Path:
+    """The CUDA 12 tree's ptxas (cuda_path(): $COALDA_CUDA_PATH or the wheels)."""
+    ptxas = cuda_path() / "bin" / "ptxas"
+    if not ptxas.is_file():
+        raise ToolNotFound("ptxas", [str(ptxas)], "install the CUDA 12 wheels with `pip install -e .` or fix "
+                           "$COALDA_CUDA_PATH")
+    return ptxas
+
+
 def find_plugin() -> Path:
     override = os.environ.get("COALDA_PLUGIN")
     if override:

@@ -19,6 +19,7 @@
 #include "coalda/CoalescingTransform.h"
 #include "CopyGroup.h"
 #include "Options.h"
+#include "RegisterBudget.h"
 #include "Report.h"
 #include "RewriteKind.h"
 #include "Staging.h"
@@ -613,9 +614,13 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
 
   json::Array Report;
   bool Changed = false;
-  for (Function *F : Kernels)
-    Changed |= transformKernelOf(*F, FAM,
-                                 opts::ReportFile.empty() ? nullptr : &Report);
+  for (Function *F : Kernels) {
+    if (!transformKernelOf(*F, FAM,
+                           opts::ReportFile.empty() ? nullptr : &Report))
+      continue;
+    Changed = true;
+    boundRegisters(*F);
+  }
   if (!opts::ReportFile.empty())
     writeReport(M, std::move(Report));
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -61,6 +61,15 @@ cl::opt<unsigned> StagePartialGap(
              "updated gained 1.35-1.53x staged, one member of it "
              "0.99-1.19x; docs/benchmarks.md, \"Records written in "
              "part\")"));
+cl::opt<unsigned> MaxRegisters(
+    "coalda-max-registers", cl::init(0),
+    cl::desc("Give each rewritten kernel without __launch_bounds__ this "
+             "register limit (PTX .maxnreg; 64 lets a block of 1024 threads "
+             "launch). 0, the default: none, as measured (under a limit "
+             "ptxas takes up to the limit: geglu 40 -> 52 registers, sph "
+             "32 -> 48, fewer warps per SM); `coalda cc` and `coalda "
+             "optimize` limit only the kernels that need it, after ptxas "
+             "(pass/lib/RegisterBudget.cpp)"));
 cl::opt<unsigned> StageTileBudget(
     "coalda-stage-tile-budget", cl::init(48 * 1024),
     cl::desc("Without __launch_bounds__, size the tiles for the most threads "

@@ -35,6 +35,7 @@ extern llvm::cl::opt<bool> StageReadOnly;
 extern llvm::cl::opt<unsigned> StageReadOnlyRows;
 extern llvm::cl::opt<unsigned> StagePartialGap;
 extern llvm::cl::opt<unsigned> StageTileBudget;
+extern llvm::cl::opt<unsigned> MaxRegisters;
 extern llvm::cl::opt<unsigned> StageSmallRMWThreads;
 extern llvm::cl::opt<bool> StageSmallAlways;
 extern llvm::cl::opt<unsigned> KernelWorkLoopTrips;

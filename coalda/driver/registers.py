@@ -1,0 +1,162 @@
+"""A rewritten kernel launches wherever its original launched.
+
+A kernel without launch bounds may be launched with blocks of 1024 threads,
+which leave each thread 64 registers (65,536 per SM). ptxas gives the whole
+kernel one register count, and a rewritten kernel carries its staged path
+beside the original's, so the count can cross 64 where the original's did
+not: the kernel then fails to launch at 1024 threads
+(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; found on an H200, docs/runs/o0/). On the
+corpus, softmax's `softMax` went from 27 registers to 72
+(docs/programs/registers.md).
+
+Which kernels cross the line only ptxas can tell, so the rule runs after it
+(`coalda cc`, `coalda optimize`): a rewritten kernel that declares no bound
+of its own (.maxntid, .reqntid, .maxnreg), that ptxas gives more than 64
+registers, and whose original it gives at most 64, gets `.maxnreg 64` in its
+PTX entry and is assembled again. ptxas then keeps it within 64, spilling
+where it must. The limit is not put on every rewritten kernel: under a limit
+ptxas takes registers up to it (geglu 40 -> 52, sph 32 -> 48: fewer warps
+per SM), and an original over 64 could not launch at 1024 threads anyway
+(lulesh's integrateStress, 94 before the pass, would spill 600 bytes at 64).
+
+COALDA_REGISTER_LIMIT=off leaves every kernel as ptxas sizes it (to measure
+what the limit costs, or for programs that never launch 1024 threads).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CoaldaError, ToolFailed
+
+LIMIT = 64  # registers per thread that let a block of 1024 threads launch
+_BOUNDS = re.compile(r"^\s*\.(maxntid|reqntid|maxnreg)\b", re.M)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What ptxas gives one kernel."""
+
+    registers: int
+    spill_bytes: int  # spill stores + spill loads
+
+
+@dataclass(frozen=True)
+class Limited:
+    """A kernel given `.maxnreg LIMIT`: its registers before the pass, and
+    after it without the limit."""
+
+    symbol: str
+    before: int
+    after: int
+
+
+def parse_usage(ptxas_stderr: str) -> dict[str, Usage]:
+    """Kernel symbol -> Usage, from `ptxas -v`'s report."""
+    out: dict[str, Usage] = {}
+    current, spills = None, 0
+    for line in ptxas_stderr.splitlines():
+        if m := re.search(r"Compiling entry function '([^']+)'", line):
+            current, spills = m.group(1), 0
+        elif m := re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line):
+            spills = int(m.group(1)) + int(m.group(2))
+        elif (m := re.search(r"Used (\d+) registers", line)) and current:
+            out[current], current = Usage(int(m.group(1)), spills), None
+    return out
+
+
+def assemble(ptxas: Path, ptx: Path, arch: str, output: Path | str, flags: Sequence[str] = ()) -> dict[str, Usage]:
+    """ptxas -v: PTX to OUTPUT (a cubin, or /dev/null); each kernel's usage.
+    Its report goes to stderr too when FLAGS ask for it (-v)."""
+    argv = [str(ptxas), "-m64", "-v", "--gpu-name", arch, *flags, "--output-file", str(output), str(ptx)]
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True)
+    except OSError as exc:
+        raise CoaldaError(f"cannot run {ptxas}: {exc.strerror}") from None
+    if proc.returncode != 0:
+        raise ToolFailed(f"ptxas could not assemble {ptx}", argv, proc.returncode, proc.stderr)
+    if "-v" in flags or "--verbose" in flags:
+        sys.stderr.write(proc.stderr)
+    return parse_usage(proc.stderr)
+
+
+def own_bounds(ptx: str) -> set[str]:
+    """The kernels whose PTX entry declares a bound of its own."""
+    bounded = set()
+    for m in re.finditer(r"\.entry\s+(\S+?)\s*\(", ptx):
+        head_end = ptx.index("{", ptx.index(")", m.end()))
+        if _BOUNDS.search(ptx, ptx.index(")", m.end()), head_end):
+            bounded.add(m.group(1))
+    return bounded
+
+
+def crossings(before: dict[str, Usage], after: dict[str, Usage], bounded: set[str]) -> list[Limited]:
+    """The kernels at most LIMIT registers before the pass and more after
+    it, with no bound of their own."""
+    return [Limited(k, before[k].registers, after[k].registers) for k in sorted(after)
+            if k in before and k not in bounded and before[k].registers <= LIMIT < after[k].registers]
+
+
+def with_limit(ptx: str, symbols: set[str], limit: int = LIMIT) -> str:
+    """PTX with `.maxnreg LIMIT` in the entry directives of SYMBOLS."""
+    out, last = [], 0
+    for m in re.finditer(r"\.entry\s+(\S+?)\s*\(", ptx):
+        if m.group(1) not in symbols:
+            continue
+        body = ptx.index("{", ptx.index(")", m.end()))
+        out += [ptx[last:body], f".maxnreg {limit}\n"]
+        last = body
+    return "".join(out) + ptx[last:]
+
+
+def wanted(flags: Sequence[str]) -> bool:
+    """Whether the limit applies: not under COALDA_REGISTER_LIMIT=off, nor
+    where ptxas's FLAGS bound every kernel already (--maxrregcount)."""
+    return os.environ.get("COALDA_REGISTER_LIMIT") != "off" and not any("maxrregcount" in f for f in flags)
+
+
+def limit_crossings(ptxas: Path, before: Path, after: Path, arch: str, output: Path | str,
+                    flags: Sequence[str] = (), after_usage: dict[str, Usage] | None = None) -> list[Limited]:
+    """Assembles AFTER (PTX after the pass) to OUTPUT; when a kernel crosses
+    the line against BEFORE (the PTX without the pass), rewrites AFTER with
+    the limit on those kernels and assembles it again. AFTER_USAGE: AFTER
+    already assembled to OUTPUT (its usage), when the caller did. A user's
+    --maxrregcount among FLAGS bounds every kernel already: nothing is done."""
+    if not wanted(flags):
+        if after_usage is None:
+            assemble(ptxas, after, arch, output, flags)
+        return []
+    if after_usage is None:
+        after_usage = assemble(ptxas, after, arch, output, flags)
+    if all(u.registers <= LIMIT for u in after_usage.values()):
+        return []
+    return _limit(ptxas, before, after, arch, output, flags, after_usage)
+
+
+def limit_rewritten(ptxas: Path, before: Path, after: Path, arch: str, rewritten: set[str]) -> list[Limited]:
+    """limit_crossings for `coalda optimize`, which keeps no cubin: ptxas
+    assembles only the REWRITTEN kernels (a kernel the pass left as it was
+    cannot cross), none when there are none."""
+    if not rewritten or not wanted(()):
+        return []
+    entries = ["--entry", ",".join(sorted(rewritten))]
+    after_usage = assemble(ptxas, after, arch, "/dev/null", entries)
+    if all(u.registers <= LIMIT for u in after_usage.values()):
+        return []
+    return _limit(ptxas, before, after, arch, "/dev/null", entries, after_usage)
+
+
+def _limit(ptxas: Path, before: Path, after: Path, arch: str, output: Path | str, flags: Sequence[str],
+           after_usage: dict[str, Usage]) -> list[Limited]:
+    text = after.read_text()
+    limited = crossings(assemble(ptxas, before, arch, "/dev/null", flags), after_usage, own_bounds(text))
+    if limited:
+        after.write_text(with_limit(text, {x.symbol for x in limited}))
+        assemble(ptxas, after, arch, output, flags)
+    return limited
