@@ -7,6 +7,11 @@ schedule, the overlap layouts where pointers may alias), and every kernel
 windowed at both levels (its loop stores: the cost rule takes it; a kernel
 that is not windowed proves nothing about windows).
 
+The random kernels' PTX keeps the register budget too (tests/
+test_register_budget.py): with COALDA_REGISTER_LIMIT=off both batches fail,
+their -O0 windows taking more than 64 registers where the originals take
+fewer (the bug an H200 run found, docs/runs/o0/).
+
 COALDA_WINDOW_FUZZ random kernels (default 16, in batches of 8).
 """
 
@@ -19,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_in_process
+from test_register_budget import crossing
 from window_kernels import random_kernels
 
 FUZZ = int(os.environ.get("COALDA_WINDOW_FUZZ", "16"))
@@ -160,5 +166,8 @@ def test_random_window_kernels(batch: int, tmp_path: Path) -> None:
         missing = {k.name for k in kernels if k.promise()} - windowed(report)
         reasons = {k["name"]: [s["reason"] for s in k.get("stagings", [])] for k in report["kernels"]}
         assert not missing, (source.read_text(), {m: reasons.get(m) for m in missing})
+        # and each launches wherever its original did (the PTX run --from
+        # loads on a GPU: at most 64 registers where the original took so many)
+        assert not crossing(out / "window.before.ptx", out / "window.after.ptx"), source.read_text()
         run = run_in_process("run", source, "--emulate", "-O", str(level), "--from", out)
         assert run.returncode == 0, source.read_text() + run.stdout[-3000:] + run.stderr
