@@ -216,17 +216,19 @@ def _no_pass_args_with_outdir(pass_arg: tuple[str, ...], from_dir: Path | None) 
 @PROJECT
 @click.option("--no-runtime-checks", is_flag=True, help="Never version a copy on a run-time overlap check.")
 @PASS_ARG
+@click.option("--no-ptx", is_flag=True, help="IR, diff and findings only: no PTX (no llc, no ptxas; `coalda run "
+              "--from` then emulates only).")
 @click.option("-q", "--quiet", is_flag=True, help="No findings table: only the 'Wrote' line (and errors).")
 def optimize_cmd(
     file: Path, outdir: Path, arch: str, opt_level: int, includes: tuple[Path, ...],
     defines: tuple[str, ...], project: Path | None, no_runtime_checks: bool, pass_arg: tuple[str, ...],
-    quiet: bool,
+    no_ptx: bool, quiet: bool,
 ) -> None:
     """Compile FILE's device code, run the COALDA pass, write IR, diff, PTX and findings.
     Clang flags after `--` are passed through."""
     pass_args = (["-coalda-runtime-checks=false"] if no_runtime_checks else []) + list(pass_arg)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
-    result = optimize(file, options, outdir, pass_args=pass_args)
+    result = optimize(file, options, outdir, pass_args=pass_args, ptx=not no_ptx)
     if not quiet:  # logs and pipes get the whole table, as analyze gives it
         print_findings(result.report, stdout if stdout.is_terminal else Console(width=200))
     # every file optimize writes, read from what is there

@@ -140,12 +140,14 @@ def run_in_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 
 def optimize_levels(source: Path, root: Path, levels: Sequence[int],
-                    *args: str) -> dict[int, tuple[Path, dict]]:
+                    *args: str, ptx: bool = False) -> dict[int, tuple[Path, dict]]:
     """`coalda optimize SOURCE -O level ARGS...` for each level (run_in_process):
-    level -> (its output directory, its report)."""
+    level -> (its output directory, its report). With --no-ptx unless PTX
+    (llc's, and ptxas's register check) is asked for: the emulator reads
+    the IR."""
     def one(level: int) -> tuple[Path, dict]:
         out = root / f"O{level}"
-        proc = run_in_process("optimize", source, "-O", str(level), "-o", out, *args)
+        proc = run_in_process("optimize", source, "-O", str(level), "-o", out, *args, *([] if ptx else ["--no-ptx"]))
         assert proc.returncode == 0, proc.stderr
         return out, json.loads((out / f"{source.stem}.report.json").read_text())
 

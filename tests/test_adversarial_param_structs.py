@@ -41,7 +41,7 @@ KINDS: dict[int, dict[str, str | None]] = {
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
-    return optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-params"), LEVELS)
+    return optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-params"), LEVELS, ptx=True)
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -457,6 +457,30 @@ def test_optimize_names_every_file_it_wrote_on_one_line_in_a_pipe(tmp_path: Path
     assert max(map(len, proc.stdout.splitlines())) > 80  # the table is not cut to 80 columns
 
 
+def test_optimize_no_ptx_writes_the_ir_alone_and_the_gpu_asks_for_ptx(tmp_path: Path) -> None:
+    """--no-ptx: IR, diff and findings (no llc, no ptxas); an earlier run's
+    PTX in OUTDIR goes, since it is not this IR's. `run --from` emulates
+    from it; a GPU run from it says in one line what is missing."""
+    from coalda.check.run_command import compile_or_reuse
+    from coalda.driver.compile import CompileOptions
+    from coalda.errors import CoaldaError
+    out = tmp_path / "out"
+    assert run_cli("optimize", TESTCASES / "rgb.cu", "-o", out, "-q").returncode == 0
+    assert (out / "rgb.after.ptx").is_file()
+    proc = run_cli("optimize", TESTCASES / "rgb.cu", "-o", out, "-q", "--no-ptx")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"Wrote {out}/rgb.{{before.ll,after.ll,diff,report.json,remarks.yaml}}"
+    assert not list(out.glob("*.ptx"))
+    run = run_cli("run", TESTCASES / "rgb.cu", "--emulate", "-q", "--from", out)
+    assert run.returncode == 0 and "comparisons match byte for byte" in run.stdout, run.stdout + run.stderr
+    try:
+        compile_or_reuse(TESTCASES / "rgb.cu", CompileOptions(), out, ptx=True)
+    except CoaldaError as exc:
+        assert "has no PTX (made by `coalda optimize --no-ptx`)" in str(exc)
+    else:
+        raise AssertionError("a GPU run from an OUTDIR without PTX went on")
+
+
 def test_coalda_alone_prints_its_help_not_an_error() -> None:
     """issue 36, item 10: `coalda` with no arguments printed its usage as an error."""
     proc = run_cli()

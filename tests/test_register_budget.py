@@ -43,7 +43,8 @@ def test_rewritten_kernels_keep_the_register_budget(stem: str, level: int, tmp_p
     original did, and the report names the kernels given the limit. Without
     the limit (the `.maxnreg` lines taken out again), they would not: the
     check sees the bug it guards against."""
-    ((out, report),) = optimize_levels(TESTCASES / "adversarial" / f"{stem}.cu", tmp_path, (level,), SMALL).values()
+    ((out, report),) = optimize_levels(TESTCASES / "adversarial" / f"{stem}.cu", tmp_path, (level,), SMALL,
+                                       ptx=True).values()
     before, after = out / f"{stem}.before.ptx", out / f"{stem}.after.ptx"
     assert usage(before) and crossing(before, after) == []
     limited = {k["symbol"]: k["register_limit"] for k in report["kernels"] if "register_limit" in k}

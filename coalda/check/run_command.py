@@ -65,6 +65,9 @@ def compile_or_reuse(
                 f"{from_dir} was made from another version of {source} or with other options; "
                 f"run `coalda optimize {source} -o {from_dir}` (with the same options) again"
             )
+        if ptx and not (art.before_ptx.is_file() and art.ptx.is_file()):
+            raise CoaldaError(f"{from_dir} has no PTX (made by `coalda optimize --no-ptx`); run `coalda optimize "
+                              f"{source} -o {from_dir}` without --no-ptx for the GPU")
         return Compiled(read(art.before), read(art.after), read(art.before_ptx), read(art.ptx), report)
     with tempfile.TemporaryDirectory(prefix="coalda-") as scratch:
         art = Artifacts(Path(scratch), source.stem)

@@ -583,7 +583,8 @@ def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx
                                           "--output-file", str(cubin), str(ptx)]), file=sys.stderr, flush=True)
     try:
         usage = registers.assemble(tools.ptxas, ptx, arch, cubin, flags)
-        if (tools.plugin is None or not registers.wanted(flags)
+        # at -O0 the plugin does not run (clang's pipeline has no place for it)
+        if (tools.plugin is None or inv.opt_level == "-O0" or not registers.wanted(flags)
                 or all(u.registers <= registers.LIMIT for u in usage.values())):
             return
         original = ptx.with_suffix(".original.ptx")

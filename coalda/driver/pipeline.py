@@ -208,13 +208,16 @@ def build(
 
 
 def optimize(
-    source: Path, options: CompileOptions, outdir: Path, *, pass_args: Sequence[str] = ()
+    source: Path, options: CompileOptions, outdir: Path, *, pass_args: Sequence[str] = (), ptx: bool = True
 ) -> OptimizeResult:
     """`coalda optimize`: all files appear in OUTDIR together, or none do."""
     stem = source.stem
     with staged_output(outdir) as staging:
-        result = build(source, options, Artifacts(staging, stem), pass_args=pass_args)
+        result = build(source, options, Artifacts(staging, stem), pass_args=pass_args, ptx=ptx)
     result.artifacts = Artifacts(outdir, stem)
+    if not ptx:  # an earlier run's PTX would not be this IR's
+        for stale in (result.artifacts.before_ptx, result.artifacts.ptx):
+            stale.unlink(missing_ok=True)
     return result
 
 
