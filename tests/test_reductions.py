@@ -50,7 +50,7 @@ def decisions(report: dict, kind: str = "window") -> tuple[set[str], dict[str, s
 @pytest.mark.parametrize("level", [3, 0])
 def test_read_only_windows(level: int, runtime: bool, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, *([RUNTIME] if runtime else []))
+    proc = run_cli("optimize", SOURCE, "-O", str(level), "-o", out, "--no-ptx", *([RUNTIME] if runtime else []))
     assert proc.returncode == 0, proc.stderr
     report = json.loads((out / "reductions.report.json").read_text())
     windowed, reasons = decisions(report)
