@@ -155,6 +155,12 @@ def line_tables_only(module: Path, opt_level: int) -> None:
     head = re.findall(r"^(?:; ModuleID|source_filename) = .*$", module.read_text(), re.M)
     run_tool("opt -passes=strip-nonlinetable-debuginfo failed",
              [tc.opt, "-passes=strip-nonlinetable-debuginfo", "-S", module, "-o", module])
+    _line_tables_text(module, opt_level, head)
+
+
+def _line_tables_text(module: Path, opt_level: int, head: Sequence[str]) -> None:
+    """line_tables_only's text part, on a module already stripped: the
+    emission kind, and the header lines HEAD as they were."""
     text = module.read_text()
     if opt_level > 0:
         text = text.replace("emissionKind: LineTablesOnly", "emissionKind: DebugDirectivesOnly")
@@ -172,11 +178,17 @@ def run_coalda(
     *,
     analyze_only: bool = False,
     extra: Sequence[str] = (),
+    line_tables: int | None = None,
 ) -> str:
-    """Run the COALDA pass (verifier on); returns opt's stderr (remarks)."""
+    """Run the COALDA pass (verifier on); returns opt's stderr (remarks).
+    With LINE_TABLES (an -O level), AFTER comes out as line_tables_only
+    makes it, in the same opt run (one process fewer per build): the pass
+    has read the variables' debug info by then."""
     tc = toolchain()
+    head = re.findall(r"^(?:; ModuleID|source_filename) = .*$", before.read_text(), re.M) if line_tables is not None else []
+    passes = "coalda,verify" + (",strip-nonlinetable-debuginfo" if line_tables is not None else "")
     cmd: list[str | Path] = [
-        tc.opt, f"-load-pass-plugin={tc.plugin}", "-passes=coalda,verify",
+        tc.opt, f"-load-pass-plugin={tc.plugin}", f"-passes={passes}",
         f"-coalda-report={report}", "-pass-remarks=coalda",
         "-pass-remarks-missed=coalda", "-S", before, "-o", after,
     ]
@@ -185,7 +197,10 @@ def run_coalda(
     if analyze_only:
         cmd.append("-coalda-analyze-only")
     cmd += list(extra)
-    return run_tool("the COALDA pass failed", cmd).stderr
+    stderr = run_tool("the COALDA pass failed", cmd).stderr
+    if line_tables is not None:
+        _line_tables_text(after, line_tables, head)
+    return stderr
 
 
 def emit_ptx(module: Path, arch: str, output: Path) -> None:

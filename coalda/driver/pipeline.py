@@ -186,10 +186,9 @@ def build(
             compile_to_ir(source, options, artifacts.before, variables=True)
             remarks = run_coalda(
                 artifacts.before, artifacts.after, raw, artifacts.remarks,
-                analyze_only=analyze_only, extra=pass_args,
+                analyze_only=analyze_only, extra=pass_args, line_tables=options.opt_level,
             )
             line_tables_only(artifacts.before, options.opt_level)
-            line_tables_only(artifacts.after, options.opt_level)
         except ToolFailed as exc:
             raise _keep_for_reproduction(exc, artifacts, Path(scratch)) from None
         report = build_report(raw, source, options.arch, options.opt_level,
