@@ -14,15 +14,13 @@ the line too, and on the corpus softmax's softMax (27 -> 72)."""
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from coalda.driver import registers
-from coalda.driver.cc import embedded_images
 from coalda.driver.toolchain import find_ptxas
-from conftest import REPO, TESTCASES, optimize_levels, run_cli
+from conftest import REPO, TESTCASES, optimize_levels
 
 SMALL = "--pass-arg=-coalda-stage-small-always"
 
@@ -89,18 +87,5 @@ def test_the_limit_goes_in_the_entry_directives() -> None:
     assert registers.own_bounds(limited) == {"k1", "k2"}
 
 
-def test_coalda_cc_limits_softmax(tmp_path: Path) -> None:
-    """The corpus's softmax, built by `coalda cc` as its Makefile does: its
-    softMax kernel, 27 registers before the pass and 72 after, is given the
-    limit, says so under -Wcoalda, and its embedded PTX assembles within
-    64."""
-    source = REPO / "corpus" / "hecbench" / "softmax-cuda" / "main.cu"
-    obj = tmp_path / "main.o"
-    proc = run_cli("cc", "-Wcoalda", "-std=c++17", "-O3", "-c", source, "-o", obj)
-    assert proc.returncode == 0, proc.stderr
-    assert re.search(r"kernel _Z7softMax\w*: limited to 64 registers \(\.maxnreg\): it took 7\d after", proc.stderr), \
-        proc.stderr
-    [ptx] = [img.data for img in embedded_images(obj) if img.kind == "ptx"]
-    (tmp_path / "embedded.ptx").write_bytes(ptx.rstrip(b"\0"))
-    softmax = [u for k, u in usage(tmp_path / "embedded.ptx").items() if "softMax" in k]
-    assert softmax and all(u.registers <= 64 for u in softmax)
+# coalda cc's limit on a real program, with its -Wcoalda line: softmax, built by
+# its own Makefile (tests/test_corpus_makefiles.py).
