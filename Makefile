@@ -43,12 +43,12 @@ fuzz: build
 	COALDA_WINDOW_FUZZ=400 $(BIN)/pytest -q -n auto tests/test_window_fuzz.py -k random_window
 	COALDA_TRANSPOSE_FUZZ=480 $(BIN)/pytest -q -n auto tests/test_transpose.py -k "random_transposes and not catch"
 
-# the adversarial corpus at -O0 under the whole matrix (every size, every
-# schedule, as -O3 in make test, which runs -O0 at the largest size under the
-# forward and reverse schedules): about a minute on two cores
+# the adversarial corpora at -O0 under the whole matrix, as at -O3 (make test
+# runs -O0 under the forward and reverse schedules, and test_adversarial.py's
+# -O0 cases at the spec's largest size only): about 2 minutes on two cores
 .PHONY: test-o0
 test-o0: build
-	COALDA_ADVERSARIAL_O0=full $(BIN)/pytest -q -n auto --dist loadgroup tests/test_adversarial.py -k O0
+	COALDA_ADVERSARIAL_O0=full $(BIN)/pytest -q -n auto --dist loadgroup tests/test_adversarial*.py tests/test_transpose.py
 
 # the pass under valgrind on every lit input (tests/test_pass_memory.py runs
 # a chosen few in `make test`), all in one coalda-opt-many process, which

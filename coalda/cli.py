@@ -380,6 +380,22 @@ def _sizes(value: str | None) -> list[int] | None:
     return sizes
 
 
+def _schedules(names: str | None, emulate: bool) -> tuple | None:
+    """--schedules: the emulator's SCHEDULES of those names, in their order."""
+    if names is None:
+        return None
+    if not emulate:
+        raise click.BadParameter("the GPU runs threads in its own order: --schedules needs --emulate",
+                                 param_hint="--schedules")
+    from .emulator.schedule import SCHEDULES
+    known = {s.name: s for s in SCHEDULES}
+    wanted = [w.strip() for w in names.split(",") if w.strip()]
+    unknown = [w for w in wanted if w not in known]
+    if unknown or not wanted:
+        raise click.BadParameter(f"expected some of {', '.join(known)}, got {names!r}", param_hint="--schedules")
+    return tuple(known[w] for w in dict.fromkeys(wanted))
+
+
 @cli.command("run", cls=ClangArgsCommand)
 @SOURCE
 @compile_options
@@ -389,12 +405,15 @@ def _sizes(value: str | None) -> list[int] | None:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the random inputs.")
 @click.option("--spec", "spec_file", type=click.Path(dir_okay=False, path_type=Path), help="Launch spec (default: FILE.toml, else inferred from the IR).")
 @click.option("--from", "from_dir", type=click.Path(file_okay=False, path_type=Path), help="Use the IR/PTX in this `coalda optimize` OUTDIR.")
+@click.option("--schedules", "schedule_names", metavar="ORDER,...",
+              help="With --emulate: the thread orders to run under (forward, reverse, shuffled, strided; "
+                   "default: all four).")
 @PASS_ARG
 @QUIET
 def run_cmd(
     file: Path, arch: str, opt_level: int, includes: tuple[Path, ...], defines: tuple[str, ...],
     project: Path | None, emulate: bool, sizes: str | None, seed: int, spec_file: Path | None,
-    from_dir: Path | None, pass_arg: tuple[str, ...], quiet: bool,
+    from_dir: Path | None, schedule_names: str | None, pass_arg: tuple[str, ...], quiet: bool,
 ) -> None:
     """Run FILE's original and optimized kernels on the same random inputs and
     compare every output byte (guard zones included) under several buffer
@@ -423,6 +442,7 @@ def run_cmd(
     from .check.spec import check_spec
 
     size_list = _sizes(sizes)
+    schedules = _schedules(schedule_names, emulate)
     _no_pass_args_with_outdir(pass_arg, from_dir)
     [(file, options)] = _jobs((file,), project, _options(arch, opt_level, includes, defines))
     if not emulate:
@@ -436,7 +456,7 @@ def run_cmd(
         spec = choose_spec(file, spec_file, compiled)
         check_spec(spec, compiled.report, signatures(compiled.before_ir))
         step(f"running {len(spec.kernels)} kernel(s) on the {where}")
-        checked = run(compiled, spec, size_list, seed, gpu=not emulate)
+        checked = run(compiled, spec, size_list, seed, gpu=not emulate, schedules=schedules)
     rows = checked.rows
     if rows:  # none when the emulator could run no kernel the spec names
         table = run_table(rows, f"{file} on the {where} (seed {seed})", timed=not emulate)

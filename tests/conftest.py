@@ -154,11 +154,19 @@ def optimize_levels(source: Path, root: Path, levels: Sequence[int],
     return {level: one(level) for level in levels}
 
 
+# -O0 builds run under the forward and reverse schedules (a missing barrier
+# shows in one of the two directions), -O3 under all four: the emitters are
+# the same at both levels, and what -O0 adds is the analysis of unoptimized
+# IR. COALDA_ADVERSARIAL_O0=full (`make test-o0`) runs -O0 as -O3.
+O0_SCHEDULES = () if os.environ.get("COALDA_ADVERSARIAL_O0") == "full" else ("--schedules", "forward,reverse")
+
+
 def emulate_levels(source: Path, optimized: dict[int, tuple[Path, dict]],
                    *args: str) -> dict[int, subprocess.CompletedProcess[str]]:
     """`coalda run SOURCE --emulate -q -O level ARGS... --from OUT` for each
-    level of OPTIMIZED (run_in_process)."""
-    return {level: run_in_process("run", source, "--emulate", "-q", "-O", str(level), *args, "--from", out)
+    level of OPTIMIZED (run_in_process), at -O0 under O0_SCHEDULES."""
+    return {level: run_in_process("run", source, "--emulate", "-q", "-O", str(level), *args,
+                                  *(O0_SCHEDULES if level == 0 else ()), "--from", out)
             for level, (out, _) in optimized.items()}
 
 

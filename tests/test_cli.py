@@ -481,6 +481,18 @@ def test_optimize_no_ptx_writes_the_ir_alone_and_the_gpu_asks_for_ptx(tmp_path: 
         raise AssertionError("a GPU run from an OUTDIR without PTX went on")
 
 
+def test_run_schedules_chooses_the_emulators_thread_orders() -> None:
+    """--schedules: the kernels run under those orders only (rgb: 120
+    comparisons, against all four orders' 210); an unknown order, or the
+    flag on the GPU, is one line and exit 2."""
+    two = run_cli("run", TESTCASES / "rgb.cu", "--emulate", "--schedules", "forward,reverse")
+    four = run_cli("run", TESTCASES / "rgb.cu", "--emulate")
+    assert "All 120 comparisons match" in two.stdout and "All 210 comparisons match" in four.stdout, two.stdout
+    for args in (("--emulate", "--schedules", "sideways"), ("--schedules", "forward")):
+        bad = run_cli("run", TESTCASES / "rgb.cu", *args)
+        assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--schedules" in bad.stderr, bad.stderr
+
+
 def test_coalda_alone_prints_its_help_not_an_error() -> None:
     """issue 36, item 10: `coalda` with no arguments printed its usage as an error."""
     proc = run_cli()

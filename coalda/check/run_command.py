@@ -29,6 +29,7 @@ from ..ir import byval_params, noalias_params, signatures, undefined_lane_stores
 from ..errors import CoaldaError
 from ..driver.pipeline import Artifacts, build, inputs_digest
 from ..report import Report
+from ..emulator.schedule import Schedule
 from .oracle import LAYOUTS, SCHEDULES, CaseResult, Executor, check, make_args
 from .spec import KernelSpec, Spec, infer_spec, kernel_symbols, load_spec, spec_path, unknown_kernel
 
@@ -168,8 +169,11 @@ def emulator_refusal(emulators: Sequence[EmulatorExecutor], kspec: KernelSpec, r
 
 
 def run(
-    compiled: Compiled, spec: Spec, sizes: Sequence[int] | None, seed: int, gpu: bool, repeat: int = 10
+    compiled: Compiled, spec: Spec, sizes: Sequence[int] | None, seed: int, gpu: bool, repeat: int = 10,
+    schedules: Sequence[Schedule] | None = None,
 ) -> Checked:
+    """SCHEDULES: the emulator's thread orders (default: every one of
+    SCHEDULES); the GPU runs its own."""
     symbols = symbol_map(compiled.report)
 
     def symbol(name: str) -> str:
@@ -197,7 +201,7 @@ def run(
     byval = byval_params(compiled.before_ir)
     # on the GPU, bytes a kernel stores undefined are what a register held
     undefined = undefined_lane_stores(compiled.before_ir) if gpu else frozenset()
-    schedules = SCHEDULES[:1] if gpu else SCHEDULES
+    schedules = SCHEDULES[:1] if gpu else tuple(schedules or SCHEDULES)
     rng = np.random.default_rng(seed)
     rows: list[Row] = []
     refused: dict[str, str] = {}  # kernel (or "kernel>reference") -> its line, once
