@@ -63,6 +63,20 @@ def test_only_kernels_that_cross_get_the_limit() -> None:
     assert registers.crossings(before, after, {"d"}) == [registers.Limited("a", 27, 72), registers.Limited("e", 64, 65)]
 
 
+def test_ptxas_report_is_read_and_its_warnings_still_shown() -> None:
+    """`ptxas -v`'s report gives each kernel's registers and spilled bytes;
+    coalda keeps the report to itself unless the user asked for -v, and
+    passes ptxas's warnings on as ptxas without -v would."""
+    stderr = ("ptxas info    : 0 bytes gmem\n"
+              "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+              "ptxas info    : Function properties for k\n"
+              "    8 bytes stack frame, 12 bytes spill stores, 4 bytes spill loads\n"
+              "ptxas info    : Used 64 registers, used 0 barriers, 368 bytes cmem[0]\n")
+    assert registers.parse_usage(stderr) == {"k": registers.Usage(64, 16)}
+    warning = "ptxas warning : Stack size for entry function 'k' cannot be statically determined\n"
+    assert [line for line in (stderr + warning).splitlines(keepends=True) if not registers._REPORT.match(line)] == [warning]
+
+
 PTX = """.visible .entry k1(
 \t.param .u64 k1_param_0
 )

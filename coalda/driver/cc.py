@@ -571,7 +571,7 @@ def _without_host_only(flags: list[str]) -> list[str]:
 
 
 def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx: Path, cubin: Path,
-                    flags: list[str], device: list[str | Path], scratch: Path) -> None:
+                    flags: list[str], device: list[str | Path]) -> None:
     """PTX to CUBIN. A rewritten kernel that ptxas gives more than 64
     registers is compared with its original, compiled without the plugin
     (DEVICE, the plugin's flags left out): where the original takes at most
@@ -655,7 +655,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             print(f"{source.path}: coalda: -O0 leaves the kernels as written (a debug build; the pass runs at "
                   f"-O1 and above, and `coalda analyze -O0 {source.path}` shows what it would rewrite)",
                   file=sys.stderr)
-        assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device, scratch)
+        assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device)
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
         images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
     blob = scratch / f"{Path(source.path).stem}.fatbin"

@@ -37,6 +37,8 @@ from ..errors import CoaldaError, ToolFailed
 
 LIMIT = 64  # registers per thread that let a block of 1024 threads launch
 _BOUNDS = re.compile(r"^\s*\.(maxntid|reqntid|maxnreg)\b", re.M)
+# the lines -v adds to ptxas's stderr
+_REPORT = re.compile(r"ptxas info\s*:|\s+(Compile time|Function properties|\d+ bytes (stack|spill)|Used \d+)")
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ def parse_usage(ptxas_stderr: str) -> dict[str, Usage]:
 
 def assemble(ptxas: Path, ptx: Path, arch: str, output: Path | str, flags: Sequence[str] = ()) -> dict[str, Usage]:
     """ptxas -v: PTX to OUTPUT (a cubin, or /dev/null); each kernel's usage.
-    Its report goes to stderr too when FLAGS ask for it (-v)."""
+    ptxas's warnings go to stderr as without -v; its report too when FLAGS
+    ask for it (-v)."""
     argv = [str(ptxas), "-m64", "-v", "--gpu-name", arch, *flags, "--output-file", str(output), str(ptx)]
     try:
         proc = subprocess.run(argv, capture_output=True, text=True)
@@ -81,8 +84,9 @@ def assemble(ptxas: Path, ptx: Path, arch: str, output: Path | str, flags: Seque
         raise CoaldaError(f"cannot run {ptxas}: {exc.strerror}") from None
     if proc.returncode != 0:
         raise ToolFailed(f"ptxas could not assemble {ptx}", argv, proc.returncode, proc.stderr)
-    if "-v" in flags or "--verbose" in flags:
-        sys.stderr.write(proc.stderr)
+    verbose = "-v" in flags or "--verbose" in flags
+    sys.stderr.write("".join(line for line in proc.stderr.splitlines(keepends=True)
+                             if verbose or not _REPORT.match(line)))
     return parse_usage(proc.stderr)
 
 
