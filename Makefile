@@ -24,8 +24,8 @@ lit: build
 	COALDA_CUDA_PATH="$$($(BIN)/python -c 'from coalda.driver.toolchain import cuda_path; print(cuda_path())')" \
 	  $(BIN)/lit -sv $(BUILD)/test
 
-# the emulator-heavy tests run on every core (pytest-xdist): 4.8 minutes on
-# two idle cores from a clean clone, `make test` 5.6 (2026-11-28;
+# the emulator-heavy tests run on every core (pytest-xdist): 4.3 minutes on
+# two idle cores from a clean clone, `make test` 5.3 (2026-12-02;
 # docs/test-speed.md)
 pytest: build
 	$(BIN)/pytest -q -n auto --dist loadgroup
