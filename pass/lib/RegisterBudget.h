@@ -1,4 +1,4 @@
-//===- RegisterBudget.h - A rewritten kernel launches where it did -*- C++ -*-===//
+//===- RegisterBudget.h - Kernels launch where they did ---------*- C++ -*-===//
 //
 // The register limit that keeps a rewritten kernel launchable with the
 // blocks its original took: see RegisterBudget.cpp for the rule and its
