@@ -61,6 +61,10 @@ def test_only_kernels_that_cross_get_the_limit() -> None:
     before = {"a": use(27, 0), "b": use(94, 0), "c": use(20, 0), "d": use(20, 0), "e": use(64, 0)}
     after = {"a": use(72, 0), "b": use(92, 0), "c": use(64, 0), "d": use(80, 0), "e": use(65, 0)}
     assert registers.crossings(before, after, {"d"}) == [registers.Limited("a", 27, 72), registers.Limited("e", 64, 65)]
+    # sm_53 and sm_62 have 32K registers a block: 32 a thread at 1024 threads
+    assert registers.limit_for("sm_62") == registers.limit_for("sm_53") == 32 and registers.limit_for("sm_90") == 64
+    assert registers.crossings({"c": use(20, 0)}, {"c": use(40, 0)}, set(), 32) == [registers.Limited("c", 20, 40, 32)]
+    assert ".maxnreg 32\n" in registers.with_limit(PTX, {"k1"}, 32)
 
 
 def test_ptxas_report_is_read_and_its_warnings_still_shown() -> None:

@@ -585,7 +585,7 @@ def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx
         usage = registers.assemble(tools.ptxas, ptx, arch, cubin, flags)
         # at -O0 the plugin does not run (clang's pipeline has no place for it)
         if (tools.plugin is None or inv.opt_level == "-O0" or not registers.wanted(flags)
-                or all(u.registers <= registers.LIMIT for u in usage.values())):
+                or all(u.registers <= registers.limit_for(arch) for u in usage.values())):
             return
         original = ptx.with_suffix(".original.ptx")
         _run([*_without_plugin(device), "-S", source.path, "-o", original],
@@ -597,7 +597,7 @@ def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx
         raise CoaldaError(f"{what} (exit {exc.returncode}); see the diagnostics above") from None
     if inv.summary:
         for x in limited:
-            print(f"{source.path}: coalda: kernel {x.symbol}: limited to {registers.LIMIT} registers (.maxnreg): "
+            print(f"{source.path}: coalda: kernel {x.symbol}: limited to {x.limit} registers (.maxnreg): "
                   f"it took {x.after} after the rewrite and {x.before} before, and would no longer launch with "
                   f"1024 threads", file=sys.stderr)
 

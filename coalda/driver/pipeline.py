@@ -165,7 +165,7 @@ def note_register_limits(report: dict, limited: list[registers.Limited]) -> None
     for kernel in report["kernels"]:
         for x in limited:
             if kernel.get("symbol") == x.symbol:
-                kernel["register_limit"] = {"limit": registers.LIMIT, "before": x.before, "unlimited": x.after}
+                kernel["register_limit"] = {"limit": x.limit, "before": x.before, "unlimited": x.after}
 
 
 def build(

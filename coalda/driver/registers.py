@@ -22,8 +22,8 @@ per SM), and an original over 64 could not launch at 1024 threads anyway
 COALDA_REGISTER_LIMIT=off leaves every kernel as ptxas sizes it (to measure
 what the limit costs, or for programs that never launch 1024 threads).
 
-Not handled: sm_53 and sm_62 (Tegra) allow 32K registers per block, so 32 a
-thread at 1024 threads; the rule uses 64 for every --arch.
+sm_53 and sm_62 (Tegra) allow 32K registers per block: there the line is 32
+(`limit_for`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from pathlib import Path
 from ..errors import CoaldaError, ToolFailed
 
 LIMIT = 64  # registers per thread that let a block of 1024 threads launch
+SMALL_REGISTER_FILES = {"sm_53": 32, "sm_62": 32}  # 32K registers per block
 _BOUNDS = re.compile(r"^\s*\.(maxntid|reqntid|maxnreg)\b", re.M)
 # the lines -v adds to ptxas's stderr
 _REPORT = re.compile(r"ptxas info\s*:|\s+(Compile time|Function properties|\d+ bytes (stack|spill)|Used \d+)")
@@ -60,6 +61,12 @@ class Limited:
     symbol: str
     before: int
     after: int
+    limit: int = LIMIT
+
+
+def limit_for(arch: str) -> int:
+    """The registers per thread that let a block of 1024 threads launch on ARCH."""
+    return SMALL_REGISTER_FILES.get(arch, LIMIT)
 
 
 def parse_usage(ptxas_stderr: str) -> dict[str, Usage]:
@@ -103,11 +110,12 @@ def own_bounds(ptx: str) -> set[str]:
     return bounded
 
 
-def crossings(before: dict[str, Usage], after: dict[str, Usage], bounded: set[str]) -> list[Limited]:
+def crossings(before: dict[str, Usage], after: dict[str, Usage], bounded: set[str],
+              limit: int = LIMIT) -> list[Limited]:
     """The kernels at most LIMIT registers before the pass and more after
     it, with no bound of their own."""
-    return [Limited(k, before[k].registers, after[k].registers) for k in sorted(after)
-            if k in before and k not in bounded and before[k].registers <= LIMIT < after[k].registers]
+    return [Limited(k, before[k].registers, after[k].registers, limit) for k in sorted(after)
+            if k in before and k not in bounded and before[k].registers <= limit < after[k].registers]
 
 
 def with_limit(ptx: str, symbols: set[str], limit: int = LIMIT) -> str:
@@ -141,7 +149,7 @@ def limit_crossings(ptxas: Path, before: Path, after: Path, arch: str, output: P
         return []
     if after_usage is None:
         after_usage = assemble(ptxas, after, arch, output, flags)
-    if all(u.registers <= LIMIT for u in after_usage.values()):
+    if all(u.registers <= limit_for(arch) for u in after_usage.values()):
         return []
     return _limit(ptxas, before, after, arch, output, flags, after_usage)
 
@@ -154,7 +162,7 @@ def limit_rewritten(ptxas: Path, before: Path, after: Path, arch: str, rewritten
         return []
     entries = ["--entry", ",".join(sorted(rewritten))]
     after_usage = assemble(ptxas, after, arch, "/dev/null", entries)
-    if all(u.registers <= LIMIT for u in after_usage.values()):
+    if all(u.registers <= limit_for(arch) for u in after_usage.values()):
         return []
     return _limit(ptxas, before, after, arch, "/dev/null", entries, after_usage)
 
@@ -162,8 +170,9 @@ def limit_rewritten(ptxas: Path, before: Path, after: Path, arch: str, rewritten
 def _limit(ptxas: Path, before: Path, after: Path, arch: str, output: Path | str, flags: Sequence[str],
            after_usage: dict[str, Usage]) -> list[Limited]:
     text = after.read_text()
-    limited = crossings(assemble(ptxas, before, arch, "/dev/null", flags), after_usage, own_bounds(text))
+    limit = limit_for(arch)
+    limited = crossings(assemble(ptxas, before, arch, "/dev/null", flags), after_usage, own_bounds(text), limit)
     if limited:
-        after.write_text(with_limit(text, {x.symbol for x in limited}))
+        after.write_text(with_limit(text, {x.symbol for x in limited}, limit))
         assemble(ptxas, after, arch, output, flags)
     return limited
