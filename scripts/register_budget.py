@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_census import COALDA, ROOT, load_recipes, split_flags  # noqa: E402
 
 from coalda.driver import registers  # noqa: E402
+from coalda.driver.pipeline import rewritten_symbols  # noqa: E402
 from coalda.driver.toolchain import find_ptxas  # noqa: E402
 
 SMALL = "-coalda-stage-small-always"
@@ -103,13 +104,10 @@ def measure(label: str, level: str, own: list[str], clang: list[str], extra: lis
             after[build] = usage(after_ptx)
         before = usage(before_ptx)
         bounded = registers.own_bounds(before_ptx.read_text())
+    rewritten = rewritten_symbols(report)
     return [Row(label, level, k["name"], before[s], after["unlimited"][s], after["limited"][s], after["blanket"][s],
                 s in bounded)
-            for k in report["kernels"] if _rewritten(k) and (s := k.get("symbol")) in before]
-
-
-def _rewritten(kernel: dict) -> bool:
-    return any(x.get("transformed") for key in ("groups", "stagings", "promotions") for x in kernel.get(key, []))
+            for k in report["kernels"] if (s := k.get("symbol")) in rewritten and s in before]
 
 
 def corpus_jobs() -> list[Job]:

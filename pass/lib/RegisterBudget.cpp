@@ -35,7 +35,9 @@
 #include "RegisterBudget.h"
 
 #include "Options.h"
+#include "SharedBudget.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -65,21 +67,8 @@ bool hasOwnBound(const Function &F) {
   if (F.hasFnAttribute("nvvm.maxntid") || F.hasFnAttribute("nvvm.reqntid") ||
       F.hasFnAttribute("nvvm.maxnreg"))
     return true;
-  const NamedMDNode *Ann = F.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!Ann)
-    return false;
-  for (const MDNode *Op : Ann->operands()) {
-    if (Op->getNumOperands() < 3)
-      continue;
-    auto *FV = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get());
-    if (!FV || FV->getValue() != &F)
-      continue;
-    for (unsigned K = 1; K + 1 < Op->getNumOperands(); K += 2)
-      if (auto *Key = dyn_cast<MDString>(Op->getOperand(K));
-          Key && isBoundKey(Key->getString()))
-        return true;
-  }
-  return false;
+  return any_of(nvvmAnnotationsOf(F),
+                [](const NVVMAnnotation &A) { return isBoundKey(A.Key); });
 }
 
 } // namespace

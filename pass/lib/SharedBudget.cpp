@@ -52,25 +52,31 @@ bool usedIn(const Value *V, const SmallPtrSetImpl<const Function *> &Fs) {
 
 } // namespace
 
-unsigned launchBoundX(const Function &F) {
-  if (unsigned N = F.getFnAttributeAsParsedInteger("nvvm.maxntid", 0))
-    return N;
+SmallVector<NVVMAnnotation, 4> nvvmAnnotationsOf(const Function &F) {
+  SmallVector<NVVMAnnotation, 4> Out;
   const NamedMDNode *Ann = F.getParent()->getNamedMetadata("nvvm.annotations");
   if (!Ann)
-    return 0;
+    return Out;
   for (const MDNode *Op : Ann->operands()) {
     if (Op->getNumOperands() < 3)
       continue;
     auto *FV = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get());
     if (!FV || FV->getValue() != &F)
       continue;
-    for (unsigned K = 1; K + 1 < Op->getNumOperands(); K += 2) {
-      auto *Key = dyn_cast<MDString>(Op->getOperand(K));
-      auto *Val = mdconst::dyn_extract<ConstantInt>(Op->getOperand(K + 1));
-      if (Key && Val && Key->getString() == "maxntidx")
-        return Val->getZExtValue();
-    }
+    for (unsigned K = 1; K + 1 < Op->getNumOperands(); K += 2)
+      if (auto *Key = dyn_cast<MDString>(Op->getOperand(K)))
+        Out.push_back({Key->getString(),
+                       mdconst::dyn_extract<ConstantInt>(Op->getOperand(K + 1))});
   }
+  return Out;
+}
+
+unsigned launchBoundX(const Function &F) {
+  if (unsigned N = F.getFnAttributeAsParsedInteger("nvvm.maxntid", 0))
+    return N;
+  for (const NVVMAnnotation &A : nvvmAnnotationsOf(F))
+    if (A.Key == "maxntidx" && A.Value)
+      return A.Value->getZExtValue();
   return 0;
 }
 

@@ -16,6 +16,7 @@
 
 #include "CopyGroup.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include <variant>
 
 namespace llvm {
+class ConstantInt;
 class Function;
 } // namespace llvm
 
@@ -54,6 +56,16 @@ std::variant<SharedBudget, Missed> sharedBudget(const llvm::Function &F,
 /// The static shared memory F and the functions it calls use, or nothing
 /// when they use dynamic shared memory (extern __shared__).
 std::optional<uint64_t> staticSharedBytes(const llvm::Function &F);
+
+/// One key and value of F's entries in nvvm.annotations (`maxntidx`, 256).
+struct NVVMAnnotation {
+  llvm::StringRef Key;
+  const llvm::ConstantInt *Value; ///< null when the value is no integer
+};
+
+/// Every key and value the module's nvvm.annotations give F.
+llvm::SmallVector<NVVMAnnotation, 4>
+nvvmAnnotationsOf(const llvm::Function &F);
 
 /// The x bound of F's __launch_bounds__ (maxntid.x: the `nvvm.maxntid`
 /// attribute or clang 19's `maxntidx` in nvvm.annotations), or 0.
