@@ -14,7 +14,8 @@
 #   .venv/bin/python scripts/corpus.py build --only softmax --out build/corpus-lim
 #   COALDA_REGISTER_LIMIT=off .venv/bin/python scripts/corpus.py build --only softmax --out build/corpus-unlim
 # There (OUT set, carrying .whl, .device and the two tarballs):
-#   bash docs/runs/registers/run.sh 1   (then 1b and 2; outputs in 1/ and 2/)
+#   bash docs/runs/registers/run.sh 1   (then 1b and 2; outputs in 1/ and 2/;
+#   3/: part 1's san lines again with SAN_TOOLS="racecheck synccheck")
 source scripts/gpu_prelude.sh
 case "${1:-1}" in
   1)
