@@ -66,8 +66,10 @@ void StagingEmitter::emitRowCopy(IRBuilder<> &B, Value *Element,
   // A warp's slice: a multiple of 32 bytes into the tile, so as aligned.
   Value *Slice = Tile;
   if (WarpFirst)
-    Slice = B.CreateGEP(I8, Tile, B.CreateMul(WarpFirst, B.getInt64(Stride)),
-                        "coalda.slice");
+    Slice = B.CreateGEP(
+        I8, Tile,
+        B.CreateMul(WarpFirst, B.getInt64(SliceStride ? SliceStride : Stride)),
+        "coalda.slice");
   Value *RowInt = B.CreatePtrToInt(Row, I64);
   SmallVector<unsigned, 3> Units;
   for (unsigned U : {16u, 8u})
@@ -126,9 +128,13 @@ Value *StagingEmitter::unitStored(IRBuilder<> &B, Value *K, unsigned U,
   auto Int = [&](uint64_t V) { return ConstantInt::get(K->getType(), V); };
   Value *InElement = B.CreateURem(B.CreateMul(K, Int(U)), Int(A.Stride),
                                   "coalda.in.element");
-  Value *Unit = B.CreateUDiv(InElement, Int(A.MemberWidth));
-  Value *Bit = B.CreateAnd(B.CreateLShr(Int(A.StoredUnits), Unit), Int(1));
-  return B.CreateICmpNE(Bit, Int(0), "coalda.stored");
+  // The mask has up to 64 units: shifted in 64 bits, whatever K's type (a
+  // 32-bit K once cut it to the first 32, so a 48-unit record written in
+  // part lost its units 32-47; tests/turn_kernels.py found it).
+  Value *Unit = B.CreateZExt(B.CreateUDiv(InElement, Int(A.MemberWidth)), I64);
+  Value *Bit = B.CreateAnd(B.CreateLShr(B.getInt64(A.StoredUnits), Unit),
+                           B.getInt64(1));
+  return B.CreateICmpNE(Bit, B.getInt64(0), "coalda.stored");
 }
 
 /// for (k = From/U + lane; k < To/U; k += row threads) copy unit k (U

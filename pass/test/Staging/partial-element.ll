@@ -21,15 +21,18 @@
 ; CHECK-NOT: coalda.copy16
 ; CHECK-NOT: coalda.copy8
 ; Its eight units per thread are moved without a loop (units lane + 32k,
-; k < 8, in 32 bits): each is tested, then the eight loads from the tile,
-; then the eight stores, each under its unit's test.
+; k < 8, in 32 bits): each is tested (the mask in 64 bits, which holds up
+; to 64 units: adversarial/arrays_in_turn.cu's wide_partial, 48 of them,
+; shifts past bit 31), then the eight loads from the tile, then the eight
+; stores, each under its unit's test.
 ; CHECK: coalda.copy4{{[0-9]*}}:
 ; CHECK-NEXT: [[OFF:%[0-9]+]] = mul i32 %coalda.unit.lane, 4
 ; CHECK-NEXT: %coalda.in.element = urem i32 [[OFF]], 32
-; CHECK-NEXT: [[UNIT:%[0-9]+]] = udiv i32 %coalda.in.element, 4
-; CHECK-NEXT: [[BITS:%[0-9]+]] = lshr i32 119, [[UNIT]]
-; CHECK-NEXT: [[BIT:%[0-9]+]] = and i32 [[BITS]], 1
-; CHECK-NEXT: %coalda.stored = icmp ne i32 [[BIT]], 0
+; CHECK-NEXT: [[UNIT32:%[0-9]+]] = udiv i32 %coalda.in.element, 4
+; CHECK-NEXT: [[UNIT:%[0-9]+]] = zext i32 [[UNIT32]] to i64
+; CHECK-NEXT: [[BITS:%[0-9]+]] = lshr i64 119, [[UNIT]]
+; CHECK-NEXT: [[BIT:%[0-9]+]] = and i64 [[BITS]], 1
+; CHECK-NEXT: %coalda.stored = icmp ne i64 [[BIT]], 0
 ; CHECK: %coalda.u{{[0-9]+}} = add nuw nsw i32 224, %coalda.unit.lane
 ; CHECK-NOT: add nuw nsw i32 256, %coalda.unit.lane
 ; CHECK: br i1 %coalda.stored, label %coalda.u.ld, label %coalda.u.ld.cont
@@ -49,10 +52,11 @@
 ; LOOP: coalda.unit.test:
 ; LOOP-NEXT: [[OFF:%[0-9]+]] = mul i32 %coalda.k{{[0-9]*}}, 4
 ; LOOP-NEXT: %coalda.in.element = urem i32 [[OFF]], 32
-; LOOP-NEXT: [[UNIT:%[0-9]+]] = udiv i32 %coalda.in.element, 4
-; LOOP-NEXT: [[BITS:%[0-9]+]] = lshr i32 119, [[UNIT]]
-; LOOP-NEXT: [[BIT:%[0-9]+]] = and i32 [[BITS]], 1
-; LOOP-NEXT: %coalda.stored = icmp ne i32 [[BIT]], 0
+; LOOP-NEXT: [[UNIT32:%[0-9]+]] = udiv i32 %coalda.in.element, 4
+; LOOP-NEXT: [[UNIT:%[0-9]+]] = zext i32 [[UNIT32]] to i64
+; LOOP-NEXT: [[BITS:%[0-9]+]] = lshr i64 119, [[UNIT]]
+; LOOP-NEXT: [[BIT:%[0-9]+]] = and i64 [[BITS]], 1
+; LOOP-NEXT: %coalda.stored = icmp ne i64 [[BIT]], 0
 ; LOOP-NEXT: br i1 %coalda.stored, label %[[COPY:coalda.unit[0-9]*]], label %coalda.unit.next
 ; LOOP: [[COPY]]:
 ; LOOP: store i32 {{.*}}, ptr addrspace(1)
@@ -67,7 +71,7 @@
 ; CHECK: coalda.stage.load:
 ; CHECK-NOT: load <4 x i32>
 ; CHECK: coalda.stage.store:
-; CHECK: lshr i32 7,
+; CHECK: lshr i64 7,
 ; CHECK: ret void
 ; REMARK: staged out (16-byte elements, written, 12 of its bytes written back) through shared memory (block tile
 
@@ -77,7 +81,7 @@
 ; CHECK-LABEL: define {{.*}}@_Z8e64_halfP3E64i(
 ; CHECK: coalda.stage.store:
 ; CHECK: coalda.copy16
-; CHECK: lshr i32 255,
+; CHECK: lshr i64 255,
 ; CHECK: store <4 x i32> {{.*}}, ptr addrspace(1)
 ; CHECK: ret void
 ; REMARK: staged e (64-byte elements, read and written, 32 of its bytes written back) through shared memory (warp tiles
