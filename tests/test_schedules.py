@@ -497,9 +497,33 @@ def test_threads_run_between_barriers_in_the_schedules_order(modules: dict[str, 
         log = np.zeros(1 + 2 * BLOCK, dtype=np.int32)
         module.launch("trace", (1, 1, 1), (BLOCK, 1, 1), [log], schedule)
         first, second = log[1 : 1 + BLOCK], log[1 + BLOCK :]
-        assert (first == schedule.thread_order(0, BLOCK, 0)).all()
-        assert (second == schedule.thread_order(0, BLOCK, 1)).all()
+        # each interval runs the threads of its order that have yet to reach
+        # the barrier (under shuffled, the warps it leaves out run in a later
+        # one: lagging_warps_run_later below)
+        expected, interval = [], 0
+        for _ in range(2):
+            arrived: set[int] = set()
+            while len(arrived) < BLOCK:
+                for t in schedule.thread_order(0, BLOCK, interval).tolist():
+                    if t not in arrived:
+                        arrived.add(t)
+                        expected.append(t)
+                interval += 1
+        assert first.tolist() == expected[:BLOCK] and second.tolist() == expected[BLOCK:]
         assert (first != second).any() == (schedule.name == "shuffled")  # reshuffled at the barrier
+
+
+def test_lagging_warps_run_later() -> None:
+    """Under shuffled a third of a block's warps sit each interval out, never
+    all of them; the other schedules run every thread in every interval."""
+    threads = 8 * 32
+    shuffled = Schedule("shuffled", 3)
+    sat_out = [threads - len(shuffled.thread_order(0, threads, k)) for k in range(60)]
+    assert all(n % 32 == 0 and n < threads for n in sat_out)
+    assert 0.2 < sum(sat_out) / (60 * threads) < 0.45
+    for name in ("forward", "reverse", "strided"):
+        assert len(Schedule(name).thread_order(0, threads, 5)) == threads
+    assert len(shuffled.thread_order(0, 32, 1)) == 32  # one warp always runs
 
 
 # -- (f) dynamic shared memory

@@ -11,7 +11,12 @@ races that any single order hides:
 - `reverse`: both in decreasing index, so a thread that reads what a later
   thread writes (or the other way round) sees the other outcome;
 - `shuffled`: a seeded random permutation of the blocks, and of each block's
-  threads, drawn anew for every interval between two barriers;
+  threads, drawn anew for every interval between two barriers; each warp
+  starts 0 to 3 intervals late and then sits out a quarter of the intervals,
+  so the others run ahead of it through their `__syncwarp`s (warps keep no
+  pace with each other between block barriers: arrays staged in turn once
+  gave a warp a slice of the tile that overlapped the next warp's while
+  that one ran an array behind, which only the GPU showed);
 - `strided`: lane 0 of every warp, then lane 1 of every warp, ... (threads
   32 apart run back to back, as warps interleave on an SM), and the odd
   blocks before the even ones.
@@ -103,10 +108,29 @@ class Schedule:
         if self.name == "reverse":
             return order[::-1].copy()
         if self.name == "shuffled":
-            return self._rng(1, block, interval).permutation(order)
+            order = self._rng(1, block, interval).permutation(order)
+            return order[~self._lagging(block, threads, interval)[order // WARP]]
         if self.name == "strided":
             return order[np.lexsort((order // WARP, order % WARP))]
         return order
+
+    def _lagging(self, block: int, threads: int, interval: int) -> np.ndarray:
+        """Under shuffled, the warps that sit an interval out, per warp: each
+        warp of the block starts 0 to 3 intervals late (one of them at once),
+        so the others run that many `__syncwarp`s ahead of it for as long as
+        no block barrier meets them all; after that a quarter of them sit
+        each interval out, drawn anew (never all). Warps keep no pace with
+        each other between block barriers on a GPU."""
+        warps = -(-threads // WARP)
+        if warps < 2:
+            return np.zeros(warps, bool)
+        start = self._rng(5, block)
+        delays = start.integers(0, 4, warps)
+        delays[start.integers(0, warps)] = 0
+        lag = (interval < delays) | (self._rng(6, block, interval).random(warps) < 1 / 4)
+        if lag.all():
+            lag[delays == 0] = False
+        return lag
 
     @property
     def same_order_every_interval(self) -> bool:

@@ -228,6 +228,9 @@ class BlockRun:
             return problem
         if any(self.state[t] == READY for t in waiting):
             return ""
+        # a warp the schedule left out of the interval has yet to run
+        if any(s in (READY, FRESH) for s in self.state):
+            return ""
         if self._held:  # nothing else can run: the held lanes go on
             self._open_activemasks(waiting, release=True)
             if any(self.state[t] == READY for t in waiting):
@@ -349,7 +352,8 @@ def _block_reduction(kind: int, predicates: list[bool]) -> int:
 def open_block_barrier_ir() -> str:
     """`__coalda_open_block_barrier(state, result, wait, count)`: the common
     case of BlockRun._open, natively, between two intervals: every live
-    thread waits at the same block-wide barrier (kind, site, and id for
+    thread (none READY or FRESH: a warp the schedule left out of the
+    interval has yet to arrive) waits at the same block-wide barrier (kind, site, and id for
     SYNC); it opens, each waiting thread READY with the barrier's value
     (_block_reduction: 0, or the count, and, or of the predicates). Returns
     1 when it opened, 0 for anything else (the general path decides)."""
@@ -364,7 +368,12 @@ find:
   %f.at = getelementptr i32, ptr %state, i32 %f
   %f.state = load i32, ptr %f.at
   %f.waits = icmp eq i32 %f.state, {WAITING}
-  br i1 %f.waits, label %first, label %find.next
+  %f.ready = icmp eq i32 %f.state, {READY}
+  %f.fresh = icmp eq i32 %f.state, {FRESH}
+  %f.runs = or i1 %f.ready, %f.fresh
+  br i1 %f.waits, label %first, label %f.not.waiting
+f.not.waiting:
+  br i1 %f.runs, label %no, label %find.next
 find.next:
   %f.next = add i32 %f, 1
   %f.more = icmp ult i32 %f.next, %count
@@ -386,7 +395,12 @@ check:
   %t.at = getelementptr i32, ptr %state, i32 %t
   %t.state = load i32, ptr %t.at
   %t.waits = icmp eq i32 %t.state, {WAITING}
-  br i1 %t.waits, label %same, label %check.next
+  %t.ready = icmp eq i32 %t.state, {READY}
+  %t.fresh = icmp eq i32 %t.state, {FRESH}
+  %t.runs = or i1 %t.ready, %t.fresh
+  br i1 %t.waits, label %same, label %not.waiting
+not.waiting:
+  br i1 %t.runs, label %no, label %check.next
 same:
   %t.kind.at = {row} %t, i32 0
   %t.kind = load i32, ptr %t.kind.at
@@ -405,8 +419,8 @@ same:
   %pred.one = zext i1 %pred to i32
   br i1 %joins, label %check.next, label %no
 check.next:
-  %w.add = phi i32 [ 0, %check ], [ 1, %same ]
-  %p.add = phi i32 [ 0, %check ], [ %pred.one, %same ]
+  %w.add = phi i32 [ 0, %not.waiting ], [ 1, %same ]
+  %p.add = phi i32 [ 0, %not.waiting ], [ %pred.one, %same ]
   %waiting.next = add i32 %waiting, %w.add
   %true.next = add i32 %true, %p.add
   %t.next = add i32 %t, 1
