@@ -32,13 +32,14 @@ from coalda.emulator.schedule import FORWARD, REVERSE, SCHEDULES, Schedule
 from conftest import TESTCASES
 
 CORPUS = TESTCASES / "adversarial"
-# windows.cu, read_only_windows.cu and real_shapes.cu run in
-# test_adversarial_windows.py, test_adversarial_read_only.py and
-# test_adversarial_real_shapes.py, through `coalda run` with their decisions
-# pinned (here they would run a second time).
+# windows.cu, read_only_windows.cu, real_shapes.cu and arrays_in_turn.cu
+# run in test_adversarial_windows.py, test_adversarial_read_only.py,
+# test_adversarial_real_shapes.py and test_adversarial_arrays_in_turn.py,
+# through `coalda run` with their decisions pinned (here they would run a
+# second time).
 # private_pointers.cu is analysis only (no launch spec): its report is pinned
 # in test_private_pointers.py.
-OWN_TESTS = {"windows", "read_only_windows", "real_shapes", "private_pointers"}
+OWN_TESTS = {"windows", "read_only_windows", "real_shapes", "arrays_in_turn", "private_pointers"}
 SOURCES = sorted(p for p in CORPUS.glob("*.cu") if p.stem not in OWN_TESTS)
 OPT_LEVELS = (0, 3)
 

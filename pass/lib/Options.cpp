@@ -43,6 +43,13 @@ cl::opt<bool> Staging(
     cl::desc("Stage strided stores and read-modify-writes of array-of-structs "
              "elements through a shared-memory tile (kernels without a "
              "rewritten copy)"));
+cl::opt<bool> StageArraysInTurn(
+    "coalda-stage-arrays-in-turn", cl::init(true),
+    cl::desc("Written-only records whose warp tiles do not fit together go "
+             "through one tile in turn, sized for the largest (lulesh's hgc, "
+             "six 64-byte records per thread: 3.22x, "
+             "docs/probe/lulesh_hgc_stores.cu); false refuses them "
+             "(StagingTileTooLarge)"));
 cl::opt<bool> StageReadOnly(
     "coalda-stage-read-only", cl::init(false),
     cl::desc("Also stage read-only arrays read whole at the same index as a "

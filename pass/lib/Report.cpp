@@ -279,6 +279,7 @@ json::Value stagingJSON(const StagingOutcome &O) {
     J["threads"] = (int64_t)O.Plan.Capacity;
     J["vote"] = O.Plan.barrierVote();
     J["tile"] = tileName(Kind);
+    J["arrays_in_turn"] = O.Plan.ArraysInTurn;
     J["go"] = Kind == RewriteKind::WarpTile ? "warp"
               : !O.Plan.votes()             ? "shape"
               : O.Plan.UniformGo            ? "uniform"
@@ -298,11 +299,17 @@ json::Value stagingJSON(const StagingOutcome &O) {
       bool Written = Kind == RewriteKind::TransposedTile ||
                      any_of(O.Candidate.Arrays,
                             [](const StagedArray &A) { return A.Written; });
+      // Arrays in turn: before each array's row goes back, and between
+      // one array's and the next's use of the tile.
+      int64_t BeforeStores =
+          !Written          ? 0
+          : P.ArraysInTurn ? 2 * (int64_t)O.Candidate.Arrays.size() - 1
+                           : 1;
       J["barriers"] = (int64_t)(
           P.barrierVote() + (P.LeadingBarrier && !P.barrierVote()) +
           any_of(O.Candidate.Arrays,
                  [](const StagedArray &A) { return A.Loaded; }) +
-          Written +
+          BeforeStores +
           ((Written && P.endBarrierAfterStores()) || P.refillBarrier()));
       J["overlap_checks"] =
           (int64_t)(O.Plan.Checks.size() + O.Plan.ArrayChecks.size());

@@ -163,6 +163,14 @@ struct StagingCandidate {
 
   /// Tile bytes per thread: the element, or a transposed store's value and
   /// address.
+  /// The largest element of the staged arrays: the tile's bytes per
+  /// thread when they go through it in turn.
+  uint64_t largestStride() const {
+    int64_t Most = 0;
+    for (const StagedArray &A : Arrays)
+      Most = std::max(Most, A.Stride);
+    return Most;
+  }
   uint64_t bytesPerThread() const {
     uint64_t N = 0;
     for (const StagedArray &A : Arrays)
@@ -285,6 +293,13 @@ struct StagingPlan {
   enum class WarpReason { NoBlockBarrier, LargeElements, Forced };
   WarpReason WarpWhy = WarpReason::NoBlockBarrier;
 
+  /// Written-only arrays whose tiles together do not fit go through one
+  /// tile in turn, each array's own (StagingTiles.cpp): the region's stores
+  /// to them go nowhere, and the store phase writes each array's values
+  /// (the stores' own SSA values) into the tile, flushes it, and meets at a
+  /// barrier before the next array's (StagingEmitter::emitArraysInTurn).
+  bool ArraysInTurn = false;
+
   /// Whether go can differ between threads, so that the block decides it:
   /// by a vote, or by the uniform form.
   bool votes() const {
@@ -320,6 +335,8 @@ struct StagingOutcome {
   /// Which rewrite the candidate and its plan make (RewriteKind.h).
   RewriteKind kind() const { return rewriteKind(Candidate, Plan); }
   uint64_t tileBytes() const {
+    if (Plan.ArraysInTurn)
+      return Candidate.largestStride() * Plan.Capacity;
     return Candidate.bytesPerThread() * Plan.Capacity *
            (Candidate.transposed() ? 2 : 1);
   }

@@ -74,6 +74,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
 
 #define DEBUG_TYPE "coalda-staging-emit"
 
@@ -168,6 +169,14 @@ void StagingEmitter::makeTiles() {
     Tile->setAlignment(Align(16));
     return Tile;
   };
+  if (P.ArraysInTurn) {
+    // One tile, each array's in turn (emitArraysInTurn).
+    GlobalVariable *Shared =
+        Make(C.largestStride() * P.Capacity,
+             "coalda.tile.turns." + irLabel(C.Arrays.front().Base));
+    Tiles.assign(C.Arrays.size(), Shared);
+    return;
+  }
   for (const StagedArray &A : C.Arrays) {
     std::string Name = irLabel(A.Base);
     if (!A.Transposed) {
@@ -185,6 +194,7 @@ void StagingEmitter::makeTiles() {
 /// element pointers into them.
 void StagingEmitter::emitLoadPhase() {
   BasicBlock *Load = BasicBlock::Create(Ctx, "coalda.stage.load", F, Entry);
+  LoadBlock = Load;
   Pre->getTerminator()->setSuccessor(0, Load);
   IRBuilder<> B(Load);
   B.SetCurrentDebugLocation(Loc);
@@ -219,6 +229,8 @@ void StagingEmitter::emitLoadPhase() {
     redirectTransposed(B);
     return;
   }
+  if (P.ArraysInTurn) // the stores move to the store phase
+    return;
   redirectAccesses(B.GetInsertBlock());
   // The region's first loads of other memory go in front of the row copies,
   // so that they are in flight together and not after the barrier.
@@ -407,6 +419,8 @@ void StagingEmitter::emitStorePhase() {
     }
     return;
   }
+  if (P.ArraysInTurn)
+    return emitArraysInTurn();
   BasicBlock *Store = storeBlock();
   IRBuilder<> B(Store->getTerminator());
   B.SetCurrentDebugLocation(Loc);
@@ -416,6 +430,68 @@ void StagingEmitter::emitStorePhase() {
       emitRowCopy(B, Element, Tile, A, /*ToTile=*/false);
   if (P.endBarrierAfterStores())
     barrier(B);
+}
+
+/// The value S stores, where the store phase is: S's own where S's block
+/// dominates Store, else through phis that are poison on the paths that
+/// miss S. On the staged path every thread runs every staged store once
+/// (legality), so those paths are not taken there.
+Value *StagingEmitter::valueAtStore(StoreInst *S, BasicBlock *Store) {
+  Value *V = S->getValueOperand();
+  if (!isa<Instruction>(V))
+    return V;
+  SSAUpdater Updater;
+  Updater.Initialize(V->getType(), "coalda.turn.value");
+  Updater.AddAvailableValue(LoadBlock, PoisonValue::get(V->getType()));
+  Updater.AddAvailableValue(S->getParent(), V);
+  return Updater.GetValueInMiddleOfBlock(Store);
+}
+
+/// The store phase of arrays staged in turn through one tile: for each
+/// array, the thread's stores to it (in program order, so a later store to
+/// the same bytes wins) go to its slot of the tile, a barrier, the row
+/// written back, and a barrier before the next array's stores overwrite
+/// what other threads are still copying out. The region's stores to the
+/// arrays are then erased (the fallback keeps its own).
+void StagingEmitter::emitArraysInTurn() {
+  BasicBlock *Store = storeBlock();
+  IRBuilder<> B(Store->getTerminator());
+  B.SetCurrentDebugLocation(Loc);
+  std::vector<std::vector<Value *>> Values;
+  for (const StagedArray &A : C.Arrays) {
+    Values.emplace_back();
+    for (const AccessExpr *M : A.Accesses)
+      Values.back().push_back(valueAtStore(cast<StoreInst>(M->Inst), Store));
+  }
+  // A warp's slice is the same for every array (the largest element's 32
+  // slots): warps run through the arrays at their own pace, and slices
+  // that moved with each array's stride would overlap another warp's.
+  SliceStride = C.largestStride();
+  for (auto [J, A] : enumerate(C.Arrays)) {
+    if (J)
+      barrier(B);
+    Value *Slot = B.CreateMul(RowLane, B.getInt64(A.Stride));
+    if (WarpFirst)
+      Slot = B.CreateAdd(B.CreateMul(WarpFirst, B.getInt64(SliceStride)), Slot);
+    Value *Mine =
+        B.CreateGEP(I8, Tiles[J], Slot, "coalda.turn." + irLabel(A.Base));
+    for (auto [M, V] : zip(A.Accesses, Values[J])) {
+      int64_t Off = A.offsetInElement(*M);
+      Value *Ptr = Off ? B.CreateGEP(I8, Mine, B.getInt64(Off)) : Mine;
+      B.CreateAlignedStore(
+          V, Ptr, commonAlignment(commonAlignment(Align(16), A.Stride), Off));
+    }
+    barrier(B);
+    emitRowCopy(B, Elements[J], Tiles[J], A, /*ToTile=*/false);
+  }
+  if (P.endBarrierAfterStores())
+    barrier(B);
+  for (const StagedArray &A : C.Arrays)
+    for (const AccessExpr *M : A.Accesses) {
+      Value *Old = M->pointer();
+      M->Inst->eraseFromParent();
+      RecursivelyDeleteTriviallyDeadInstructions(Old);
+    }
 }
 
 /// Why warp tiles, in the words of the finding.
@@ -499,7 +575,12 @@ std::string StagingEmitter::describeElements(bool Warp) const {
              "row (blockDim.y = blockDim.z = 1) take the staged path";
   return "staged " + Names + " through shared memory (" +
          (Warp ? "warp tiles, " : "block tile, ") +
-         std::to_string(C.bytesPerThread() * P.Capacity) + " bytes for " +
+         (P.ArraysInTurn ? "one array at a time through one tile: the "
+                           "arrays' tiles together do not fit, " +
+                               std::to_string(C.largestStride() * P.Capacity) +
+                               " bytes for "
+                         : std::to_string(C.bytesPerThread() * P.Capacity) +
+                               " bytes for ") +
          std::to_string(P.Capacity) + " threads" + Where + ")";
 }
 

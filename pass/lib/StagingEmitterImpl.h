@@ -53,6 +53,7 @@ private:
   llvm::Type *I64, *I8;
 
   llvm::BasicBlock *Pre = nullptr, *Entry = nullptr, *Merge = nullptr;
+  llvm::BasicBlock *LoadBlock = nullptr; ///< the staged path's first block
   llvm::SmallVector<llvm::BasicBlock *, 8> Region;
   llvm::SmallPtrSet<llvm::BasicBlock *, 8> InRegion;
   std::vector<llvm::Value *> Elements; ///< each array's element start, at Pre
@@ -62,6 +63,11 @@ private:
   /// threads) or, in a warp tile, its warp's (tid.x & 31, of 32), whose
   /// slice of each tile starts at byte S_j*(tid.x & ~31) (WarpFirst).
   llvm::Value *RowLane = nullptr, *WarpFirst = nullptr;
+  /// Bytes per thread of a warp's slice when not the array's own stride:
+  /// arrays in turn share one tile, and each warp keeps one slice for all
+  /// of them (the largest element's 32 slots), since warps go through the
+  /// arrays at their own pace (0: the array's stride).
+  int64_t SliceStride = 0;
   /// RowLane and the row's threads in the row copies' unit index type,
   /// UnitTy: a row's bytes fit its tile (at most 48 KB), so i32 unless
   /// -coalda-stage-index32=false.
@@ -83,6 +89,8 @@ private:
   void emitEarlyLoads(llvm::IRBuilder<> &B);
   void redirectAccesses(llvm::BasicBlock *Load);
   void emitStorePhase();
+  void emitArraysInTurn();
+  llvm::Value *valueAtStore(llvm::StoreInst *S, llvm::BasicBlock *Store);
   llvm::BasicBlock *storeBlock();
   /// The block's barrier, or the warp's in a warp tile (memory ordering
   /// among its 32 threads, all of which take the staged path together).
