@@ -49,6 +49,13 @@
 // every lane's row start (its element minus S_j*lane) be lane 0's (a
 // shuffle): lanes that run together may be in different iterations.
 //
+// Arrays in turn (the plan's ArraysInTurn: written-only records whose warp
+// tiles do not fit together, lulesh's hgc) share one tile, each warp one
+// slice of it sized for the largest element: the region's stores are
+// erased, and the store phase, for each array in turn, writes the stores'
+// values into the thread's slot, __syncwarp, writes the row back, and
+// __syncwarp before the next array's values go in (emitArraysInTurn).
+//
 // A transposed store is staged by permuting which thread stores what
 // through the tile (StagingTranspose.cpp). This file holds the core: the
 // region split off and cloned, the tiles, the load and store phases and
