@@ -61,7 +61,9 @@ def staging_action(staging: dict[str, Any]) -> tuple[str, str]:
             return (f"transposed through a shared tile (rows padded by one element, "
                     f"{staging['tile_bytes']} B)"), "green"
         tile = staging.get("tile", "block")
-        return f"staged through shared memory ({tile} tile{'s' if tile == 'warp' else ''}, {staging['tile_bytes']} B)", "green"
+        turns = ", one array at a time" if staging.get("arrays_in_turn") else ""
+        return (f"staged through shared memory ({tile} tile{'s' if tile == 'warp' else ''}{turns}, "
+                f"{staging['tile_bytes']} B)"), "green"
     return "not staged: " + staging["reason"], "yellow"
 
 

@@ -137,3 +137,12 @@ def test_option_off_stages_none_in_turn(tmp_path: Path) -> None:
     missed = {k["name"] for k in report["kernels"] for s in k.get("stagings", [])
               if s.get("missed") == "StagingTileTooLarge"}
     assert set(IN_TURN) - {"bounded128"} <= missed
+
+
+def test_the_finding_says_one_array_at_a_time(optimized: dict) -> None:
+    """`coalda analyze`'s findings for a kernel staged in turn say so."""
+    from coalda.report import staging_action
+    report = optimized[3][1]
+    (staging,) = [s for k in report["kernels"] if k["name"] == "six_records" for s in k["stagings"]]
+    verdict, _ = staging_action(staging)
+    assert verdict == "staged through shared memory (warp tiles, one array at a time, 32768 B)"
