@@ -17,11 +17,15 @@
 #include "Options.h"
 #include "SharedBudget.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "coalda-staging-legality"
 
 using namespace llvm;
+
+STATISTIC(NumArraysInTurn, "Legal stagings whose arrays go through one tile "
+                           "in turn");
 
 namespace coalda {
 
@@ -102,6 +106,7 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
     LLVM_DEBUG(dbgs() << "coalda: staging the arrays in turn through one "
                       << C.largestStride() * P.Capacity << "-byte tile\n");
     P.ArraysInTurn = true;
+    ++NumArraysInTurn;
     return std::nullopt;
   }
   return miss(
