@@ -2,7 +2,7 @@
 bytes before and after at -O3 and -O0 under every layout and schedule, and
 the family exercises the rewrite (a batch in which no kernel is staged in
 turn means the generator broke). COALDA_TURN_FUZZ kernels (default 12, one
-batch; `make fuzz-campaign`-sized runs set more).
+batch; `make fuzz` runs 480).
 """
 
 from __future__ import annotations
