@@ -66,6 +66,12 @@ from dataclasses import dataclass
 import numpy as np
 
 MEMBER_TYPES = {"float": 4, "int": 4, "double": 8, "short": 2, "unsigned": 4}
+# the floats a computed value is clamped to before it converts to an integer
+# member (the largest floats inside each type's range; stage77_8 of the
+# campaign converted 35105.0f to short, UB, and the emulator's two builds
+# made different poison of it)
+INT_RANGE = {"short": ("-32768.0f", "32767.0f"), "int": ("-2147483520.0f", "2147483520.0f"),
+             "unsigned": ("0.0f", "4294967040.0f")}
 OPS = ("store", "rmw", "axpy", "partial")
 GUARDS = ("none", "bounds", "early_return", "non_prefix", "flag", "inclusive", "lane_right", "difference",
           "unsigned", "two_bounds", "flag_off", "early_or")
@@ -273,6 +279,11 @@ class StageKernel:
             if self.branch and (self.branch != "cond_read" or k == 0):
                 own = f"out[{idx}].{self.members[-1][1]}"
                 value = self.branch_form.format(v=f"(float)({value})", own=own)
+            if (self.math or self.branch) and t in INT_RANGE:
+                # a float out of the integer's range converts to poison (UB
+                # in C): clamped, or the two builds' poison may differ
+                low, high = INT_RANGE[t]
+                value = f"fminf(fmaxf({value}, {low}), {high})"
             value = f"({t})({value})"
             body.append(f"out[{idx}].{m} = {value};")
             if k == 0 and self.alias_write:
