@@ -22,12 +22,14 @@ the mask: wide_partial, staged in one tile of its own, pins it.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from coalda.report import staging_action
 from conftest import (
     TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, run_in_process,
 )
@@ -131,7 +133,6 @@ def test_option_off_stages_none_in_turn(tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = run_in_process("optimize", SOURCE, "-o", out, "--no-ptx", "--pass-arg=-coalda-stage-arrays-in-turn=false")
     assert proc.returncode == 0, proc.stderr
-    import json
     report = json.loads((out / f"{SOURCE.stem}.report.json").read_text())
     assert not in_turn(report)
     missed = {k["name"] for k in report["kernels"] for s in k.get("stagings", [])
@@ -141,7 +142,6 @@ def test_option_off_stages_none_in_turn(tmp_path: Path) -> None:
 
 def test_the_finding_says_one_array_at_a_time(optimized: dict) -> None:
     """`coalda analyze`'s findings for a kernel staged in turn say so."""
-    from coalda.report import staging_action
     report = optimized[3][1]
     (staging,) = [s for k in report["kernels"] if k["name"] == "six_records" for s in k["stagings"]]
     verdict, _ = staging_action(staging)
