@@ -353,10 +353,11 @@ def open_block_barrier_ir() -> str:
     """`__coalda_open_block_barrier(state, result, wait, count)`: the common
     case of BlockRun._open, natively, between two intervals: every live
     thread (none READY or FRESH: a warp the schedule left out of the
-    interval has yet to arrive) waits at the same block-wide barrier (kind, site, and id for
-    SYNC); it opens, each waiting thread READY with the barrier's value
-    (_block_reduction: 0, or the count, and, or of the predicates). Returns
-    1 when it opened, 0 for anything else (the general path decides)."""
+    interval has yet to arrive) waits at the same block-wide barrier
+    (kind, site, and id for SYNC); it opens, each waiting thread READY with
+    the barrier's value (_block_reduction: 0, or the count, and, or of the
+    predicates). Returns 1 when it opened, 0 for anything else (the general
+    path decides)."""
     row = "getelementptr [6 x i32], ptr %wait, i32"
     return f"""
 define internal i32 @__coalda_open_block_barrier(ptr %state, ptr %result, ptr %wait, i32 %count) {{
