@@ -146,3 +146,35 @@ def test_the_finding_says_one_array_at_a_time(optimized: dict) -> None:
     (staging,) = [s for k in report["kernels"] if k["name"] == "six_records" for s in k["stagings"]]
     verdict, _ = staging_action(staging)
     assert verdict == "staged through shared memory (warp tiles, one array at a time, 32768 B)"
+
+
+def _slices_by_stride(text: str) -> str:
+    """mixed_strides's after.ll with each array's warp slice at its own
+    stride (32 x S from the warp's first slot) instead of the largest's: the
+    race the first GPU run showed."""
+    out, inside, stride = [], False, None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("define "):
+            inside = "mixed_strides" in line
+        if inside:
+            if m := re.search(r"= mul i64 %coalda\.lane, (\d+)", line):
+                stride = m[1]
+            if stride and "= mul i64 %coalda.warp, 128" in line:
+                line = line.replace("%coalda.warp, 128", f"%coalda.warp, {stride}")
+        out.append(line)
+    return "".join(out)
+
+
+def test_warps_apart_catch_slices_that_move_with_the_stride(optimized: dict, tmp_path: Path) -> None:
+    """The shuffled schedule runs warps apart (one up to three __syncwarps
+    ahead of another): with each array's slice at its own stride, a warp an
+    array ahead writes into the slice of a warp still writing back an array
+    of another stride. The warps in step (forward, reverse, strided) miss it,
+    as the emulator did before the GPU showed it."""
+    bad = plant(optimized[3][0], tmp_path, _slices_by_stride, "the slices of mixed_strides")
+    caught = run_in_process("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--from", bad)
+    assert caught.returncode == 1, caught.stdout[-2000:]
+    assert differing_kernels(caught) == {"mixed_strides"}
+    in_step = run_in_process("run", SOURCE, "--emulate", "-q", "--sizes", "300", "--schedules",
+                             "forward,reverse,strided", "--from", bad)
+    assert "mixed_strides" not in differing_kernels(in_step)
