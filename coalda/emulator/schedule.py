@@ -101,15 +101,17 @@ class Schedule:
             return np.concatenate([order[1::2], order[0::2]])
         return order
 
-    def thread_order(self, block: int, threads: int, interval: int) -> np.ndarray:
+    def thread_order(self, block: int, threads: int, interval: int, warps_apart: bool = True) -> np.ndarray:
         """Linear thread indices of one block in the order they run in one
-        interval between barriers (interval 0 starts at the kernel entry)."""
+        interval between barriers (interval 0 starts at the kernel entry).
+        WARPS_APART: under shuffled, leave the lagging warps out (a module
+        with no warp-level wait gains nothing from it, only intervals)."""
         order = np.arange(threads, dtype=np.uint32)
         if self.name == "reverse":
             return order[::-1].copy()
         if self.name == "shuffled":
             order = self._rng(1, block, interval).permutation(order)
-            return order[~self._lagging(block, threads, interval)[order // WARP]]
+            return order[~self._lagging(block, threads, interval)[order // WARP]] if warps_apart else order
         if self.name == "strided":
             return order[np.lexsort((order // WARP, order % WARP))]
         return order

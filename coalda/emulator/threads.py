@@ -159,11 +159,11 @@ class Native(Protocol):
 
 
 @functools.lru_cache(maxsize=4096)
-def _thread_order(schedule: Schedule, block: int, count: int, interval: int) -> np.ndarray:
+def _thread_order(schedule: Schedule, block: int, count: int, interval: int, warps_apart: bool) -> np.ndarray:
     """schedule.thread_order as the JIT code reads it (contiguous int32),
     computed once: every launch of a check runs the same blocks under the
     same schedules (the original and the rewrite, in each layout)."""
-    order = np.ascontiguousarray(schedule.thread_order(block, count, interval), np.int32)
+    order = np.ascontiguousarray(schedule.thread_order(block, count, interval, warps_apart), np.int32)
     order.flags.writeable = False
     return order
 
@@ -180,6 +180,9 @@ class BlockRun:
         self.operands: list[tuple[int, int, int]] = []  # a collective's a, b, c
         self.result: list[int] = []
         self._activemasks = 0  # __activemask() groups opened, for the schedule's splits
+        # warps run apart only where a warp-level wait can tell (the
+        # schedule's lagging warps otherwise only add intervals)
+        self._warps_apart = any(KIND_OF[s.intrinsic] in WARP_KINDS for s in sites)
         self._held: set[int] = set()  # lanes the schedule keeps waiting at an __activemask()
 
     def run(self) -> None:
@@ -195,13 +198,13 @@ class BlockRun:
         fixed = self.schedule.same_order_every_interval
         while True:
             if fixed:
-                order = _thread_order(self.schedule, 0, self.count, 0)
+                order = _thread_order(self.schedule, 0, self.count, 0, False)
                 exited, ran = self.native.intervals(order, state, result, wait, exited)
                 interval += ran
                 if exited == self.count:
                     return
             else:
-                order = _thread_order(self.schedule, self.block, self.count, interval)
+                order = _thread_order(self.schedule, self.block, self.count, interval, self._warps_apart)
                 exited += self.native.interval(order, state, result, wait)
                 if exited == self.count:
                     return
