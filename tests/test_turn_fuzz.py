@@ -1,8 +1,7 @@
 """Random kernels for arrays staged in turn (tests/turn_kernels.py): the same
 bytes before and after at -O3 (and -O0 at campaign sizes) under every layout
-and schedule, and
-the family exercises the rewrite (a batch in which no kernel is staged in
-turn means the generator broke). COALDA_TURN_FUZZ kernels (default 12, one
+and schedule, and the family exercises the rewrite (a batch in which no
+kernel is staged in turn means the generator broke). COALDA_TURN_FUZZ kernels (default 12, one
 batch; `make fuzz` runs 480).
 """
 
