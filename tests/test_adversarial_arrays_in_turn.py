@@ -102,6 +102,10 @@ def test_decisions_are_pinned(level: int, optimized: dict) -> None:
                if k["name"] in REFUSED}
     if level == 3:
         assert refused == {k: ["StagingTileTooLarge"] for k in REFUSED}
+        (too_big,) = [s["reason"] for k in report["kernels"] if k["name"] == "too_big_alone"
+                      for s in k["stagings"]]
+        assert too_big.endswith("nor does the largest element's alone (256 bytes), which one array at a time "
+                                "would take"), too_big
     else:  # their loops stay loops
         assert all("StagingInLoop" in missed for missed in refused.values()), refused
     # the stored-units mask, per array: units 0-3 and 6 of 16 doubles (at

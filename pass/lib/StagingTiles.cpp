@@ -101,8 +101,8 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
   if (fitCapacity(C, P, F, Shared, PerThread, Limit))
     return std::nullopt;
   unsigned TriedFor = P.CapacityFromLaunchBounds ? P.Capacity : 256u;
-  if (arraysInTurnApply(C, P) &&
-      fitCapacity(C, P, F, Shared, C.largestStride(), Limit)) {
+  bool InTurn = arraysInTurnApply(C, P);
+  if (InTurn && fitCapacity(C, P, F, Shared, C.largestStride(), Limit)) {
     LLVM_DEBUG(dbgs() << "coalda: staging the arrays in turn through one "
                       << C.largestStride() * P.Capacity << "-byte tile\n");
     P.ArraysInTurn = true;
@@ -118,7 +118,11 @@ Verdict sizeTiles(const StagingCandidate &C, StagingPlan &P,
                       "shared memory is L1 for the original code)"
                     : " threads do not fit the 48 KB of static "
                       "shared memory (more is dynamic shared memory, "
-                      "which only the launch in host code can ask for)"));
+                      "which only the launch in host code can ask for)") +
+          (InTurn ? ", nor does the largest element's alone (" +
+                        std::to_string(C.largestStride()) +
+                        " bytes), which one array at a time would take"
+                  : ""));
 }
 
 } // namespace coalda
