@@ -579,13 +579,13 @@ def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx
     (registers.py)."""
     what = f"ptxas could not assemble the device code of {source.path} for {arch}"
     if inv.verbose:
-        print("coalda cc: " + shlex.join([str(tools.ptxas), "-m64", "-v", "--gpu-name", arch, *flags,
-                                          "--output-file", str(cubin), str(ptx)]), file=sys.stderr, flush=True)
+        print("coalda cc: " + shlex.join(registers.ptxas_argv(tools.ptxas, ptx, arch, cubin, flags)),
+              file=sys.stderr, flush=True)
     try:
         usage = registers.assemble(tools.ptxas, ptx, arch, cubin, flags)
         # at -O0 the plugin does not run (clang's pipeline has no place for it)
         if (tools.plugin is None or inv.opt_level == "-O0" or not registers.wanted(flags)
-                or all(u.registers <= registers.limit_for(arch) for u in usage.values())):
+                or registers.within_limit(usage, arch)):
             return
         original = ptx.with_suffix(".original.ptx")
         _run([*_without_plugin(device), "-S", source.path, "-o", original],

@@ -32,7 +32,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,11 +83,21 @@ def parse_usage(ptxas_stderr: str) -> dict[str, Usage]:
     return out
 
 
+def within_limit(usage: dict[str, Usage], arch: str) -> bool:
+    """Whether every kernel of USAGE stays within ARCH's line."""
+    return all(u.registers <= limit_for(arch) for u in usage.values())
+
+
+def ptxas_argv(ptxas: Path, ptx: Path, arch: str, output: Path | str, flags: Sequence[str] = ()) -> list[str]:
+    """The ptxas command line `assemble` runs."""
+    return [str(ptxas), "-m64", "-v", "--gpu-name", arch, *flags, "--output-file", str(output), str(ptx)]
+
+
 def assemble(ptxas: Path, ptx: Path, arch: str, output: Path | str, flags: Sequence[str] = ()) -> dict[str, Usage]:
     """ptxas -v: PTX to OUTPUT (a cubin, or /dev/null); each kernel's usage.
     ptxas's warnings go to stderr as without -v; its report too when FLAGS
     ask for it (-v)."""
-    argv = [str(ptxas), "-m64", "-v", "--gpu-name", arch, *flags, "--output-file", str(output), str(ptx)]
+    argv = ptxas_argv(ptxas, ptx, arch, output, flags)
     try:
         proc = subprocess.run(argv, capture_output=True, text=True)
     except OSError as exc:
@@ -100,14 +110,17 @@ def assemble(ptxas: Path, ptx: Path, arch: str, output: Path | str, flags: Seque
     return parse_usage(proc.stderr)
 
 
+def _entries(ptx: str) -> Iterator[tuple[str, int, int]]:
+    """Each PTX entry: its symbol, where its parameter list ends and where
+    its body opens (the directives lie between)."""
+    for m in re.finditer(r"\.entry\s+(\S+?)\s*\(", ptx):
+        params_end = ptx.index(")", m.end())
+        yield m.group(1), params_end, ptx.index("{", params_end)
+
+
 def own_bounds(ptx: str) -> set[str]:
     """The kernels whose PTX entry declares a bound of its own."""
-    bounded = set()
-    for m in re.finditer(r"\.entry\s+(\S+?)\s*\(", ptx):
-        head_end = ptx.index("{", ptx.index(")", m.end()))
-        if _BOUNDS.search(ptx, ptx.index(")", m.end()), head_end):
-            bounded.add(m.group(1))
-    return bounded
+    return {symbol for symbol, params_end, body in _entries(ptx) if _BOUNDS.search(ptx, params_end, body)}
 
 
 def crossings(before: dict[str, Usage], after: dict[str, Usage], bounded: set[str],
@@ -121,12 +134,10 @@ def crossings(before: dict[str, Usage], after: dict[str, Usage], bounded: set[st
 def with_limit(ptx: str, symbols: set[str], limit: int = LIMIT) -> str:
     """PTX with `.maxnreg LIMIT` in the entry directives of SYMBOLS."""
     out, last = [], 0
-    for m in re.finditer(r"\.entry\s+(\S+?)\s*\(", ptx):
-        if m.group(1) not in symbols:
-            continue
-        body = ptx.index("{", ptx.index(")", m.end()))
-        out += [ptx[last:body], f".maxnreg {limit}\n"]
-        last = body
+    for symbol, _, body in _entries(ptx):
+        if symbol in symbols:
+            out += [ptx[last:body], f".maxnreg {limit}\n"]
+            last = body
     return "".join(out) + ptx[last:]
 
 
@@ -149,7 +160,7 @@ def limit_crossings(ptxas: Path, before: Path, after: Path, arch: str, output: P
         return []
     if after_usage is None:
         after_usage = assemble(ptxas, after, arch, output, flags)
-    if all(u.registers <= limit_for(arch) for u in after_usage.values()):
+    if within_limit(after_usage, arch):
         return []
     return _limit(ptxas, before, after, arch, output, flags, after_usage)
 
@@ -162,7 +173,7 @@ def limit_rewritten(ptxas: Path, before: Path, after: Path, arch: str, rewritten
         return []
     entries = ["--entry", ",".join(sorted(rewritten))]
     after_usage = assemble(ptxas, after, arch, "/dev/null", entries)
-    if all(u.registers <= limit_for(arch) for u in after_usage.values()):
+    if within_limit(after_usage, arch):
         return []
     return _limit(ptxas, before, after, arch, "/dev/null", entries, after_usage)
 

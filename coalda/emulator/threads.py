@@ -229,9 +229,8 @@ class BlockRun:
         problem = self._open_warps(waiting)
         if problem is not None:
             return problem
-        if any(self.state[t] == READY for t in waiting):
-            return ""
-        # a warp the schedule left out of the interval has yet to run
+        # a thread a warp collective just let go, or one of a warp the
+        # schedule left out of the interval, has yet to run
         if any(s in (READY, FRESH) for s in self.state):
             return ""
         if self._held:  # nothing else can run: the held lanes go on

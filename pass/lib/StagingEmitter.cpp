@@ -580,14 +580,14 @@ std::string StagingEmitter::describeElements(bool Warp) const {
   if (indexReadsRows())
     Where += "; the index reads threadIdx.y or .z, and only blocks of one "
              "row (blockDim.y = blockDim.z = 1) take the staged path";
+  uint64_t PerThread =
+      P.ArraysInTurn ? C.largestStride() : C.bytesPerThread();
   return "staged " + Names + " through shared memory (" +
          (Warp ? "warp tiles, " : "block tile, ") +
          (P.ArraysInTurn ? "one array at a time through one tile: the "
-                           "arrays' tiles together do not fit, " +
-                               std::to_string(C.largestStride() * P.Capacity) +
-                               " bytes for "
-                         : std::to_string(C.bytesPerThread() * P.Capacity) +
-                               " bytes for ") +
+                           "arrays' tiles together do not fit, "
+                         : "") +
+         std::to_string(PerThread * P.Capacity) + " bytes for " +
          std::to_string(P.Capacity) + " threads" + Where + ")";
 }
 
