@@ -74,17 +74,21 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """One IR cache (coalda/driver/ir_cache.py) for the whole run, fresh and
-    shared by the workers: each run starts as a clean clone's would, leaves
-    nothing in the user's cache, and compiles a source the tests build more
-    than once (about half of clang's runs) once. Set up by the controller
-    before it starts the workers, which inherit it; a COALDA_IR_CACHE of the
-    caller's own is kept."""
-    if hasattr(config, "workerinput") or os.environ.get("COALDA_IR_CACHE"):
+    """One IR cache (coalda/driver/ir_cache.py) and one directory of the
+    wrapper headers' PCHs (coalda/driver/pch.py) for the whole run, fresh
+    and shared by the workers: each run starts as a clean clone's would,
+    leaves nothing in the user's cache, and compiles a source the tests
+    build more than once (about half of clang's runs) once. Set up by the
+    controller before it starts the workers, which inherit them; a
+    COALDA_IR_CACHE or COALDA_PCH of the caller's own is kept."""
+    if hasattr(config, "workerinput"):
         return
-    directory = tempfile.mkdtemp(prefix="coalda-test-ir-cache-")
-    os.environ["COALDA_IR_CACHE"] = directory
-    config.add_cleanup(lambda: shutil.rmtree(directory, ignore_errors=True))
+    for variable, prefix in (("COALDA_IR_CACHE", "coalda-test-ir-cache-"), ("COALDA_PCH", "coalda-test-pch-")):
+        if os.environ.get(variable):
+            continue
+        directory = tempfile.mkdtemp(prefix=prefix)
+        os.environ[variable] = directory
+        config.add_cleanup(lambda directory=directory: shutil.rmtree(directory, ignore_errors=True))
 
 
 # COALDA_TEST_REAL_PROCESSES=1: run_cli starts every `coalda` as a fresh

@@ -41,6 +41,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("COALDA_CLANG", str(clang))
     monkeypatch.setenv("COALDA_TEST_RUNS", str(tmp_path / "runs"))
     monkeypatch.setenv("COALDA_IR_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("COALDA_PCH", "off")  # its clang runs are not compiles (test_pch.py)
     monkeypatch.chdir(tmp_path)
     toolchain.cache_clear()
     yield tmp_path

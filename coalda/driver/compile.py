@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CoaldaError, ToolFailed
-from . import ir_cache
+from . import ir_cache, pch
 from .toolchain import cuda_path, toolchain
 
 # What -O0 runs after clang (-O0 -Xclang -disable-O0-optnone): the design's
@@ -117,12 +117,31 @@ def compile_to_ir(source: Path, options: CompileOptions, output: Path, *, variab
         return
     with tempfile.TemporaryDirectory(prefix="coalda-deps-") as scratch:
         depfile = Path(scratch) / "module.d"
-        run_tool(f"clang could not compile {source}",
-                 [*command, "-MD", "-MF", str(depfile)] if entry is not None else command)
+        _clang(source, command, depfile if entry is not None else None)
         if options.opt_level == 0:
             run_tool(f"opt -passes={O0_PASSES} failed", [tc.opt, f"-passes={O0_PASSES}", "-S", output, "-o", output])
         if entry is not None:
             _keep(entry, output, depfile)
+
+
+def _clang(source: Path, command: list[str], depfile: Path | None) -> None:
+    """Run clang's COMMAND (clang_command's: the source, -o, the output
+    last), with the wrapper headers' PCH where there is one (pch.py), and
+    writing DEPFILE. A compile that fails with the PCH runs again without
+    it, and that run's error is the one reported."""
+    what = f"clang could not compile {source}"
+    deps = ["-MD", "-MF", str(depfile)] if depfile is not None else []
+    flags, target = command[:-3], command[-3:]
+    header = pch.header_pch(flags, toolchain().clang)
+    if header is not None:
+        try:
+            run_tool(what, [*flags, "-Xclang", "-include-pch", "-Xclang", str(header), *deps, *target])
+            return
+        except ToolFailed:
+            pass
+    run_tool(what, [*flags, *deps, *target])
+    if header is not None:
+        pch.discard(header)
 
 
 def _rename_module(module: Path) -> None:
