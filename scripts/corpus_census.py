@@ -176,6 +176,10 @@ def split_flags(flags: tuple[str, ...], program_dir: Path) -> tuple[list[str], l
             i += 1
         elif flag.startswith(("-I", "-D")):
             flag, value = flag[:2], flag[2:]
+        elif flag == "-mllvm" and i < len(items) and items[i].startswith("-coalda"):
+            own += ["--pass-arg", items[i]]  # the pass runs in opt, not in clang
+            i += 1
+            continue
         elif flag in _OPT_LEVELS:
             own += ["-O", _OPT_LEVELS[flag]]
             continue

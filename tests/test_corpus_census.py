@@ -172,10 +172,12 @@ def test_why_not_rewritten(access: dict[str, Any], kernel: dict[str, Any], why: 
 def test_recipe_flags() -> None:
     own, clang = cc.split_flags(
         ("-std=c++17", "-O2", "-I../include", "-I", "inc", "-DLDIM=32", "-D", "X", "-lm", "-isystem", "sys",
-         "-ffast-math"), Path("corpus/hecbench/p-cuda"))
+         "-ffast-math", "-mllvm", "-coalda-stage-read-only", "-mllvm", "-unroll-threshold=10"),
+        Path("corpus/hecbench/p-cuda"))
     assert own == ["-O", "2", "-I", "corpus/hecbench/include", "-I", "corpus/hecbench/p-cuda/inc",
-                   "-D", "LDIM=32", "-D", "X"]
-    assert clang == ["-std=c++17", "-isystem", "corpus/hecbench/p-cuda/sys", "-ffast-math"]
+                   "-D", "LDIM=32", "-D", "X", "--pass-arg", "-coalda-stage-read-only"]
+    assert clang == ["-std=c++17", "-isystem", "corpus/hecbench/p-cuda/sys", "-ffast-math", "-mllvm",
+                     "-unroll-threshold=10"]
 
 
 @pytest.mark.parametrize(("code", "stderr", "status"), [

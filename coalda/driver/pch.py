@@ -16,8 +16,8 @@ headers, which clang emits only for declarations it parsed, not for those
 it reads back. `line_tables_only` drops them anyway before llc.
 
 - The key: the compile's command less its source and output, the working
-  directory (relative `-I` paths), the environment of clang's header search
-  and clang's identity. Flags that could change what the wrapper expands to
+  directory where the command names a relative path (`-I inc`), the
+  environment of clang's header search and clang's identity. Flags that could change what the wrapper expands to
   (`-D`, `-I`, `-std`, `-O`, `--cuda-gpu-arch`, `-g`) are all in the command.
 - Built on a compile's first use of its key, under a lock (the other
   processes of a parallel build wait for it rather than build it too), to
@@ -48,6 +48,8 @@ from .ir_cache import CLANG_ENV, tool_identity
 from .toolchain import cache_dir
 
 LIMIT_BYTES = 256 << 20
+# Options whose value is a path a header search or an include reads.
+_PATH_OPTIONS = ("-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "--sysroot", "-isysroot")
 
 
 def pch_root() -> Path | None:
@@ -60,9 +62,28 @@ def pch_root() -> Path | None:
     return cache_dir() / "pch"
 
 
+def _relative_paths(flags: Sequence[str]) -> bool:
+    """Whether FLAGS name a path relative to the working directory (`-I inc`,
+    `-Iinc`, `-include x.h`, ...): only then is the directory part of the
+    key (the tests run their compiles from a directory of their own each,
+    with absolute paths: one PCH serves them all)."""
+    for k, flag in enumerate(flags[1:], start=1):
+        for option in _PATH_OPTIONS:
+            if flag == option and k + 1 < len(flags):
+                path = flags[k + 1]
+            elif flag.startswith(option) and flag != option:
+                path = flag[len(option):].removeprefix("=")
+            else:
+                continue
+            if not os.path.isabs(path):
+                return True
+    return any(flag.startswith("--cuda-path=") and not os.path.isabs(flag.split("=", 1)[1]) for flag in flags)
+
+
 def _key(flags: Sequence[str], clang: Path) -> str:
     key = hashlib.sha256()
-    for part in (*flags, os.getcwd(), *(f"{name}={os.environ.get(name, '')}" for name in CLANG_ENV),
+    directory = os.getcwd() if _relative_paths(flags) else ""
+    for part in (*flags, directory, *(f"{name}={os.environ.get(name, '')}" for name in CLANG_ENV),
                  tool_identity(clang)):
         key.update(part.encode() + b"\0")
     return key.hexdigest()
