@@ -17,8 +17,9 @@ it reads back. `line_tables_only` drops them anyway before llc.
 
 - The key: the compile's command less its source and output, the working
   directory where the command names a relative path (`-I inc`), the
-  environment of clang's header search and clang's identity. Flags that could change what the wrapper expands to
-  (`-D`, `-I`, `-std`, `-O`, `--cuda-gpu-arch`, `-g`) are all in the command.
+  environment of clang's header search and clang's identity. Flags that
+  could change what the wrapper expands to (`-D`, `-I`, `-std`, `-O`,
+  `--cuda-gpu-arch`, `-g`) are all in the command.
 - Built on a compile's first use of its key, under a lock (the other
   processes of a parallel build wait for it rather than build it too), to
   a temporary name then renamed.
@@ -93,7 +94,8 @@ def _build(flags: Sequence[str], pch: Path, header: Path) -> bool:
     """The PCH of FLAGS' wrapper at PCH, from the empty HEADER; whether it
     was built. A PCH that clang cannot build (a flag it refuses with
     -emit-pch) leaves the compile as it was."""
-    header.touch()
+    if not header.exists():  # kept as it was: the PCHs built from it record its time
+        header.write_bytes(b"")
     fd, scratch = tempfile.mkstemp(dir=pch.parent, prefix=f".{pch.name}.")
     os.close(fd)
     try:
