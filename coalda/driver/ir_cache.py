@@ -37,7 +37,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,14 +54,30 @@ PRUNE_EVERY = 64
 _digests: dict[tuple[str, int, int], str] = {}
 
 
-def cache_root() -> Path | None:
-    """The cache's directory, or None when it is turned off."""
-    chosen = os.environ.get("COALDA_IR_CACHE")
+def chosen_directory(variable: str, name: str) -> Path | None:
+    """$VARIABLE if set (None if it says `off`), else NAME in COALDA's cache
+    directory: where a cache of compiles lives (this one, pch.py's)."""
+    chosen = os.environ.get(variable)
     if chosen == "off":
         return None
     if chosen:
         return Path(chosen)
-    return cache_dir() / "ir"
+    return cache_dir() / name
+
+
+def cache_root() -> Path | None:
+    """The cache's directory, or None when it is turned off."""
+    return chosen_directory("COALDA_IR_CACHE", "ir")
+
+
+def compile_key(command: Sequence[str], directory: str, tools: Sequence[Path]) -> str:
+    """The SHA-256 of a compile's COMMAND, the working DIRECTORY it depends
+    on, the environment of clang's header search and TOOLS' identity."""
+    key = hashlib.sha256()
+    for part in (*command, directory, *(f"{name}={os.environ.get(name, '')}" for name in CLANG_ENV),
+                 *(tool_identity(t) for t in tools)):
+        key.update(part.encode() + b"\0")
+    return key.hexdigest()
 
 
 def file_digest(path: Path) -> str | None:
@@ -168,22 +184,21 @@ def entry_for(command: Sequence[str], output: Path, tools: Sequence[Path]) -> En
     root = cache_root()
     if root is None:
         return None
-    key = hashlib.sha256()
-    for part in (
-        *["<output>" if arg == str(output) else arg for arg in command],
-        os.getcwd(),
-        *(f"{name}={os.environ.get(name, '')}" for name in CLANG_ENV),
-        *(tool_identity(t) for t in tools),
-    ):
-        key.update(part.encode() + b"\0")
-    return Entry(root, key.hexdigest())
+    command = ["<output>" if arg == str(output) else arg for arg in command]
+    return Entry(root, compile_key(command, os.getcwd(), tools))
 
 
 def prune(root: Path, limit: int = LIMIT_BYTES) -> None:
     """Remove the least recently used entries until ROOT holds at most LIMIT
     bytes."""
+    prune_files(root.glob("*/*"), limit)
+
+
+def prune_files(paths: Iterable[Path], limit: int) -> None:
+    """Remove the least recently used of PATHS until they hold at most
+    LIMIT bytes."""
     entries = []
-    for path in root.glob("*/*"):
+    for path in paths:
         try:
             stat = path.stat()
             entries.append((stat.st_mtime_ns, stat.st_size, path))

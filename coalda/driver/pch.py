@@ -38,15 +38,13 @@ cache directory. About 7 MB a key; the least recently used go first past
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from .ir_cache import CLANG_ENV, tool_identity
-from .toolchain import cache_dir
+from .ir_cache import chosen_directory, compile_key, prune_files
 
 LIMIT_BYTES = 256 << 20
 # Options whose value is a path a header search or an include reads.
@@ -55,12 +53,7 @@ _PATH_OPTIONS = ("-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacro
 
 def pch_root() -> Path | None:
     """The PCH directory, or None when PCHs are turned off."""
-    chosen = os.environ.get("COALDA_PCH")
-    if chosen == "off":
-        return None
-    if chosen:
-        return Path(chosen)
-    return cache_dir() / "pch"
+    return chosen_directory("COALDA_PCH", "pch")
 
 
 def _relative_paths(flags: Sequence[str]) -> bool:
@@ -82,12 +75,7 @@ def _relative_paths(flags: Sequence[str]) -> bool:
 
 
 def _key(flags: Sequence[str], clang: Path) -> str:
-    key = hashlib.sha256()
-    directory = os.getcwd() if _relative_paths(flags) else ""
-    for part in (*flags, directory, *(f"{name}={os.environ.get(name, '')}" for name in CLANG_ENV),
-                 tool_identity(clang)):
-        key.update(part.encode() + b"\0")
-    return key.hexdigest()
+    return compile_key(flags, os.getcwd() if _relative_paths(flags) else "", [clang])
 
 
 def _build(flags: Sequence[str], pch: Path, header: Path) -> bool:
@@ -111,18 +99,7 @@ def _build(flags: Sequence[str], pch: Path, header: Path) -> bool:
 def prune(root: Path, limit: int = LIMIT_BYTES) -> None:
     """Remove the least recently used PCHs until ROOT holds at most LIMIT
     bytes."""
-    entries = []
-    for path in root.glob("*.pch"):
-        try:
-            entries.append((path.stat().st_mtime_ns, path.stat().st_size, path))
-        except OSError:
-            continue
-    total = sum(size for _, size, _ in entries)
-    for _, size, path in sorted(entries):
-        if total <= limit:
-            break
-        path.unlink(missing_ok=True)
-        total -= size
+    prune_files(root.glob("*.pch"), limit)
 
 
 def header_pch(flags: Sequence[str], clang: Path) -> Path | None:
