@@ -32,6 +32,14 @@ def is_kernel(ir: str, name: str) -> bool:
     )
 
 
+def kernel_names(ir: str) -> frozenset[str]:
+    """The names is_kernel accepts, found in one pass over the module (a
+    search per function was a second per 100 kernels)."""
+    annotated = re.findall(r'!\{ptr @([-\w.$]+), !"kernel", i32 1\}', ir)
+    convention = re.findall(r"^define [^\n]*ptx_kernel[^\n]*?@([-\w.$]+)\(", ir, re.M)
+    return frozenset(annotated + convention)
+
+
 def signatures(device_ir: str) -> Signatures:
     """(name, IR type) of each parameter of each defined function."""
     parsed = parse(device_ir)

@@ -12,6 +12,7 @@ import pytest
 from coalda.emulator import emulate
 from coalda.driver.compile import CompileOptions, compile_to_ir, run_coalda
 from coalda.emulator.emulate import EmulationRefused, EmulatorExecutor
+from coalda.emulator.schedule import FORWARD
 from coalda.driver.pipeline import Artifacts, build
 from coalda.check.oracle import LAYOUTS, check, make_args
 from coalda.check.spec import KernelSpec, Param, SpecError, load_spec
@@ -488,3 +489,78 @@ def test_an_unknown_external_call_faults_by_name() -> None:
     with pytest.raises(emulate.EmulationFault,
                        match="kernel k called cudaGetParameterBufferV2, which the CPU emulator does not provide"):
         module.launch("k", (1, 1, 1), (1, 1, 1), [slot, np.int32(1)])
+
+
+def poke_ir(barrier: bool) -> str:
+    """A kernel that writes byte AT of the dynamic shared buffer, with a
+    block barrier before (run as fibers) or without (the native loop)."""
+    sync = "  call void @llvm.nvvm.barrier0()\n" if barrier else ""
+    return kernel_ir("i64 %at", f"{sync}  %p = getelementptr i8, ptr addrspace(3) @dyn, i64 %at\n"
+                     "  store i8 1, ptr addrspace(3) %p, align 1\n  ret void\n",
+                     "@dyn = external addrspace(3) global [0 x i8], align 16\n"
+                     + ("declare void @llvm.nvvm.barrier0()\n" if barrier else ""))
+
+
+@pytest.mark.parametrize("barrier", [False, True], ids=["native", "fibers"])
+def test_a_write_past_the_dynamic_shared_memory_is_caught_at_any_offset(barrier: bool) -> None:
+    """The overrun check reads the bytes past the launch's dynamic shared
+    memory one at a time up to a multiple of 8 and eight at a time after:
+    a write is caught at the first byte past it, inside either part, and at
+    the buffer's last byte; a write inside it is not."""
+    module = emulate.load(poke_ir(barrier))
+    last = emulate.DYNAMIC_SHARED - 1
+    for shared, at in [(0, 0), (5, 5), (9, 15), (8, 8), (13, 47), (3, last), (last, last)]:
+        with pytest.raises(emulate.EmulationFault, match=f"wrote past its {shared} bytes"):
+            module.launch("k", (2, 1, 1), (1, 1, 1), [np.int64(at)], shared_bytes=shared)
+    for shared, at in [(5, 4), (16, 15), (emulate.DYNAMIC_SHARED, last)]:
+        module.launch("k", (2, 1, 1), (1, 1, 1), [np.int64(at)], shared_bytes=shared)
+
+
+TWO_TILES = """target triple = "nvptx64-nvidia-cuda"
+@tile_a = internal addrspace(3) global [4 x i32] undef, align 4
+@tile_b = internal addrspace(3) global [4 x i32] undef, align 4
+define internal i32 @get_a() noinline {
+  %v = load i32, ptr addrspace(3) @tile_a, align 4
+  ret i32 %v
+}
+define void @read_a(ptr %out) {
+  %v = call i32 @get_a()
+  store i32 %v, ptr %out, align 4
+  ret void
+}
+define void @fill_b(ptr %out) {
+  store i32 7, ptr addrspace(3) @tile_b, align 4
+  %v = load i32, ptr addrspace(3) @tile_b, align 4
+  store i32 %v, ptr %out, align 4
+  ret void
+}
+define void @through_pointer(ptr %out, ptr %f) {
+  %v = call i32 %f()
+  store i32 %v, ptr %out, align 4
+  ret void
+}
+!nvvm.annotations = !{!0, !1, !2}
+!0 = !{ptr @read_a, !"kernel", i32 1}
+!1 = !{ptr @fill_b, !"kernel", i32 1}
+!2 = !{ptr @through_pointer, !"kernel", i32 1}
+"""
+
+
+def test_each_kernel_poisons_the_shared_memory_it_reaches() -> None:
+    """A block poisons the static shared arrays its kernel names, or a
+    function it reaches names (read_a's tile, read in a helper, holds the
+    poison after fill_b wrote its own); a kernel that calls through a
+    pointer, and every kernel where an initializer names an array, poison
+    them all."""
+    module = emulate.load(TWO_TILES, partial=True)
+    out = np.zeros(1, np.uint32)
+    module.launch("fill_b", (1, 1, 1), (1, 1, 1), [out])
+    assert out[0] == 7
+    module.launch("read_a", (1, 1, 1), (1, 1, 1), [out])
+    assert out[0] == int.from_bytes(bytes([FORWARD.shared_poison] * 4), "little")
+    sigs = [emulate.KernelSignature(k, ()) for k in ("read_a", "fill_b", "through_pointer")]
+    shared = emulate._shared_by_kernel(TWO_TILES, sigs, ["tile_a", "tile_b"], False)
+    assert [s.static for s in shared] == [("tile_a",), ("tile_b",), ("tile_a", "tile_b")]
+    named = TWO_TILES + "@table = global ptr addrspacecast (ptr addrspace(3) @tile_b to ptr)\n"
+    shared = emulate._shared_by_kernel(named, sigs, ["tile_a", "tile_b"], False)
+    assert all(s.static == ("tile_a", "tile_b") for s in shared)

@@ -55,7 +55,7 @@ import functools
 import hashlib
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import llvmlite.binding as llvm
@@ -113,11 +113,22 @@ _TARGET_ATTRS = re.compile(r'"target-(cpu|features)"="[^"]*"')
 _BUILTIN_VARS = re.compile(r"^@(threadIdx|blockIdx|blockDim|gridDim) = [^\n]*$", re.M)
 _SHARED_GLOBAL = re.compile(r"^@(\S+) = ([^\n]*?)addrspace\(3\) global ([^\n]*)$", re.M)
 _DEFINE = re.compile(r"^define [^\n]*?@([^\s(]+)\(.*?^\}", re.M | re.S)
+# A global's name where a function or an initializer names it.
+_GLOBAL_NAME = re.compile(r"@([-\w.$]+|\"[^\"\n]*\")")
+# An `extern __shared__` array, once _lower_shared made it the dynamic
+# buffer's alias.
+_DYNAMIC_ALIAS = re.compile(r"^@(\S+) = alias \[0 x i8\], ptr addrspace\(3\) @__coalda_dynamic_shared$", re.M)
 # A definition's debug-info subprogram, and that subprogram's source name.
 _DEFINE_DBG = re.compile(r"^define [^\n]*?@([^\s(]+)\([^\n]*?!dbg !(\d+) \{$", re.M)
 _SUBPROGRAM = re.compile(r'^!(\d+) = distinct !DISubprogram\(name: "([^"\n]*)"', re.M)
 # A call through a pointer: `call ... %f(` with no `@callee` before it.
-_INDIRECT_CALL = re.compile(r"\b(?:call|invoke)\b[^\n@]*?%[-\w.$]+\(")
+# (Two patterns, each from a literal: one alternation searched ten times
+# slower.)
+_INDIRECT_CALLS = (re.compile(r" call [^\n@]*?%[-\w.$]+\("), re.compile(r" invoke [^\n@]*?%[-\w.$]+\("))
+
+
+def _calls_through_pointer(body: str) -> bool:
+    return any(pattern.search(body) for pattern in _INDIRECT_CALLS)
 _LOCATION = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)[^\n]*?(?:inlinedAt: !(\d+))?\)$", re.M)
 _FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED, _FAULT_ASSERT, _FAULT_MISSING = 1, 2, 3, 4, 5
 # CUDA's device runtime calls a kernel may make: assert()'s __assertfail sets
@@ -227,10 +238,10 @@ block:
   %first = icmp eq i64 %i, 0
   br i1 %first, label %fresh, label %check
 check:
-  call void @__coalda_shared_check(i64 %dyn)
+  call void @__coalda_shared_check_{index}(i64 %dyn)
   br label %fresh
 fresh:
-  call void @__coalda_shared_poison()
+  call void @__coalda_shared_poison_{index}()
 {_unflatten("b", "nctaid", "ctaid")}
   br label %thread
 thread:
@@ -240,7 +251,7 @@ thread:
   %more = icmp ult i64 %i.next, %count
   br i1 %more, label %loop, label %end
 end:
-  call void @__coalda_shared_check(i64 %dyn)
+  call void @__coalda_shared_check_{index}(i64 %dyn)
   br label %done
 done:
   ret void
@@ -355,47 +366,118 @@ def _lower_shared(text: str) -> tuple[str, list[str], bool]:
     return _SHARED_GLOBAL.sub(lower, text), static, dynamic
 
 
-def _shared_functions(static: list[str], sizes: dict[str, int], dynamic: bool, text: str) -> str:
-    """`__coalda_shared_poison()` fills all shared memory with the byte
-    `@__coalda_poison_byte` holds (the host sets it per launch);
-    `__coalda_shared_check(dyn)` sets the fault flag when a byte of the
-    dynamic buffer at or past `dyn` is not that byte any more."""
-    arrays = [(f"@{name}", str(sizes[name.strip('"')])) for name in static]
-    if dynamic:
-        arrays.append(("@__coalda_dynamic_shared", str(DYNAMIC_SHARED)))
-    fills = "".join(f"  call void @llvm.memset.p3.i64(ptr addrspace(3) {g}, i8 %poison, i64 {size}, i1 false)\n"
-                    for g, size in arrays)
-    out = ["@__coalda_fault = global i32 0\n@__coalda_poison_byte = global i8 0\n"
-           "define void @__coalda_shared_poison() {\n  %poison = load i8, ptr @__coalda_poison_byte\n"
-           f"{fills}  ret void\n}}"]
-    if arrays and not re.search(r"^declare [^\n]*@llvm\.memset\.p3\.i64\(", text, re.M):
+@dataclass(frozen=True)
+class KernelShared:
+    """The shared memory one kernel can reach: its static arrays, and
+    whether it reaches the dynamic buffer."""
+
+    static: tuple[str, ...]
+    dynamic: bool
+
+
+def _shared_by_kernel(text: str, kernels: Sequence[KernelSignature], static: list[str],
+                      dynamic: bool) -> list[KernelShared]:
+    """Each kernel's shared memory: the arrays named in the functions it
+    reaches by direct calls. A block poisons and checks only those (a
+    module of 100 kernels, each with its tiles, spent 2 ms a block filling
+    the others'). Every kernel gets all of them where that cannot be told:
+    an array named outside a function (in another global's initializer),
+    or a reached function that calls through a pointer."""
+    everything = KernelShared(tuple(static), dynamic)
+    bodies = {m[1]: m[0] for m in _DEFINE.finditer(text)}
+    aliases = _DYNAMIC_ALIAS.findall(text)
+    # the other globals' initializers (each on its line)
+    outside = "\n".join(line for line in text.split("\n") if line.startswith("@")
+                        and not _SHARED_GLOBAL.match(line) and not _DYNAMIC_ALIAS.match(line))
+    if set(_GLOBAL_NAME.findall(outside)) & {*static, *aliases}:
+        return [everything] * len(kernels)
+    named = {fn: set(_GLOBAL_NAME.findall(body)) for fn, body in bodies.items()}
+    indirect = {fn for fn, body in bodies.items() if _calls_through_pointer(body)}
+    out = []
+    for kernel in kernels:
+        queue, seen = [kernel.name], {kernel.name}
+        for fn in queue:  # every function it names, called or not: more arrays, never fewer
+            for callee in named.get(fn, ()):
+                if callee in bodies and callee not in seen:
+                    seen.add(callee)
+                    queue.append(callee)
+        if seen & indirect:
+            out.append(everything)
+            continue
+        reached = set().union(*(named.get(fn, set()) for fn in seen))
+        out.append(KernelShared(tuple(a for a in static if a in reached),
+                                dynamic and bool(reached & {"__coalda_dynamic_shared", *aliases})))
+    return out
+
+
+def _shared_functions(shared: Sequence[KernelShared], sizes: dict[str, int], text: str) -> str:
+    """Per kernel i, `__coalda_shared_poison_<i>()` fills the shared memory
+    it reaches with the byte `@__coalda_poison_byte` holds (the host sets it
+    per launch); `__coalda_shared_check_<i>(dyn)` sets the fault flag when a
+    byte of the dynamic buffer at or past `dyn` is not that byte any more
+    (a kernel that does not reach the buffer checks nothing)."""
+    out = ["@__coalda_fault = global i32 0\n@__coalda_poison_byte = global i8 0"]
+    for i, kernel in enumerate(shared):
+        arrays = [(f"@{name}", str(sizes[name.strip('"')])) for name in kernel.static]
+        if kernel.dynamic:
+            arrays.append(("@__coalda_dynamic_shared", str(DYNAMIC_SHARED)))
+        fills = "".join(f"  call void @llvm.memset.p3.i64(ptr addrspace(3) {g}, i8 %poison, i64 {size}, i1 false)\n"
+                        for g, size in arrays)
+        out.append(f"define void @__coalda_shared_poison_{i}() {{\n  %poison = load i8, ptr @__coalda_poison_byte\n"
+                   f"{fills}  ret void\n}}")
+        target = "@__coalda_shared_check_dynamic" if kernel.dynamic else "@__coalda_shared_check_none"
+        out.append(f"define void @__coalda_shared_check_{i}(i64 %dyn) {{\n"
+                   f"  call void {target}(i64 %dyn)\n  ret void\n}}")
+    if not re.search(r"^declare [^\n]*@llvm\.memset\.p3\.i64\(", text, re.M):
         out.append("declare void @llvm.memset.p3.i64(ptr addrspace(3), i8, i64, i1 immarg)")
-    if dynamic:
-        out.append(f"""@__coalda_dynamic_shared = addrspace(3) global [{DYNAMIC_SHARED} x i8] zeroinitializer, align 16
-define void @__coalda_shared_check(i64 %dyn) {{
+    out.append("define internal void @__coalda_shared_check_none(i64 %dyn) {\n  ret void\n}")
+    if any(kernel.dynamic for kernel in shared):
+        out.append(_DYNAMIC_CHECK)
+    return "\n".join(out)
+
+
+# The dynamic buffer's bytes at and past %dyn, eight at a time once %dyn is
+# a multiple of 8 (the JIT's code is unoptimized: 48 KB a byte at a time
+# took a tenth of a millisecond a block).
+_DYNAMIC_CHECK = f"""@__coalda_dynamic_shared = addrspace(3) global [{DYNAMIC_SHARED} x i8] zeroinitializer, align 16
+define internal void @__coalda_shared_check_dynamic(i64 %dyn) {{
 entry:
   %poison = load i8, ptr @__coalda_poison_byte
-  %full = icmp uge i64 %dyn, {DYNAMIC_SHARED}
-  br i1 %full, label %ok, label %loop
-loop:
-  %i = phi i64 [ %dyn, %entry ], [ %i.next, %next ]
+  %byte = zext i8 %poison to i64
+  %word = mul i64 %byte, 72340172838076673
+  br label %head
+head:
+  %i = phi i64 [ %dyn, %entry ], [ %i.next, %head.next ]
+  %full = icmp uge i64 %i, {DYNAMIC_SHARED}
+  br i1 %full, label %ok, label %head.test
+head.test:
+  %low = and i64 %i, 7
+  %aligned = icmp eq i64 %low, 0
+  br i1 %aligned, label %words, label %head.byte
+head.byte:
   %p = getelementptr i8, ptr addrspace(3) @__coalda_dynamic_shared, i64 %i
   %v = load i8, ptr addrspace(3) %p
   %bad = icmp ne i8 %v, %poison
-  br i1 %bad, label %fail, label %next
-next:
+  br i1 %bad, label %fail, label %head.next
+head.next:
   %i.next = add i64 %i, 1
-  %more = icmp ult i64 %i.next, {DYNAMIC_SHARED}
-  br i1 %more, label %loop, label %ok
+  br label %head
+words:
+  %j = phi i64 [ %i, %head.test ], [ %j.next, %words.next ]
+  %q = getelementptr i8, ptr addrspace(3) @__coalda_dynamic_shared, i64 %j
+  %w = load i64, ptr addrspace(3) %q, align 8
+  %wbad = icmp ne i64 %w, %word
+  br i1 %wbad, label %fail, label %words.next
+words.next:
+  %j.next = add i64 %j, 8
+  %more = icmp ult i64 %j.next, {DYNAMIC_SHARED}
+  br i1 %more, label %words, label %ok
 fail:
   store i32 {_FAULT_OVERRUN}, ptr @__coalda_fault
   br label %ok
 ok:
   ret void
-}}""")
-    else:
-        out.append("define void @__coalda_shared_check(i64 %dyn) {\n  ret void\n}")
-    return "\n".join(out)
+}}"""
 
 
 def _threaded(text: str, kernels: Sequence[KernelSignature], sites: Sequence[Site]) -> frozenset[str]:
@@ -518,7 +600,7 @@ def _refusals(
         queue, seen, reached = [kernel.name], {kernel.name}, None
         for fn in queue:  # breadth first: the shortest chain of calls
             body = bodies.get(fn, "")
-            if fn in unsupported or (taken and _INDIRECT_CALL.search(body)):
+            if fn in unsupported or (taken and _calls_through_pointer(body)):
                 reached = fn
                 break
             for callee in re.findall(r"@([-\w.$]+)\(", body):
@@ -581,7 +663,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS),
         "@__coalda_refused = global i32 -1",  # the index of the last stub that ran (_stub)
         _barrier_wrappers(),
-        _shared_functions(static, shared_sizes, dynamic, text),
+        _shared_functions(_shared_by_kernel(text, kernels, static, dynamic), shared_sizes, text),
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
         *(fibers.entry_ir(i, k.name, [ty for _, ty in k.params]) for i, k in enumerate(kernels) if k.name in threaded),
     ]
@@ -601,17 +683,17 @@ def _contract(text: str) -> str:
     Where both operands are such products, the one with fewer users fuses
     (the combiner's choice)."""
     lines = text.split("\n")
-    uses: dict[str, int] = {}  # of the function's values
+    function = 0  # the line its function starts on
+    uses: dict[str, int] | None = None  # of the function's values, counted when first asked
     products: dict[str, tuple[str, str]] = {}
     count = 0
     for k, line in enumerate(lines):
         if line.startswith("define "):
-            end = lines.index("}", k)
-            uses = {}
-            for name in re.findall(r"%[-\w.$]+|%\"[^\"\n]*\"", "\n".join(lines[k:end])):
-                uses[name] = uses.get(name, 0) + 1
+            function, uses = k, None
         if _BLOCK_START.match(line):
             products.clear()
+            continue
+        if " = f" not in line:
             continue
         m = _FP_BINARY.match(line)
         if not m:
@@ -625,8 +707,13 @@ def _contract(text: str) -> str:
         candidates = [x for x in (a, b) if contract and x in products and not (op == "fsub" and x == a == b)]
         if not candidates:
             continue
-        if len(candidates) == 2 and uses.get(a, 0) > uses.get(b, 0):
-            candidates.reverse()
+        if len(candidates) == 2:
+            if uses is None:
+                uses = {}
+                for name in re.findall(r"%[-\w.$]+|%\"[^\"\n]*\"", "\n".join(lines[function:lines.index("}", function)])):
+                    uses[name] = uses.get(name, 0) + 1
+            if uses.get(a, 0) > uses.get(b, 0):
+                candidates.reverse()
         product = candidates[0]
         x, y = products[product]
         other = b if product == a else a
@@ -699,20 +786,25 @@ def _aggregates_in_registers(text: str) -> str:
     pass such a value back in different ways computed different bits, and
     the GPU, whose moves keep every bit, neither. swiftcc returns up to four
     in SSE registers. Only functions called directly and nowhere else."""
+    # where a use may be: not the metadata, which names no function, and
+    # only the lines that name it (a module of 100 kernels is 4 MB of code)
+    code = [line for line in text.split("\n") if not line.startswith("!")]
     for m in list(_AGGREGATE_DEFINE.finditer(text)):
         words, ret, name = m[1].split(), m[2], m[3]
         if any(w not in _LINKAGE and not w.startswith(("noundef", "nonnull", "inreg")) for w in words):
             continue  # a calling convention of its own, or words not known here
         calls = re.compile(rf"\b((?:tail |musttail |notail )?call {_FAST_MATH})((?:\w+ )*?){re.escape(ret)} "
                            rf"{re.escape(name)}\(")
-        uses = len(re.findall(rf"{re.escape(name)}\b", text))
-        if uses != 1 + len(calls.findall(text)):
+        mentions = "\n".join(line for line in code if name in line)
+        uses = len(re.findall(rf"{re.escape(name)}\b", mentions))
+        if uses != 1 + len(calls.findall(mentions)):
             continue  # its address is taken
         linkage = [w for w in words if w in _LINKAGE]
         attrs = [w for w in words if w not in _LINKAGE]
         define = f"define {' '.join([*linkage, 'swiftcc', *attrs])} {ret} {name}("
         text = text.replace(m[0], define, 1)
-        text = calls.sub(lambda c: f"{c[1]}swiftcc {c[2]}{ret} {name}(", text)
+        text = "\n".join(calls.sub(lambda c: f"{c[1]}swiftcc {c[2]}{ret} {name}(", line) if name in line else line
+                         for line in text.split("\n"))
     return text
 
 
@@ -791,7 +883,8 @@ class EmulatedModule:
             fn.name: KernelSignature(fn.name, tuple((a.name, str(a.type)) for a in fn.arguments))
             for fn in parsed.functions if not fn.is_declaration
         }
-        self.kernels = [s for name, s in self.signatures.items() if ir.is_kernel(device_ir, name)]
+        kernel_names = ir.kernel_names(device_ir)
+        self.kernels = [s for name, s in self.signatures.items() if name in kernel_names]
         self.names = _source_names(device_ir)
         # kernel symbol -> why it cannot run: the clause after "kernel NAME"
         self.refused: dict[str, str] = {}
@@ -838,16 +931,20 @@ class EmulatedModule:
         self._assert_line = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_assert_line"))
         self._missing_called = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_missing"))
         self._stub_ran = ctypes.c_int32.from_address(self._engine.get_global_value_address("__coalda_refused"))
-        self._poison = ctypes.CFUNCTYPE(None)(self._engine.get_function_address("__coalda_shared_poison"))
-        self._check = ctypes.CFUNCTYPE(None, ctypes.c_int64)(self._engine.get_function_address("__coalda_shared_check"))
         self._drivers = {}
         self._fiber_entries: dict[str, tuple[int, type[ctypes.Structure]]] = {}
+        # a threaded kernel's (poison, check) of its shared memory, per block
+        self._shared_calls: dict[str, tuple[Callable[[], None], Callable[[int], None]]] = {}
         for i, k in enumerate(runnable):
             types = [_CTYPES[ty] for _, ty in k.params]
             if k.name in self.threaded:
                 fields = [(f"a{j}", t) for j, t in enumerate(types)]
                 args = type(f"Args{i}", (ctypes.Structure,), {"_fields_": fields})
                 self._fiber_entries[k.name] = (self._engine.get_function_address(f"__coalda_fiber_entry_{i}"), args)
+                self._shared_calls[k.name] = (
+                    ctypes.CFUNCTYPE(None)(self._engine.get_function_address(f"__coalda_shared_poison_{i}")),
+                    ctypes.CFUNCTYPE(None, ctypes.c_int64)(
+                        self._engine.get_function_address(f"__coalda_shared_check_{i}")))
             else:
                 proto = ctypes.CFUNCTYPE(None, *types, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
                 self._drivers[k.name] = proto(self._engine.get_function_address(f"__coalda_grid_{i}"))
@@ -968,6 +1065,7 @@ class EmulatedModule:
     ) -> None:
         """Each block's threads as fibers that switch at barriers (threads.py)."""
         entry, struct = self._fiber_entries[kernel]
+        poison, check = self._shared_calls[kernel]
         arguments = struct(*values)
         self._fiber_args.value = ctypes.addressof(arguments)
         count = math.prod(block)
@@ -977,9 +1075,9 @@ class EmulatedModule:
             for b in schedule.block_order(math.prod(grid)):
                 where = _coords(int(b), grid)
                 self._set("ctaid", where)
-                self._poison()
+                poison()
                 BlockRun(int(b), f"kernel {kernel} block {where}", count, schedule, self.sites, native).run()
-                self._check(shared_bytes)
+                check(shared_bytes)
         finally:
             fibers.SLOTS.give(slots)
 
