@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from coalda.driver import pch
+from coalda.driver.cc import embedded_images
 from coalda.driver.compile import CompileOptions, compile_to_ir
 from coalda.driver.toolchain import toolchain
 from coalda.errors import ToolFailed
+from conftest import run_cli
 
 KERNEL = """__global__ void scale(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -196,3 +198,54 @@ def test_prune_keeps_the_most_recently_used(tmp_path: Path) -> None:
     (tmp_path / "old.lock").write_text("")
     pch.prune(tmp_path, limit=250)
     assert sorted(p.name for p in tmp_path.glob("*.pch")) == ["mid.pch", "new.pch"]
+
+
+def test_coalda_cc_device_code_is_the_code_without_it(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`coalda cc`'s device and host compiles read PCHs as well: one per
+    set of flags (the -Wcoalda report's path, each compile's own, is not in
+    the key), and the object, its device code included, is byte for byte
+    the object of a build without them, with the same findings."""
+    (project / "other.cu").write_text(KERNEL.replace("scale", "shift"))
+    with_pch = {}
+    for name in ("scale", "other"):
+        proc = run_cli("cc", "-Wcoalda", "-DFACTOR=2.0f", "-c", project / f"{name}.cu", "-o", project / f"{name}.o",
+                       env=dict(os.environ))
+        assert proc.returncode == 0, proc.stderr
+        with_pch[name] = proc.stderr
+    assert builds(project) == 2  # the device compile's, the host compile's
+    assert sum("-include-pch" in run for run in runs(project)) == 4
+    monkeypatch.setenv("COALDA_PCH", "off")
+    plain = run_cli("cc", "-Wcoalda", "-DFACTOR=2.0f", "-c", project / "scale.cu", "-o", project / "plain.o",
+                    env=dict(os.environ))
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stderr == with_pch["scale"] and "coalda" in plain.stderr
+    assert embedded_images(project / "scale.o") == embedded_images(project / "plain.o") != []
+    assert (project / "scale.o").read_bytes() == (project / "plain.o").read_bytes()
+
+
+def test_coalda_cc_shows_a_device_error_once(project: Path) -> None:
+    """A device compile that fails with the PCH runs again without it, and
+    the user reads clang's error once."""
+    (project / "bad.cu").write_text("__global__ void k(float *x) { x[0] = undefined_name; }\n")
+    proc = run_cli("cc", "-c", project / "bad.cu", "-o", project / "bad.o", env=dict(os.environ))
+    assert proc.returncode != 0
+    assert proc.stderr.count("use of undeclared identifier 'undefined_name'") == 1, proc.stderr
+    assert builds(project) == 1 and not (project / "bad.o").exists()
+
+
+def test_coalda_cc_keeps_dependency_files_and_debug_info_as_they_were(project: Path) -> None:
+    """A host compile that writes a dependency file takes no PCH (the file
+    would name the PCH's header, in COALDA's cache, for `make` to look
+    for); nor does any compile of a build with debug info (it would lack
+    the C++ headers' `using` declarations)."""
+    proc = run_cli("cc", "-DFACTOR=2.0f", "-MD", "-MF", project / "scale.d", "-c", project / "scale.cu",
+                   "-o", project / "scale.o", env=dict(os.environ))
+    assert proc.returncode == 0, proc.stderr
+    assert str(project / "pch") not in (project / "scale.d").read_text()
+    assert [("--cuda-host-only" in run, "-include-pch" in run) for run in runs(project) if "-emit-pch" not in run] \
+        == [(False, True), (True, False)]
+    (project / "runs").unlink()
+    proc = run_cli("cc", "-g", "-DFACTOR=2.0f", "-c", project / "scale.cu", "-o", project / "debug.o",
+                   env=dict(os.environ))
+    assert proc.returncode == 0, proc.stderr
+    assert len(runs(project)) == 2 and not any("-pch" in run for run in runs(project))

@@ -57,7 +57,7 @@ from typing import Literal
 
 import click
 
-from . import registers
+from . import pch, registers
 from .compile import ARCHES
 from ..errors import CoaldaError, ToolFailed, ToolNotFound
 from .toolchain import cuda_path, cuda_version, find_clang, find_plugin
@@ -623,6 +623,61 @@ def _without_plugin(device: list[str | Path]) -> list[str | Path]:
     return out
 
 
+def _without_report(device: Sequence[str | Path]) -> list[str]:
+    """A device compile's command less `-mllvm -coalda-report=PATH`, which
+    names a file of this compile's own."""
+    argv = [str(arg) for arg in device]
+    out: list[str] = []
+    for k, arg in enumerate(argv):
+        if arg == "-mllvm" and k + 1 < len(argv) and argv[k + 1].startswith("-coalda-report="):
+            continue
+        if arg.startswith("-coalda-report=") and k > 0 and argv[k - 1] == "-mllvm":
+            continue
+        out.append(arg)
+    return out
+
+
+def _compile_with_pch(inv: Invocation, command: list[str | Path], target: list[str], what: str,
+                      key: list[str] | None) -> None:
+    """COMMAND + TARGET (a clang driver compile), with the PCH of clang's
+    CUDA wrapper built from the flags KEY (pch.py) where there is one, or
+    plain where KEY is None. A compile that fails with the PCH runs again
+    without it, and only that run's diagnostics are shown; one that
+    succeeds shows its own."""
+    header = pch.header_pch(key, Path(command[0])) if key is not None else None
+    if header is not None:
+        argv = [*map(str, command), "-Xclang", "-include-pch", "-Xclang", str(header), *target]
+        if inv.verbose:
+            print("coalda cc: " + shlex.join(argv), file=sys.stderr, flush=True)
+        try:
+            proc = subprocess.run(argv, capture_output=True)
+        except OSError:
+            proc = None
+        if proc is not None and proc.returncode == 0:
+            sys.stdout.write(proc.stdout.decode(errors="replace"))
+            sys.stderr.write(proc.stderr.decode(errors="replace"))
+            return
+    _run([*command, *target], what, inv.verbose)
+    if header is not None:
+        pch.discard(header)
+
+
+def _debug_info(inv: Invocation) -> bool:
+    """The user asks for debug info: a compile with a PCH would lack the
+    `using` declarations of the C++ headers, which clang emits only for
+    what it parsed (pch.py). No PCH then."""
+    return any(str(flag).startswith(("-g", "-G")) and flag != "-gline-tables-only" for flag in inv.compile_flags)
+
+
+def _host_pch_key(inv: Invocation, host: list[str | Path]) -> list[str] | None:
+    """The flags of the host compile's PCH, or None where it takes none:
+    with debug info, or a dependency file (it would name the PCH's header,
+    in COALDA's cache, which a later `make` would look for)."""
+    if inv.dep_flags or _debug_info(inv):
+        return None
+    return [*map(str, host), "-c"]
+
+
 def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratch: Path) -> None:
     """A .cu source to a host object that carries its device code."""
     images: list[FatbinImage] = []
@@ -644,8 +699,11 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             device.append(f"-fpass-plugin={tools.plugin}")
             if summary:  # the source's names and lines in the reasons, not arg0
                 device += ["-fno-discard-value-names", "-gline-tables-only", "-mllvm", f"-coalda-report={report}"]
-        _run([*device, "-S", source.path, "-o", ptx],
-             f"clang++-19 could not compile the device code of {source.path} for {arch}", inv.verbose)
+        # the key: -S builds it by the device-only pipeline with no
+        # assembler step; the report's path is this compile's own
+        _compile_with_pch(inv, device, ["-S", source.path, "-o", str(ptx)],
+                          f"clang++-19 could not compile the device code of {source.path} for {arch}",
+                          None if _debug_info(inv) else [*_without_report(device), "-S"])
         if report.is_file():
             print_summary(source.path, json.loads(report.read_text()))
         elif inv.summary and arch == inv.arches[0] and tools.plugin is not None and inv.opt_level == "-O0":
@@ -660,12 +718,13 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
         images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
     blob = scratch / f"{Path(source.path).stem}.fatbin"
     blob.write_bytes(fatbin(images))
-    host = [
+    host: list[str | Path] = [
         tools.clang, "-x", "cuda", "--cuda-host-only", *[f"--cuda-gpu-arch={a}" for a in inv.arches],
-        *_common(inv, tools), *inv.compile_flags, *inv.dep_flags,
-        "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob, "-c", source.path, "-o", obj,
+        *_common(inv, tools), *inv.compile_flags,
     ]
-    _run(host, f"clang++-19 could not compile the host code of {source.path}", inv.verbose)
+    _compile_with_pch(inv, [*host, *inv.dep_flags, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob],
+                      ["-c", source.path, "-o", str(obj)], f"clang++-19 could not compile the host code of {source.path}",
+                      _host_pch_key(inv, host))
 
 
 def summary_lines(path: str, pass_report: dict) -> list[str]:
