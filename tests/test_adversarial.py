@@ -258,7 +258,7 @@ def matrix(b: Built, kernel: str, opt: int) -> list[tuple[int, tuple[Schedule, .
     if b.unchanged(kernel):
         return [(largest, (FORWARD,))]
     if opt:
-        return [(n, SCHEDULES) for n in b.spec.sizes]
+        return [(n, SCHEDULES if n == largest else (FORWARD, REVERSE)) for n in b.spec.sizes]
     return [(largest, (FORWARD, REVERSE))]
 
 
