@@ -90,7 +90,8 @@ cl::opt<unsigned> StageSmallRMWThreads(
 cl::opt<bool> StageSmallAlways(
     "coalda-stage-small-always", cl::init(false),
     cl::desc("Also stage elements under 24 bytes or of fewer than 4 member "
-             "accesses where staging them measured slower (no load "
+             "accesses, and elements of up to 32 bytes the backend moves in "
+             "16-byte vectors, where staging them measured slower (no load "
              "waiting behind their stores; branches between the "
              "accesses), and kernels whose other work the cost rule on it "
              "says the staging would cost: for the "

@@ -15,6 +15,8 @@
 //     read-only array joins only when its loads read the whole element and
 //     some array is written (staging read-only AoS alone measured
 //     0.91-1.00x, 1-byte members 0.89-1.00x: the copy rewrite or nothing).
+//     An element of up to 32 bytes moved in 16-byte vectors is left alone
+//     (geglu's 32-byte elements measured 0.92-0.96x staged).
 //     Except a block that only reads elements a multiple of 64 bytes apart
 //     in 4-byte loads the backend cannot widen (alignment 4): L1 does not
 //     serve such rows and staging them measured 1.4-2.1x at 256 threads
@@ -162,6 +164,23 @@ bool wideReadOnly(const StagedArray &A) {
   return M && A.Stride >= M && A.Stride % M == 0 && widestLoad(A) > 4;
 }
 
+/// A's elements are 16 or 32 bytes that the backend moves in 16-byte
+/// vectors: each 16-byte half is 16-byte aligned where an access starts it,
+/// and the loads, and the stores, each cover the whole element (the
+/// backend's load-store vectorizer joins them into one access per half).
+bool movedInVectors(const StagedArray &A) {
+  if (A.Stride % 16 != 0 || A.Stride > 32)
+    return false;
+  bool Loads = false, Stores = false;
+  for (const AccessExpr *M : A.Accesses) {
+    (M->IsStore ? Stores : Loads) = true;
+    if (A.offsetInElement(*M) % 16 == 0 && M->alignment().value() < 16)
+      return false;
+  }
+  return (!Loads || covers(A, /*Stores=*/false)) &&
+         (!Stores || covers(A, /*Stores=*/true));
+}
+
 /// Why the cost rule leaves A where it is, whether read or written: for
 /// its members' width or alignment, its elements' size, or the bytes its
 /// stores write (a written array's StoredUnits are set here); nothing when
@@ -198,6 +217,16 @@ Verdict leaveAlone(StagedArray &A) {
                 Name + "'s " + std::to_string(A.Stride) +
                     "-byte elements are moved as one vector per thread by "
                     "the backend, which is coalesced already");
+  // An element of up to 32 bytes that every access moves in 16-byte
+  // vectors (the backend's widest): a warp's two requests for it cover the
+  // halves of the same sectors back to back. Staged in warp tiles, geglu's
+  // 32-byte elements of 8 floats measured 0.92-0.96x, and 0.76-0.93x with
+  // its read-only input staged too (docs/probe/geglu_read_only-h200.txt).
+  if (opts::CostRules && !opts::StageSmallAlways && movedInVectors(A))
+    return miss(MissedReason::VectorizedElement,
+                Name + "'s " + std::to_string(A.Stride) +
+                    "-byte elements are moved in 16-byte vectors by the "
+                    "backend: staging them measured 0.92-0.96x");
   if (A.Written)
     if (std::optional<std::string> Problem = findStoredUnits(A))
       return miss(MissedReason::StagingPartialElement, *Problem);
