@@ -172,7 +172,7 @@ DEFAULT_LEFT = {"image_gray_rows", "image_blend", "image_linear_2d_block", "imag
                 # block-stride loop
                 "rec_time_loop", "rec6_time_loop", "pix8_big_shared", "stride_then_neighbours",
                 # a 32-byte record of two float4s, which the backend moves
-                # in 16-byte vectors (geglu's 32-byte rows: 0.92-0.96x staged)
+                # in 16-byte vectors (geglu's 32-byte rows: 0.91-0.98x staged)
                 "grid_cells_pix8"}
 
 

@@ -16,7 +16,7 @@
 //     some array is written (staging read-only AoS alone measured
 //     0.91-1.00x, 1-byte members 0.89-1.00x: the copy rewrite or nothing).
 //     An element of up to 32 bytes moved in 16-byte vectors is left alone
-//     (geglu's 32-byte elements measured 0.92-0.96x staged).
+//     (geglu's 32-byte elements measured 0.91-0.98x staged).
 //     Except a block that only reads elements a multiple of 64 bytes apart
 //     in 4-byte loads the backend cannot widen (alignment 4): L1 does not
 //     serve such rows and staging them measured 1.4-2.1x at 256 threads
@@ -220,13 +220,13 @@ Verdict leaveAlone(StagedArray &A) {
   // An element of up to 32 bytes that every access moves in 16-byte
   // vectors (the backend's widest): a warp's two requests for it cover the
   // halves of the same sectors back to back. Staged in warp tiles, geglu's
-  // 32-byte elements of 8 floats measured 0.92-0.96x, and 0.76-0.93x with
+  // 32-byte elements of 8 floats measured 0.91-0.98x, and 0.73-0.98x with
   // its read-only input staged too (docs/probe/geglu_read_only-h200.txt).
   if (opts::CostRules && !opts::StageSmallAlways && movedInVectors(A))
     return miss(MissedReason::VectorizedElement,
                 Name + "'s " + std::to_string(A.Stride) +
                     "-byte elements are moved in 16-byte vectors by the "
-                    "backend: staging them measured 0.92-0.96x");
+                    "backend: staging them measured 0.91-0.98x");
   if (A.Written)
     if (std::optional<std::string> Problem = findStoredUnits(A))
       return miss(MissedReason::StagingPartialElement, *Problem);

@@ -9,13 +9,13 @@
 
 ; A 32-byte element whose 16-byte halves are 16-byte aligned and read and
 ; written whole: the backend moves it in two 16-byte vectors a thread, and
-; staging such elements measured 0.92-0.96x (geglu's 8-float rows,
+; staging such elements measured 0.91-0.98x (geglu's 8-float rows,
 ; docs/probe/geglu_read_only-h200.txt). It is left alone, and the remark
 ; says why in the source's terms.
 ; CHECK-LABEL: define {{.*}}@_Z5pairsP4Pix8i(
 ; CHECK-NOT: coalda.stage
 ; CHECK: ret void
-; REMARK: remark: {{.*}}ve.cu:7:14: elements of cells not staged through shared memory: cells's 32-byte elements are moved in 16-byte vectors by the backend: staging them measured 0.92-0.96x
+; REMARK: remark: {{.*}}ve.cu:7:14: elements of cells not staged through shared memory: cells's 32-byte elements are moved in 16-byte vectors by the backend: staging them measured 0.91-0.98x
 
 ; The same 32 bytes as eight floats at 4-byte alignment (no vector the
 ; backend may form) are staged, as measured faster for 32-byte records
