@@ -564,3 +564,21 @@ def test_each_kernel_poisons_the_shared_memory_it_reaches() -> None:
     named = TWO_TILES + "@table = global ptr addrspacecast (ptr addrspace(3) @tile_b to ptr)\n"
     shared = emulate._shared_by_kernel(named, sigs, ["tile_a", "tile_b"], False)
     assert all(s.static == ("tile_a", "tile_b") for s in shared)
+
+
+def test_a_module_whose_dynamic_shared_kernel_cannot_run_still_runs_the_others() -> None:
+    """The dynamic buffer the `extern __shared__` arrays alias is defined
+    even where the only kernel that reaches it is refused (here for a
+    parameter type the emulator cannot pass): the module's other kernels
+    run."""
+    text = ('target triple = "nvptx64-nvidia-cuda"\n'
+            "@dyn = external addrspace(3) global [0 x i8], align 16\n"
+            "define void @wide(i128 %v) {\n  store i128 %v, ptr addrspace(3) @dyn, align 16\n  ret void\n}\n"
+            "define void @plain(ptr %p) {\n  store i32 7, ptr %p, align 4\n  ret void\n}\n"
+            "!nvvm.annotations = !{!0, !1}\n"
+            '!0 = !{ptr @wide, !"kernel", i32 1}\n!1 = !{ptr @plain, !"kernel", i32 1}\n')
+    module = emulate.load(text, partial=True)
+    assert "i128" in module.refused["wide"]
+    out = np.zeros(1, np.int32)
+    module.launch("plain", (1, 1, 1), (1, 1, 1), [out])
+    assert out[0] == 7

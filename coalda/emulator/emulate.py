@@ -128,7 +128,10 @@ _INDIRECT_CALLS = (re.compile(r" call [^\n@]*?%[-\w.$]+\("), re.compile(r" invok
 
 
 def _calls_through_pointer(body: str) -> bool:
+    """BODY (a function's text) calls through a pointer."""
     return any(pattern.search(body) for pattern in _INDIRECT_CALLS)
+
+
 _LOCATION = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)[^\n]*?(?:inlinedAt: !(\d+))?\)$", re.M)
 _FAULT_OVERRUN, _FAULT_STRAY_BARRIER, _FAULT_MISALIGNED, _FAULT_ASSERT, _FAULT_MISSING = 1, 2, 3, 4, 5
 # CUDA's device runtime calls a kernel may make: assert()'s __assertfail sets
@@ -410,12 +413,14 @@ def _shared_by_kernel(text: str, kernels: Sequence[KernelSignature], static: lis
     return out
 
 
-def _shared_functions(shared: Sequence[KernelShared], sizes: dict[str, int], text: str) -> str:
+def _shared_functions(shared: Sequence[KernelShared], sizes: dict[str, int], dynamic: bool, text: str) -> str:
     """Per kernel i, `__coalda_shared_poison_<i>()` fills the shared memory
     it reaches with the byte `@__coalda_poison_byte` holds (the host sets it
     per launch); `__coalda_shared_check_<i>(dyn)` sets the fault flag when a
     byte of the dynamic buffer at or past `dyn` is not that byte any more
-    (a kernel that does not reach the buffer checks nothing)."""
+    (a kernel that does not reach the buffer checks nothing). DYNAMIC: the
+    module has `extern __shared__` arrays, aliases of the buffer, which is
+    defined then even where no kernel that runs reaches it."""
     out = ["@__coalda_fault = global i32 0\n@__coalda_poison_byte = global i8 0"]
     for i, kernel in enumerate(shared):
         arrays = [(f"@{name}", str(sizes[name.strip('"')])) for name in kernel.static]
@@ -431,7 +436,7 @@ def _shared_functions(shared: Sequence[KernelShared], sizes: dict[str, int], tex
     if not re.search(r"^declare [^\n]*@llvm\.memset\.p3\.i64\(", text, re.M):
         out.append("declare void @llvm.memset.p3.i64(ptr addrspace(3), i8, i64, i1 immarg)")
     out.append("define internal void @__coalda_shared_check_none(i64 %dyn) {\n  ret void\n}")
-    if any(kernel.dynamic for kernel in shared):
+    if dynamic:
         out.append(_DYNAMIC_CHECK)
     return "\n".join(out)
 
@@ -663,7 +668,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS),
         "@__coalda_refused = global i32 -1",  # the index of the last stub that ran (_stub)
         _barrier_wrappers(),
-        _shared_functions(_shared_by_kernel(text, kernels, static, dynamic), shared_sizes, text),
+        _shared_functions(_shared_by_kernel(text, kernels, static, dynamic), shared_sizes, dynamic, text),
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
         *(fibers.entry_ir(i, k.name, [ty for _, ty in k.params]) for i, k in enumerate(kernels) if k.name in threaded),
     ]
