@@ -165,20 +165,32 @@ bool wideReadOnly(const StagedArray &A) {
 }
 
 /// A's elements are 16 or 32 bytes that the backend moves in 16-byte
-/// vectors: each 16-byte half is 16-byte aligned where an access starts it,
-/// and the loads, and the stores, each cover the whole element (the
-/// backend's load-store vectorizer joins them into one access per half).
+/// vectors: the loads, and the stores, each cover the whole element; none
+/// crosses a 16-byte boundary of it, and each 16-byte piece has an access
+/// of each kind that starts it at 16-byte alignment (the backend's
+/// load-store vectorizer joins each piece's accesses into one).
 bool movedInVectors(const StagedArray &A) {
   if (A.Stride % 16 != 0 || A.Stride > 32)
     return false;
   bool Loads = false, Stores = false;
+  std::set<std::pair<bool, int64_t>> Starts; // (is store, aligned piece)
   for (const AccessExpr *M : A.Accesses) {
     (M->IsStore ? Stores : Loads) = true;
-    if (A.offsetInElement(*M) % 16 == 0 && M->alignment().value() < 16)
+    int64_t Offset = A.offsetInElement(*M);
+    if (Offset / 16 != (Offset + (int64_t)M->Width - 1) / 16)
       return false;
+    if (Offset % 16 == 0 && M->alignment().value() >= 16)
+      Starts.insert({M->IsStore, Offset / 16});
   }
-  return (!Loads || covers(A, /*Stores=*/false)) &&
-         (!Stores || covers(A, /*Stores=*/true));
+  int64_t Pieces = A.Stride / 16;
+  auto Vectorized = [&](bool Store) {
+    for (int64_t P = 0; P < Pieces; ++P)
+      if (!Starts.count({Store, P}))
+        return false;
+    return covers(A, Store);
+  };
+  return (Loads || Stores) && (!Loads || Vectorized(false)) &&
+         (!Stores || Vectorized(true));
 }
 
 /// Why the cost rule leaves A where it is, whether read or written: for
