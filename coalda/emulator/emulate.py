@@ -369,6 +369,13 @@ def _lower_shared(text: str) -> tuple[str, list[str], bool]:
     return _SHARED_GLOBAL.sub(lower, text), static, dynamic
 
 
+@functools.lru_cache(maxsize=1)
+def _function_bodies(text: str) -> dict[str, str]:
+    """Each defined function's text by name; read once for the module's
+    text at one step of lower (_threaded and _shared_by_kernel both ask)."""
+    return {m[1]: m[0] for m in _DEFINE.finditer(text)}
+
+
 @dataclass(frozen=True)
 class KernelShared:
     """The shared memory one kernel can reach: its static arrays, and
@@ -387,7 +394,7 @@ def _shared_by_kernel(text: str, kernels: Sequence[KernelSignature], static: lis
     an array named outside a function (in another global's initializer),
     or a reached function that calls through a pointer."""
     everything = KernelShared(tuple(static), dynamic)
-    bodies = {m[1]: m[0] for m in _DEFINE.finditer(text)}
+    bodies = _function_bodies(text)
     aliases = _DYNAMIC_ALIAS.findall(text)
     # the other globals' initializers (each on its line)
     outside = "\n".join(line for line in text.split("\n") if line.startswith("@")
@@ -487,7 +494,7 @@ ok:
 
 def _threaded(text: str, kernels: Sequence[KernelSignature], sites: Sequence[Site]) -> frozenset[str]:
     """The kernels from which a barrier call site is reachable (direct calls)."""
-    bodies = {m[1]: m[0] for m in _DEFINE.finditer(text)}
+    bodies = _function_bodies(text)
     reach = {s.function for s in sites}
     grown = True
     while grown:
@@ -650,6 +657,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
     refused = _refusals(text, kernels, unsupported, _source_names(device_ir))
     text, static, dynamic = _lower_shared(text)
     threaded = _threaded(text, kernels, sites)
+    shared = _shared_by_kernel(text, kernels, static, dynamic)
     text = _DECLARE_SREG.sub(
         lambda m: f"define internal i32 @__coalda_sreg_{m[1]}_{m[2]}() {{\n"
         f"  %v = load i32, ptr @__coalda_{m[1]}_{m[2]}\n  ret i32 %v\n}}",
@@ -668,7 +676,7 @@ def lower(device_ir: str, kernels: Sequence[KernelSignature], shared_sizes: dict
         "\n".join(f"@__coalda_{r}_{d} = global i32 0" for r in REGISTERS for d in DIMS),
         "@__coalda_refused = global i32 -1",  # the index of the last stub that ran (_stub)
         _barrier_wrappers(),
-        _shared_functions(_shared_by_kernel(text, kernels, static, dynamic), shared_sizes, dynamic, text),
+        _shared_functions(shared, shared_sizes, dynamic, text),
         *(_driver(k, i) for i, k in enumerate(kernels) if k.name not in threaded),
         *(fibers.entry_ir(i, k.name, [ty for _, ty in k.params]) for i, k in enumerate(kernels) if k.name in threaded),
     ]
