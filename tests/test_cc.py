@@ -282,6 +282,10 @@ def test_wcoalda_prints_each_rewrite_and_refusal(tmp_path: Path) -> None:
     assert not any("arg0" in ln or "arg1" in ln for ln in lines)
     quiet = run_cli("cc", src, "-o", tmp_path / "app2")
     assert quiet.returncode == 0 and ": coalda: " not in quiet.stderr
+    # the baseline of a comparison: the same flags plus -fno-coalda build
+    # (clang without the plugin knows no -coalda-* option)
+    plain = run_cli("cc", "-fno-coalda", "-c", src, "-o", tmp_path / "plain.o", "-mllvm", "-coalda-stage-small-always")
+    assert plain.returncode == 0, plain.stderr
     # -O0: the pass does not run (a debug build), and -Wcoalda says so
     # rather than printing nothing
     debug = run_cli("cc", "-Wcoalda", "-O0", "-c", src, "-o", tmp_path / "w.o")

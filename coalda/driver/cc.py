@@ -678,6 +678,19 @@ def _host_pch_key(inv: Invocation, host: list[str | Path]) -> list[str] | None:
     return [*map(str, host), "-c"]
 
 
+def _without_coalda_options(flags: list[str]) -> list[str]:
+    """flags less each `-mllvm -coalda-*`: without the plugin (-fno-coalda)
+    clang knows no such option, and a build that adds -fno-coalda to the
+    same flags (the baseline of a comparison) must still compile."""
+    kept: list[str] = []
+    for flag in flags:
+        if flag.startswith("-coalda") and kept and kept[-1] == "-mllvm":
+            kept.pop()
+        else:
+            kept.append(flag)
+    return kept
+
+
 def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratch: Path) -> None:
     """A .cu source to a host object that carries its device code."""
     images: list[FatbinImage] = []
@@ -687,7 +700,8 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
         cubin = ptx.with_suffix(".cubin")
         device = [
             tools.clang, "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={arch}", *_common(inv, tools),
-            *_without_host_only(inv.compile_flags), *inv.device_flags,
+            *_without_host_only(inv.compile_flags),
+            *(inv.device_flags if tools.plugin is not None else _without_coalda_options(inv.device_flags)),
         ]
         report = scratch / f"{Path(source.path).stem}.{arch}.coalda.json"
         if tools.plugin is not None:
