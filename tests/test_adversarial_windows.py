@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pytest
 
+from coalda.report import action
 from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "windows.cu"
@@ -63,9 +64,17 @@ WINDOW_BOTH = {
     "reduction", "reduction_96", "reduction_2d",
     # 256-byte rows of a compile-time length (every mode but never)
     "reduction_const",
+    # uniform arms that read the same elements (dslash's shape), arms that
+    # read different ones (only the shared load), a short-row array beside a
+    # long-row one (left out alone)
+    "arms_cover", "arms_differ", "short_and_long",
 }
 RUNTIME_READ_ONLY = {"reduction", "reduction_96", "reduction_2d"}
 PASS_ARG = "--pass-arg=-coalda-window-read-only=runtime"
+# the arms of a branch (arms_cover, arms_differ): off by default (the cost
+# rule: dslash measured 0.66x), on here so that the windowed code is attacked
+ARMS_ARG = "--pass-arg=-coalda-window-arms"
+ARMS = {"arms_cover", "arms_differ"}
 MUST_WINDOW = {
     # -O3: the uniform break's second exit folded into the trip count. (int4 and 4-aligned
     # 8-byte struct elements are member loads at both levels: SROA.)
@@ -114,22 +123,26 @@ REASONS = {
 
 @pytest.fixture(scope="module")
 def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
-    return optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-windows"), LEVELS, PASS_ARG)
+    return optimize_levels(SOURCE, tmp_path_factory.mktemp("adv-windows"), LEVELS, PASS_ARG, ARMS_ARG)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_read_only_default(level: int, optimized: dict, tmp_path: Path) -> None:
-    """Without the switch, the reductions whose row length is an argument
+    """Without the switches, the reductions whose row length is an argument
     are refused with the cost rule's reason (their tile would take L1 from
-    the original loop at every length) and nothing else changes."""
+    the original loop at every length), and so are the arrays read in a
+    branch's arms (dslash's loop measured 0.66x); nothing else changes."""
     proc = run_in_process("optimize", SOURCE, "-O", str(level), "-o", tmp_path, "--no-ptx")
     assert proc.returncode == 0, proc.stderr
     report = json.loads((tmp_path / f"{SOURCE.stem}.report.json").read_text())
-    assert windowed(report) == windowed(optimized[level][1]) - RUNTIME_READ_ONLY
+    assert windowed(report) == windowed(optimized[level][1]) - RUNTIME_READ_ONLY - ARMS
     reasons = {k["name"]: s["reason"] for k in report["kernels"] for s in k.get("stagings", [])
                if s.get("kind") == "window"}
     for name in RUNTIME_READ_ONLY:
         assert "row length is known only at run time" in reasons[name], (name, reasons[name])
+    # the loads in a branch's arms: the cost rule names the array and dslash
+    for name in ARMS:
+        assert "in's loads sit in the arms of a branch" in reasons[name] and "0.66x" in reasons[name], reasons[name]
 
 
 @pytest.fixture(scope="module")
@@ -177,6 +190,60 @@ def test_window_decisions_are_pinned(level: int, optimized: dict) -> None:
     assert entries["restricted"].get("write_through", 0) == 0
     for name in ("prefix_sum", "alias_store", "alias_wide_store", "two_views", "byte_store", "int4_ahead"):
         assert entries[name].get("write_through", 0) >= 1, name
+
+
+def left_out(report: dict, kernel: str) -> list[tuple[int, str]]:
+    """(line, reason) of each access of kernel that its window leaves out."""
+    (k,) = [k for k in report["kernels"] if k["name"] == kernel]
+    return sorted((a["line"], a["left_out"]) for a in k["accesses"] if "left_out" in a)
+
+
+def source_line(fragment: str) -> int:
+    (line,) = [i for i, text in enumerate(SOURCE.read_text().splitlines(), 1) if fragment in text]
+    return line
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_arms_window_what_every_iteration_reads(level: int, optimized: dict) -> None:
+    """A load in an arm of a uniform branch is windowed when every way
+    through an iteration reads its element (arms_cover: all twelve), and
+    left out, with the reason, when only one arm does (arms_differ: all but
+    the a[3] both arms read)."""
+    report = optimized[level][1]
+    assert left_out(report, "arms_cover") == []
+    (kernel,) = [k for k in report["kernels"] if k["name"] == "arms_cover"]
+    staged = [a for a in kernel["accesses"] if "staging" in a]
+    assert len(staged) == 12 and kernel["stagings"][0]["transformed"], staged
+    first_arm = source_line("a[18] * 13")
+    other_arm = source_line("s += a[5] - 2 * a[4] + 3 * a[3];")
+    loose = left_out(report, "arms_differ")
+    # seven loads in the first arm, three in the other: a[3] of each stays
+    assert [line for line, _ in loose] == [first_arm] * 6 + [other_arm] * 2, loose
+    assert all("may leave before the load runs on every iteration" in why for _, why in loose)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_short_rows_are_left_out_alone(level: int, optimized: dict) -> None:
+    """An array whose rows are under the cost rule's 80 bytes is left out
+    with the rule's reason, naming it; the long rows beside it keep their
+    window."""
+    loose = left_out(optimized[level][1], "short_and_long")
+    assert loose and all("idx's rows are 16 bytes apart, under 80" in why for _, why in loose), loose
+
+
+def test_left_out_reasons_survive_a_refused_window() -> None:
+    """An array left out of a window says why, also where the window of the
+    arrays that remain was refused for a reason of theirs: dslash's
+    matrices, left out by the arms rule, had their findings name the index
+    rows' short-row rule, which refused what was left."""
+    stagings = [{"kind": "window", "transformed": False,
+                 "reason": "d_fwd's rows are 32 bytes apart, under 80"}]
+    access = {"staging": 0, "left_out": "d_fat's loads sit in the arms of a branch in its loop",
+              "lane": "x", "class": "uncoalesced", "coalesced": False}
+    assert action(access, [], stagings) == ("not staged: d_fat's loads sit in the arms of a branch in its loop",
+                                            "yellow")
+    del access["left_out"]
+    assert action(access, [], stagings) == ("not staged: d_fwd's rows are 32 bytes apart, under 80", "yellow")
 
 
 @pytest.mark.parametrize("level", LEVELS)

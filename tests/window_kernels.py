@@ -21,6 +21,13 @@ Each kernel varies:
   the window only when their rows are a multiple of 128 bytes, so C is then
   mostly such a multiple; C is an argument, so the tests optimize with
   -coalda-window-read-only=runtime);
+- whether the loads sit in the arms of a uniform branch (`k % 3 == 0`, as
+  dslash's `k == 0` picks mult_su3_mat_vec or its `_sum` form): both arms
+  reading the same elements in another order (every arm load windowed: the
+  element is read whichever way the iteration goes), or one arm reading
+  the second element only (that load is not read on every iteration and
+  stays where it is; the tests ask for such windows with
+  -coalda-window-arms, which the cost rule leaves off by default);
 - the index type (int or size_t), the guard (none with an exact grid,
   `if (p < n)`, an early return), `__restrict__` or not (without it the
   oracle also runs the buffers overlapping, where every store may write the
@@ -43,6 +50,7 @@ STORES = ("column", "other_chunk", "in_place", "sum")
 READS = ("k", "k_next", "k_prev")
 GUARDS = ("none", "bounds", "early_return")
 SHAPES = ("body", "header")
+BRANCHES = ("none", "same", "one_sided")
 
 
 @dataclass
@@ -59,6 +67,7 @@ class WindowKernel:
     restrict: bool
     block: int
     shape: str = "body"  # where the first load is: "body" or "header"
+    branch: str = "none"  # loads in the arms of a uniform branch (BRANCHES)
 
     @property
     def width(self) -> int:
@@ -84,6 +93,16 @@ class WindowKernel:
             return f"make_float4({a}.x + {b}.y, {a}.y, {b}.z, {a}.w)"
         return f"({a} + {b})"
 
+    def _perturbed(self, x: str) -> str:
+        """x changed by an operation the other arm does not end with: doubled
+        (a float4's first member), or an int xor-ed (int arithmetic
+        reassociates: a doubled sum becomes the other arm's sum again)."""
+        if self.element == "float4":
+            return f"make_float4({x}.x * 2.f, {x}.y, {x}.z, {x}.w)"
+        if self.element == "int":
+            return f"({x} ^ 0x5a5a)"
+        return f"({x} * ({self.element})2)"
+
     def source(self) -> str:
         t, r = self.element, " __restrict__" if self.restrict else ""
         idx = self.index
@@ -98,11 +117,20 @@ class WindowKernel:
         if self.guard == "early_return":
             lines.append("  if (p >= n)\n    return;")
         first = self._value(src, f"{chunk} + k")
+        second = {"k_next": self._value(src, f"{chunk} + k + 1"),
+                  "k_prev": self._value(src, f"{chunk} + k - 1")}.get(self.reads)
         body = [] if self.shape == "header" else [f"    {t} v = {first};"]
-        if self.reads == "k_next":
-            body.append(f"    v = {self._combine('v', self._value(src, f'{chunk} + k + 1'))};")
-        elif self.reads == "k_prev":
-            body.append(f"    v = {self._combine('v', self._value(src, f'{chunk} + k - 1'))};")
+        if second:
+            body.append(f"    v = {self._combine('v', second)};")
+        if self.branch != "none" and self.shape == "body":
+            # the other arm: the same elements the other way round, or
+            # (one_sided) the first element alone; perturbed, so that -O3
+            # cannot sink the two arms' loads into one load of a selected
+            # address (an address the analysis does not read)
+            other = self._perturbed(self._combine(second, first) if second and self.branch == "same"
+                                     else self._combine(first, first))
+            body = [f"    {t} v;", "    if (k % 3 == 0) {", *("  " + line.replace(f"{t} v =", "v =") for line in body),
+                    "    } else {", f"      v = {other};", "    }"]
         if self.store == "sum":
             body.append(f"    acc = {self._combine('acc', 'v')};")
         elif self.store == "column":
@@ -156,6 +184,7 @@ def random_kernels(seed: int, count: int) -> list[WindowKernel]:
     # the loop's shape from its own stream, so that a seed's other choices
     # stay what they were before shapes were drawn
     shapes = np.random.default_rng(seed + 104729)
+    branches = np.random.default_rng(seed + 15485863)
     kernels = []
     for i in range(count):
         element = str(rng.choice(list(ELEMENTS), p=[0.4, 0.2, 0.25, 0.15]))
@@ -173,6 +202,12 @@ def random_kernels(seed: int, count: int) -> list[WindowKernel]:
         # a quarter are reductions, mostly with rows a multiple of 128
         # bytes (C from 1 to 4 such rows: the window) and else C as drawn
         # (the block skips the vote and runs the original loop)
+        # a third put the loads in the arms of a uniform branch (their own
+        # stream again); not float4s, whose arms read each member they use
+        # (other members in each arm: no element read on every iteration)
+        branch = str(branches.choice(BRANCHES[1:]))
+        if branches.random() < 1 / 3 and element != "float4":
+            kernels[-1].branch = branch
         if shapes.random() < 0.25 and kernels[-1].store != "in_place":
             kernels[-1].store = "sum"
             per_128 = 128 // kernels[-1].width

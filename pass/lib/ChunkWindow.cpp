@@ -29,11 +29,15 @@
 //    before any site, the block is 1-D and all of it voted for the way to
 //    the loops, so the refill barriers match;
 //  - a refill reads only bytes the row's own thread reads: from its current
-//    access up to the site loop's last access of that array (each site of
-//    the loop runs on every iteration and the loop has one exit; the last
-//    address from ScalarEvolution, else a sibling site's plus their
+//    access up to the site loop's last access of that array (each site's
+//    element is read on every iteration, and the loop has one exit; the
+//    last address from ScalarEvolution, else a sibling site's plus their
 //    distance, else the automaton's c*iter(IV) with IV's last value), all
-//    in one object, so nothing past a chunk's end is touched;
+//    in one object, so nothing past a chunk's end is touched. A site in an
+//    arm of a branch qualifies when every way through an iteration passes
+//    a load of the same element (dslash's `k == 0 ? mult_su3_mat_vec :
+//    mult_su3_mat_vec_sum`, both reading the k-th matrix whole): the bytes
+//    an iteration reads do not depend on the way it goes;
 //  - a refill reads earlier than the owner would: another thread's write
 //    would race with the owner's read in the original; the owner's own
 //    earlier writes are before a barrier; its writes after the refill are
@@ -61,7 +65,14 @@
 //    the blocks per SM at 128 threads: 1.3-1.9x instead of 1.8-2.9x), blocks
 //    of more threads run the original loop; loads of 4 to 16 bytes; loops
 //    not nested in another (an outer loop walks the chunk again, refilling
-//    it every pass).
+//    it every pass);
+//  - an array read in the arms of a branch (see above) is left out unless
+//    -coalda-window-arms: dslash's loop, the one of the corpus, ran 0.66x
+//    windowed (docs/programs/issue-39.md);
+//  - an array whose rows are a constant under 80 bytes apart is left out
+//    (dslash's 32-byte index rows beside its 288-byte matrices).
+// An array left out by a cost rule leaves the others of its loops their
+// windows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,13 +104,18 @@
 using namespace llvm;
 
 STATISTIC(NumWindowsLegal, "Chunk windows found legal");
+STATISTIC(NumWindowArmSites,
+          "Chunk loads in a branch's arm whose element every iteration reads");
+STATISTIC(NumWindowShortRows,
+          "Arrays left out of a window for rows under the minimum length");
+STATISTIC(NumWindowArmArrays,
+          "Arrays left out of a window for loads in a branch's arms");
 
 namespace coalda {
 
 namespace {
 
 constexpr uint64_t WindowBytes = 32;
-constexpr unsigned WindowThreads = 512;
 
 Missed miss(MissedReason R, std::string Detail) {
   LLVM_DEBUG(dbgs() << "coalda: chunk window rejected: " << Detail << "\n");
@@ -147,6 +163,51 @@ bool runsEveryIteration(const BasicBlock *BB, const Loop *L,
   const BasicBlock *Latch = L->getLoopLatch(), *Exiting = L->getExitingBlock();
   return Latch && L->getLoopPredecessor() && DT.dominates(BB, Latch) &&
          (Exiting == Latch || Exiting == L->getHeader());
+}
+
+/// How A's element is read on every iteration of L when A's own block may
+/// not run on every iteration.
+enum class Coverage {
+  None,      ///< some way through an iteration does not read it
+  BodyLoad,  ///< another load of it runs on every iteration
+  EveryArm,  ///< each arm of a branch reads it (dslash's matrices)
+};
+
+/// Every path through an iteration of L (header to latch) passes a block of
+/// L with a load of A's element: of the same array at the same address (the
+/// same uniform part, offset and width). dslash's `k == 0 ?
+/// mult_su3_mat_vec(a, b) : mult_su3_mat_vec_sum(a, b)` reads all of the
+/// k-th matrix in either arm. The bytes one iteration reads are then the
+/// same whichever way it goes, so the last iteration's address bounds what
+/// the thread reads.
+Coverage coverage(const AccessExpr &A, ArrayRef<const AccessExpr *> Group,
+                  const Loop *L, const LoopInfo &LI, const DominatorTree &DT) {
+  const BasicBlock *Header = L->getHeader(), *Latch = L->getLoopLatch(),
+                   *Exiting = L->getExitingBlock();
+  if (!Latch || !L->getLoopPredecessor() ||
+      !(Exiting == Latch || Exiting == Header))
+    return Coverage::None;
+  SmallPtrSet<const BasicBlock *, 8> Readers;
+  for (const AccessExpr *B : Group)
+    if (B->Width == A.Width && B->Offset == A.Offset &&
+        B->Uniform == A.Uniform && LI.getLoopFor(B->Inst->getParent()) == L)
+      Readers.insert(B->Inst->getParent());
+  if (any_of(Readers, [&](const BasicBlock *BB) {
+        return runsEveryIteration(BB, L, DT);
+      }))
+    return Coverage::BodyLoad;
+  // Is the latch reachable from the header without passing a reader?
+  SmallPtrSet<const BasicBlock *, 16> Seen{Header};
+  SmallVector<const BasicBlock *, 16> Work{Header};
+  while (!Work.empty())
+    for (const BasicBlock *S : successors(Work.pop_back_val())) {
+      if (!L->contains(S) || Readers.contains(S) || !Seen.insert(S).second)
+        continue;
+      if (S == Latch)
+        return Coverage::None;
+      Work.push_back(S);
+    }
+  return Coverage::EveryArm;
 }
 
 Error noSite(const Twine &Why) {
@@ -230,9 +291,10 @@ Expected<WindowSite> siteByInduction(const AccessExpr &A, Loop *L,
 /// The site of A, or why its window cannot be bounded: A runs on every
 /// iteration of an outermost loop with one exit, whose pointer advances by
 /// a positive constant and is known on the last iteration.
-Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
-                            LoopInfo &LI, ScalarEvolution &SE,
-                            const CoalescingInfo &Info) {
+Expected<WindowSite> siteOf(const AccessExpr &A,
+                            ArrayRef<const AccessExpr *> Group,
+                            DominatorTree &DT, LoopInfo &LI,
+                            ScalarEvolution &SE, const CoalescingInfo &Info) {
   auto No = [](const Twine &Why) {
     return createStringError(inconvertibleErrorCode(), Why);
   };
@@ -241,7 +303,10 @@ Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
   if (L->getParentLoop())
     return No("it is in a loop nested in another, which walks the chunk "
               "again on every pass");
-  if (!runsEveryIteration(BB, L, DT))
+  Coverage Covered = runsEveryIteration(BB, L, DT)
+                         ? Coverage::BodyLoad
+                         : coverage(A, Group, L, LI, DT);
+  if (Covered == Coverage::None)
     return No("its loop may leave before the load runs on every iteration, "
               "so how far the chunk is read is not known");
   auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(A.pointer()));
@@ -253,7 +318,10 @@ Expected<WindowSite> siteOf(const AccessExpr &A, DominatorTree &DT,
   const SCEV *Last = lastIteration(AR, L, BB, SE);
   if (!Last)
     return No("its loop's trip count is not known before the loop");
-  return WindowSite{&A, L, Last};
+  WindowSite Site{&A, L, Last};
+  Site.InArm = Covered == Coverage::EveryArm;
+  NumWindowArmSites += Site.InArm;
+  return Site;
 }
 
 /// The array of one group of chunk loads (same base, lane, lane stride):
@@ -284,7 +352,7 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
       LeftOut.push_back({A, Why});
       continue;
     }
-    Expected<WindowSite> S = siteOf(*A, DT, LI, SE, Info);
+    Expected<WindowSite> S = siteOf(*A, Loads, DT, LI, SE, Info);
     if (!S) {
       Failed.push_back({A, toString(S.takeError())});
       LLVM_DEBUG(dbgs() << "coalda: chunk window: no site for " << *A->Inst
@@ -300,10 +368,14 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
   for (auto &[Acc, FailWhy] : Failed) {
     const AccessExpr *A = Acc; // a lambda cannot capture a binding in C++17
     Loop *L = LI.getLoopFor(A->Inst->getParent());
+    const BasicBlock *BB = A->Inst->getParent();
+    Coverage Covered = runsEveryIteration(BB, L, DT)
+                           ? Coverage::BodyLoad
+                           : coverage(*A, Loads, L, LI, DT);
+    bool EveryIteration = Covered != Coverage::None;
     auto Sibling = find_if(Arr.Sites, [&](const WindowSite &S) {
-      const BasicBlock *BB = A->Inst->getParent();
       return S.Loop == L && S.Last && S.Access->Uniform == A->Uniform &&
-             runsEveryIteration(BB, L, DT) &&
+             EveryIteration &&
              runsOnExitIteration(BB, L) ==
                  runsOnExitIteration(S.Access->Inst->getParent(), L);
     });
@@ -311,7 +383,7 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
       // else the automaton's reading of the address, by the loop's
       // induction variable
       Expected<WindowSite> ByIV =
-          runsEveryIteration(A->Inst->getParent(), L, DT) && !L->getParentLoop()
+          EveryIteration && !L->getParentLoop()
               ? siteByInduction(*A, L, Info, SE)
               : Expected<WindowSite>(noSite(FailWhy));
       if (!ByIV) {
@@ -319,6 +391,7 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
         LeftOut.push_back({A, Why});
         continue;
       }
+      ByIV->InArm = Covered == Coverage::EveryArm;
       Arr.Accesses.push_back(A);
       Arr.Sites.push_back(*ByIV);
       continue;
@@ -327,6 +400,7 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
         SE.getConstant(SE.getEffectiveSCEVType(Sibling->Last->getType()),
                        A->Offset - Sibling->Access->Offset, /*isSigned=*/true);
     WindowSite S{A, L, SE.getAddExpr(Sibling->Last, Delta)};
+    S.InArm = Covered == Coverage::EveryArm;
     Arr.Accesses.push_back(A);
     Arr.Sites.push_back(S);
   }
@@ -532,15 +606,15 @@ bool strideAvailable(const StagedArray &A, const StagingPlan &P,
   return true;
 }
 
-/// Tiles for __launch_bounds__ threads, else for WindowThreads.
+/// Tiles for __launch_bounds__ threads, else for -coalda-window-threads.
 Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
                     const Function &F) {
   std::variant<SharedBudget, Missed> Budget = sharedBudget(F, "window");
   if (auto *NoBudget = std::get_if<Missed>(&Budget))
     return miss(NoBudget->Reason, std::move(NoBudget->Detail));
-  unsigned Bound = launchBoundX(F);
-  P.Capacity = Bound && Bound < WindowThreads ? Bound : WindowThreads;
-  P.CapacityFromLaunchBounds = Bound && Bound < WindowThreads;
+  unsigned Bound = launchBoundX(F), Threads = opts::WindowTileThreads;
+  P.Capacity = Bound && Bound < Threads ? Bound : Threads;
+  P.CapacityFromLaunchBounds = Bound && Bound < Threads;
   if (!std::get<SharedBudget>(Budget).fits(C.bytesPerThread(), P.Capacity))
     return miss(MissedReason::StagingTileTooLarge,
                 "windows of " + std::to_string(C.bytesPerThread()) +
@@ -617,32 +691,76 @@ Verdict readOnlyRule(const StagingCandidate &C, StagingPlan &P) {
   return std::nullopt;
 }
 
+/// Leaves out of C each array that Why(array) gives a reason for, with it;
+/// a miss with the first array's reason when none is left.
+Verdict leaveOut(StagingCandidate &C,
+                 function_ref<std::optional<std::string>(const StagedArray &)>
+                     Why) {
+  std::vector<StagedArray> Kept;
+  size_t FirstLeft = C.LeftOut.size();
+  for (StagedArray &A : C.Arrays) {
+    if (std::optional<std::string> Reason = Why(A)) {
+      LLVM_DEBUG(dbgs() << "coalda: window leaves out " << baseName(A.Base)
+                        << ": " << *Reason << "\n");
+      C.LeftOut.push_back({std::move(A), std::move(*Reason)});
+    } else {
+      Kept.push_back(std::move(A));
+    }
+  }
+  C.Arrays = std::move(Kept);
+  if (!C.Arrays.empty())
+    return std::nullopt;
+  // The report names the candidate by an array: the first left out takes
+  // its place, with its reason; the others keep theirs.
+  auto [First, Reason] = std::move(C.LeftOut[FirstLeft]);
+  C.LeftOut.erase(C.LeftOut.begin() + FirstLeft);
+  C.Arrays.push_back(std::move(First));
+  return miss(MissedReason::StagingCostRule, std::move(Reason));
+}
+
 /// The cost rule on short rows, decided here where a row's length is a
 /// constant: each block tests it at run time (WindowMinRow), but a constant
 /// row under that length never takes the window, while the tile's static
 /// shared memory costs every block its occupancy and L1 (dslash's
 /// make_back, rows of 32 bytes: 0.37x with a 40 KB tile it never used).
-Verdict shortRowRule(const StagingCandidate &C) {
-  for (const StagedArray &A : C.Arrays)
-    if (A.Stride > 0 && A.Stride < (int64_t)opts::WindowMinRow) {
-      LLVM_DEBUG(dbgs() << "coalda: window rows shorter than the minimum\n");
-      return miss(MissedReason::StagingCostRule,
-                  formatv("{0}'s rows are {1} bytes apart, under {2}: L1 "
-                          "serves such short rows, and the window's tile "
-                          "would cost every block its shared memory while "
-                          "no block takes it (dslash's make_back: 0.37x)",
-                          baseName(A.Base), A.Stride,
-                          (unsigned)opts::WindowMinRow)
-                      .str());
-    }
-  return std::nullopt;
+std::optional<std::string> shortRows(const StagedArray &A) {
+  if (A.Stride <= 0 || A.Stride >= (int64_t)opts::WindowMinRow)
+    return std::nullopt;
+  ++NumWindowShortRows;
+  return formatv("{0}'s rows are {1} bytes apart, under {2}: L1 serves such "
+                 "short rows, and the window's tile would cost every block "
+                 "its shared memory while no block takes it (dslash's "
+                 "make_back: 0.37x)",
+                 baseName(A.Base), A.Stride, (unsigned)opts::WindowMinRow)
+      .str();
+}
+
+/// The cost rule on loads in a branch's arms: the one corpus loop of that
+/// shape, dslash's `k == 0 ? mult_su3_mat_vec : mult_su3_mat_vec_sum` over
+/// 72-byte matrices, measured 0.66x windowed (every iteration refills each
+/// 288-byte row's window twice or three times, one barrier pair after
+/// another, where the original issues the matrix's 18 loads together and
+/// L1 serves the sectors they share). -coalda-window-arms takes them.
+std::optional<std::string> armSites(const StagedArray &A) {
+  if (opts::WindowArms ||
+      none_of(A.Sites, [](const WindowSite &S) { return S.InArm; }))
+    return std::nullopt;
+  ++NumWindowArmArrays;
+  return baseName(A.Base) +
+         "'s loads sit in the arms of a branch in its loop: the one such "
+         "loop measured, dslash's, ran 0.66x windowed (each iteration "
+         "refilled the window, one barrier pair after another, where the "
+         "original issues the arm's loads together; -coalda-window-arms "
+         "takes it)";
 }
 
 Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
                PostDominatorTree &PDT, LoopInfo &LI) {
   StagingCandidate &C = O.Candidate;
   StagingPlan &P = O.Plan;
-  if (Verdict V = shortRowRule(C))
+  if (Verdict V = leaveOut(C, armSites))
+    return V;
+  if (Verdict V = leaveOut(C, shortRows))
     return V;
   if (!loopsStore(C))
     if (Verdict V = readOnlyRule(C, P))

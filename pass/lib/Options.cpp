@@ -139,6 +139,18 @@ cl::opt<unsigned> WindowMinRow(
     cl::desc("Chunk windows: blocks whose chunks (rows) are shorter than this "
              "many bytes run the original loads, decided at run time "
              "(docs/benchmarks.md, \"Chunk windows\")"));
+cl::opt<unsigned> WindowTileThreads(
+    "coalda-window-threads", cl::init(512), cl::Hidden,
+    cl::desc("Chunk windows: the threads a tile is sized for, unless "
+             "__launch_bounds__ says fewer (measured at 512; 256 fits "
+             "dslash's four 288-byte arrays, for measurements: tiles sized "
+             "to fit cost kalman 0.976x, docs/programs/issue-39.md)"));
+cl::opt<bool> WindowArms(
+    "coalda-window-arms", cl::init(false),
+    cl::desc("Chunk windows also for arrays read in the arms of a branch in "
+             "the loop whose every way reads the same elements (dslash's "
+             "k == 0 ? mult_su3_mat_vec : mult_su3_mat_vec_sum; off: dslash "
+             "measured 0.66x windowed, docs/programs/issue-39.md)"));
 cl::opt<WindowReadOnly> WindowReadOnlyLoops(
     "coalda-window-read-only", cl::init(WindowReadOnly::ConstantRows),
     cl::desc("Chunk windows for loops that only read their chunks (rows a "

@@ -48,6 +48,8 @@ extern llvm::cl::opt<bool> StageAlwaysVote;
 enum class WarpTiles { Never, Fallback, Measured, Always };
 extern llvm::cl::opt<WarpTiles> StageWarpTiles;
 extern llvm::cl::opt<unsigned> WindowMinRow;
+extern llvm::cl::opt<bool> WindowArms;
+extern llvm::cl::opt<unsigned> WindowTileThreads;
 /// Which loops that only read their chunks take a window (Options.cpp).
 enum class WindowReadOnly { Never, ConstantRows, RunTimeRows };
 extern llvm::cl::opt<WindowReadOnly> WindowReadOnlyLoops;

@@ -84,6 +84,9 @@ struct WindowSite {
   int64_t BytesPerIteration = 0;
   const llvm::SCEV *IVLast = nullptr;
   int64_t IVStep = 0;
+  /// In an arm of a branch in the loop, its element read on every iteration
+  /// only because every arm reads it (no load of it runs every iteration).
+  bool InArm = false;
 };
 
 /// The accesses of one kernel to one array's elements: base + S*lane +

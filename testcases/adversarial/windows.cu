@@ -276,6 +276,61 @@ __global__ void alternatives(int *out, const int *in, int n, int len, int mode) 
     for (int k = 1; k < len; k++) out[k * n + p] = in[p * len + k] - in[p * len + k - 1];
 }
 
+// dslash's shape (issue 39, item 5): the thread's row holds len/6 records
+// of six ints, and iteration k reads the k-th record in either arm of a
+// uniform branch, in another order in each (so that no load is hoisted out
+// of the arms). Every record is read whichever way an iteration goes, so
+// the last iteration bounds the arms' loads too. Windowed (the corpus runs
+// with -coalda-window-arms: by default the cost rule leaves such arrays
+// alone, tests/test_adversarial_windows.py).
+__global__ void arms_cover(int *out, const int *in, int n, int len, int first) {
+  int p = P;
+  if (p >= n) return;
+  int records = len / 6;
+  int s = 0;
+  for (int k = 0; k < records; k++) {
+    const int *a = in + p * len + 6 * k;
+    if (k == first)
+      s = a[0] * 3 + a[1] * 5 + a[2] * 7 + a[3] * 11 + a[4] * 13 + a[5] * 17;
+    else
+      s += a[5] - 2 * a[4] + 3 * a[3] - 4 * a[2] + 5 * a[1] - 6 * a[0];
+    out[k * n + p] = s;
+  }
+}
+
+// The arms read different elements: the `first` arm reads the record's
+// first three ints and three of the row's last record (a[18..20] at k = 0,
+// past the row on later iterations), the other arm the record's last three.
+// Neither arm's loads are read on every iteration, so none of them is
+// bounded by the last iteration (that bound would refill past the row, and
+// past the array for the last thread): only the load both arms share
+// (a[3], hoisted or not) may be windowed; the others stay where they are.
+__global__ void arms_differ(int *out, const int *in, int n, int len, int first) {
+  int p = P;
+  if (p >= n) return;
+  int records = len / 6;
+  int s = 0;
+  for (int k = 0; k < records; k++) {
+    const int *a = in + p * len + 6 * k;
+    if (k == first)
+      s = a[0] * 3 + a[1] * 5 + a[2] * 7 + a[3] * 11 + a[18] * 13 + a[19] * 17 + a[20];
+    else
+      s += a[5] - 2 * a[4] + 3 * a[3];
+    out[k * n + p] = s;
+  }
+}
+
+// Rows of len ints beside an index row of four ints (16 bytes, under the
+// cost rule's 80): the index array is left out on its own and read where it
+// is; the long rows keep their window. Windowed.
+__global__ void short_and_long(int *out, const int *in, const int *idx, int n, int len) {
+  int p = P;
+  if (p >= n) return;
+  int records = len / 6;
+  for (int k = 0; k < records; k++)
+    out[k * n + p] = in[p * len + 6 * k] * 7 + idx[p * 4 + k];
+}
+
 // The thread's own chunk and the next thread's (the window ping-pongs
 // between the two rows). in holds n+1 chunks. Windowed.
 __global__ void neighbour_too(int *out, const int *in, int n, int len) {
