@@ -3,7 +3,7 @@
 #   docs/probe/run_geglu_read_only.sh build OUT   (here: coalda cc, LLVM 19)
 #   docs/probe/run_geglu_read_only.sh run OUT     (there: the three builds
 #       as main.cu launches them and with FOR_LOOP = 1, then
-#       compute-sanitizer memcheck and racecheck on the read-only build at
+#       compute-sanitizer memcheck, racecheck and synccheck on the read-only build at
 #       the smallest configuration)
 set -eu
 mode=$1 out=$2
@@ -34,7 +34,7 @@ run)
       "$out/geglu_$build" $loop
     done
   done
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck synccheck; do
     echo "== compute-sanitizer --tool $tool (read-only, small, loop1)"
     compute-sanitizer --tool $tool --error-exitcode 9 "$out/geglu_read-only" small loop1
   done
