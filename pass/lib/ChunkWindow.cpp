@@ -324,6 +324,46 @@ Expected<WindowSite> siteOf(const AccessExpr &A,
   return Site;
 }
 
+/// The site of a load ScalarEvolution cannot follow (FailWhy says why).
+/// A load `in[p*C + (i|3)]` of an unrolled loop is a constant away from a
+/// sibling of the same loop with the same uniform part: its last address is
+/// the sibling's plus that constant. Else the automaton's reading of the
+/// address, by the loop's induction variable.
+Expected<WindowSite> siteBesides(const AccessExpr &A, StringRef FailWhy,
+                                 ArrayRef<WindowSite> Sites,
+                                 ArrayRef<const AccessExpr *> Loads,
+                                 DominatorTree &DT, LoopInfo &LI,
+                                 ScalarEvolution &SE,
+                                 const CoalescingInfo &Info) {
+  Loop *L = LI.getLoopFor(A.Inst->getParent());
+  const BasicBlock *BB = A.Inst->getParent();
+  Coverage Covered = runsEveryIteration(BB, L, DT)
+                         ? Coverage::BodyLoad
+                         : coverage(A, Loads, L, LI, DT);
+  if (Covered == Coverage::None)
+    return noSite(FailWhy);
+  const WindowSite *Sibling = find_if(Sites, [&](const WindowSite &S) {
+    return S.Loop == L && S.Last && S.Access->Uniform == A.Uniform &&
+           runsOnExitIteration(BB, L) ==
+               runsOnExitIteration(S.Access->Inst->getParent(), L);
+  });
+  bool InArm = Covered == Coverage::EveryArm;
+  if (Sibling != Sites.end()) {
+    const SCEV *Delta =
+        SE.getConstant(SE.getEffectiveSCEVType(Sibling->Last->getType()),
+                       A.Offset - Sibling->Access->Offset, /*isSigned=*/true);
+    WindowSite Site{&A, L, SE.getAddExpr(Sibling->Last, Delta)};
+    Site.InArm = InArm;
+    return Site;
+  }
+  if (L->getParentLoop())
+    return noSite(FailWhy);
+  Expected<WindowSite> Site = siteByInduction(A, L, Info, SE);
+  if (Site)
+    Site->InArm = InArm;
+  return Site;
+}
+
 /// The array of one group of chunk loads (same base, lane, lane stride):
 /// its sites, or why none can be windowed.
 std::variant<StagedArray, std::string>
@@ -362,47 +402,16 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
     Arr.Accesses.push_back(A);
     Arr.Sites.push_back(*S);
   }
-  // A load SCEV cannot follow (`in[p*C + (i|3)]` of an unrolled loop) is
-  // a constant away from a sibling of the same loop with the same uniform
-  // part: its last address is the sibling's plus that constant.
-  for (auto &[Acc, FailWhy] : Failed) {
-    const AccessExpr *A = Acc; // a lambda cannot capture a binding in C++17
-    Loop *L = LI.getLoopFor(A->Inst->getParent());
-    const BasicBlock *BB = A->Inst->getParent();
-    Coverage Covered = runsEveryIteration(BB, L, DT)
-                           ? Coverage::BodyLoad
-                           : coverage(*A, Loads, L, LI, DT);
-    bool EveryIteration = Covered != Coverage::None;
-    auto Sibling = find_if(Arr.Sites, [&](const WindowSite &S) {
-      return S.Loop == L && S.Last && S.Access->Uniform == A->Uniform &&
-             EveryIteration &&
-             runsOnExitIteration(BB, L) ==
-                 runsOnExitIteration(S.Access->Inst->getParent(), L);
-    });
-    if (Sibling == Arr.Sites.end()) {
-      // else the automaton's reading of the address, by the loop's
-      // induction variable
-      Expected<WindowSite> ByIV =
-          EveryIteration && !L->getParentLoop()
-              ? siteByInduction(*A, L, Info, SE)
-              : Expected<WindowSite>(noSite(FailWhy));
-      if (!ByIV) {
-        Why = toString(ByIV.takeError());
-        LeftOut.push_back({A, Why});
-        continue;
-      }
-      ByIV->InArm = Covered == Coverage::EveryArm;
-      Arr.Accesses.push_back(A);
-      Arr.Sites.push_back(*ByIV);
+  for (auto &[A, FailWhy] : Failed) {
+    Expected<WindowSite> S =
+        siteBesides(*A, FailWhy, Arr.Sites, Loads, DT, LI, SE, Info);
+    if (!S) {
+      Why = toString(S.takeError());
+      LeftOut.push_back({A, Why});
       continue;
     }
-    const SCEV *Delta =
-        SE.getConstant(SE.getEffectiveSCEVType(Sibling->Last->getType()),
-                       A->Offset - Sibling->Access->Offset, /*isSigned=*/true);
-    WindowSite S{A, L, SE.getAddExpr(Sibling->Last, Delta)};
-    S.InArm = Covered == Coverage::EveryArm;
     Arr.Accesses.push_back(A);
-    Arr.Sites.push_back(S);
+    Arr.Sites.push_back(*S);
   }
   if (Arr.Accesses.empty())
     return Why;

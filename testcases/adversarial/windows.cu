@@ -298,13 +298,12 @@ __global__ void arms_cover(int *out, const int *in, int n, int len, int first) {
   }
 }
 
-// The arms read different elements: the `first` arm reads the record's
-// first three ints and three of the row's last record (a[18..20] at k = 0,
-// past the row on later iterations), the other arm the record's last three.
-// Neither arm's loads are read on every iteration, so none of them is
-// bounded by the last iteration (that bound would refill past the row, and
-// past the array for the last thread): only the load both arms share
-// (a[3], hoisted or not) may be windowed; the others stay where they are.
+// The arms read different elements: the `first` arm reads a[0..3] of the
+// record and a[18..20] (the row's last record at k = 0, past the row on
+// later iterations), the other arm a[3..5]. Only a[3] is read on every
+// iteration; bounding the others by the last iteration would refill past
+// the row (past the array for the last thread). So only the a[3] loads are
+// windowed, and the others stay where they are.
 __global__ void arms_differ(int *out, const int *in, int n, int len, int first) {
   int p = P;
   if (p >= n) return;
