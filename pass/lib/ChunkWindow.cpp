@@ -66,9 +66,12 @@
 //    of more threads run the original loop; loads of 4 to 16 bytes; loops
 //    not nested in another (an outer loop walks the chunk again, refilling
 //    it every pass);
-//  - an array read in the arms of a branch (see above) is left out unless
-//    -coalda-window-arms: dslash's loop, the one of the corpus, ran 0.66x
-//    windowed (docs/programs/issue-39.md);
+//  - an array with an element that only the arms of a branch read (each
+//    arm a load of it, no load of it on every iteration: Coverage::EveryArm)
+//    is left out unless -coalda-window-arms: dslash's loop, the one of the
+//    corpus, ran 0.66x windowed (docs/programs/issue-39.md). An arm's load
+//    of an element that a load on every iteration also reads (BodyLoad,
+//    real_shapes' row_diff) is windowed with it;
 //  - an array whose rows are a constant under 80 bytes apart is left out
 //    (dslash's 32-byte index rows beside its 288-byte matrices).
 // An array left out by a cost rule leaves the others of its loops their
