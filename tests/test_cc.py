@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from coalda.driver.cc import (
-    FATBIN_MAGIC, FatbinImage, embedded_images, fatbin, parse_args, read_fatbin,
+    FATBIN_MAGIC, FatbinImage, _without_coalda_options, embedded_images, fatbin, parse_args, read_fatbin,
 )
 from coalda.errors import CoaldaError
-from coalda.driver.toolchain import cuda_path
+from coalda.driver.toolchain import cuda_path, toolchain
 
 from conftest import REPO, TESTCASES, run_cli
 
@@ -258,6 +258,26 @@ def test_nvcc_flags_without_an_equivalent_are_refused_in_one_line(tmp_path: Path
     src.write_text("")
     with pytest.raises(CoaldaError, match=re.escape(says)):
         parse_args([str(src), *args])
+
+
+def test_every_pass_option_reaches_the_plugin_and_only_the_plugin(tmp_path: Path) -> None:
+    """Every -coalda-* option the plugin registers (opt --help-hidden) goes
+    to the device compile as `-mllvm OPTION`, and a -fno-coalda build (no
+    plugin, so clang knows none of them) drops it: the generator of the bug
+    where `-fno-coalda -mllvm -coalda-window-arms` did not compile."""
+    tc = toolchain()
+    listed = subprocess.run([str(tc.opt), f"-load-pass-plugin={tc.plugin}", "--help-hidden"],
+                            capture_output=True, text=True, check=True).stdout
+    options = sorted(set(re.findall(r"^\s+-(-coalda-[a-z0-9-]+)", listed, re.M)))
+    assert len(options) > 20, listed[-2000:]
+    src = tmp_path / "k.cu"
+    src.write_text("")
+    for option in options:
+        flag = option + "=1"
+        inv = parse_args(["-fno-coalda", "-c", str(src), "-o", "k.o", "-mllvm", flag, "-mllvm", "-unroll-threshold=9"])
+        assert inv.device_flags == ["-mllvm", flag], (flag, inv.device_flags)
+        assert _without_coalda_options(inv.device_flags + ["-Xarch_device", "-g"]) == ["-Xarch_device", "-g"]
+        assert "-unroll-threshold=9" in inv.compile_flags, inv.compile_flags
 
 
 def test_wcoalda_prints_each_rewrite_and_refusal(tmp_path: Path) -> None:
