@@ -852,6 +852,9 @@ collectWindows(const CoalescingInfo &Info,
   O.Plan.SE = &SE;
   O.Plan.Atoms = &Info.atoms();
   O.Skip = decide(O, Info, DT, PDT, LI);
+  // The cost rules may have left out the array the location came from: the
+  // window is where its first remaining array is read.
+  O.Loc = O.Candidate.Arrays.front().Accesses.front()->Inst->getDebugLoc();
   if (O.legal())
     ++NumWindowsLegal;
   return {std::move(O)};
