@@ -23,6 +23,19 @@
 //   Site: hit ? read the own row : (refill; read the own row)
 //   Store that may write a windowed array: also into the own window row
 //
+// Two forms for measurements, off by default (docs/runs/records/: dslash
+// 0.67x and 0.79x, where the block's windows of the arms ran 0.66x):
+//  - -coalda-window-scope=warp: each warp refills its own 32 rows between
+//    __syncwarps (1-D blocks of whole warps), and the arrays of loops
+//    apart share one tile in turn (a refill empties the others' windows);
+//  - -coalda-window-iteration-bytes=B: an array whose sites are all in one
+//    loop, at one uniform part, reading every byte of a record of at
+//    least B bytes of each row per iteration (perIteration), is refilled
+//    at the top of the block of the loop that dominates them and runs on
+//    exactly their iterations, with that record; its loads read the tile
+//    unchecked. A refill then moves only bytes its rows' threads read in
+//    that iteration.
+//
 // Why it is correct (race-free original assumed):
 //  - every thread runs the same sites in the same order: between the vote
 //    and the sites every branch is row-uniform or its threads meet again
@@ -39,7 +52,10 @@
 //    mult_su3_mat_vec_sum`, both reading the k-th matrix whole): the bytes
 //    an iteration reads do not depend on the way it goes;
 //  - a refill reads earlier than the owner would: another thread's write
-//    would race with the owner's read in the original; the owner's own
+//    would race with the owner's read in the original, unless a barrier
+//    orders them, and a call that may hold one (any call that may write,
+//    any convergent call but an intrinsic's) between the vote and the
+//    loads refuses the window; the owner's own
 //    earlier writes are before a barrier; its writes after the refill are
 //    written through to its window row (a per-byte check of its stores
 //    that may alias);
@@ -109,16 +125,12 @@ using namespace llvm;
 STATISTIC(NumWindowsLegal, "Chunk windows found legal");
 STATISTIC(NumWindowArmSites,
           "Chunk loads in a branch's arm whose element every iteration reads");
-STATISTIC(NumWindowShortRows,
-          "Arrays left out of a window for rows under the minimum length");
-STATISTIC(NumWindowArmArrays,
-          "Arrays left out of a window for loads in a branch's arms");
+STATISTIC(NumWindowIterations,
+          "Chunk windows refilled once per iteration with its record");
 
 namespace coalda {
 
 namespace {
-
-constexpr uint64_t WindowBytes = 32;
 
 Missed miss(MissedReason R, std::string Detail) {
   LLVM_DEBUG(dbgs() << "coalda: chunk window rejected: " << Detail << "\n");
@@ -367,6 +379,71 @@ Expected<WindowSite> siteBesides(const AccessExpr &A, StringRef FailWhy,
   return Site;
 }
 
+/// The offsets [Lo, Hi) that A's sites read of a row in one iteration,
+/// when each byte of it is read (no gap between their elements) and the
+/// sites are all in one loop at one uniform part (a constant apart).
+std::optional<std::pair<int64_t, int64_t>> iterationRecord(
+    const StagedArray &A) {
+  const AccessExpr &First = *A.Sites.front().Access;
+  std::vector<int64_t> Offsets;
+  for (const WindowSite &S : A.Sites) {
+    if (S.Loop != A.Sites.front().Loop || !(S.Access->Uniform == First.Uniform))
+      return std::nullopt;
+    Offsets.push_back(S.Access->Offset);
+  }
+  llvm::sort(Offsets);
+  int64_t W = A.MemberWidth, End = Offsets.front();
+  for (int64_t O : Offsets) {
+    if (O > End)
+      return std::nullopt; // a gap: bytes the thread does not read
+    End = std::max(End, O + W);
+  }
+  return std::make_pair(Offsets.front(), End);
+}
+
+/// Makes A a window refilled once per iteration (StagedArray::RefillAt)
+/// where its loop reads a record of at least -coalda-window-iteration-bytes
+/// of each row per iteration, every byte of it (iterationRecord), and a
+/// block of the loop dominates the sites and runs on exactly the
+/// iterations they run (dslash's loop body, above `k == 0 ? ... : ...`).
+/// A refill then moves only bytes that the row's own thread reads in that
+/// iteration: no bound on the chunk is needed.
+void perIteration(StagedArray &A, const DominatorTree &DT,
+                  ScalarEvolution &SE) {
+  std::optional<std::pair<int64_t, int64_t>> Record;
+  if (opts::WindowIterationBytes && !A.Sites.empty())
+    Record = iterationRecord(A);
+  // A warp moves at least one row's record a request (moveRecords).
+  int64_t Span = Record ? Record->second - Record->first : 0;
+  if (!Record || Span < (int64_t)opts::WindowIterationBytes ||
+      Span > 32 * (int64_t)A.MemberWidth)
+    return;
+  Loop *L = A.Sites.front().Loop;
+  BasicBlock *R = nullptr;
+  const AccessExpr *Leader = nullptr;
+  for (const WindowSite &S : A.Sites) {
+    BasicBlock *BB = S.Access->Inst->getParent();
+    R = R ? DT.findNearestCommonDominator(R, BB) : BB;
+    if (S.Access->Offset == Record->first)
+      Leader = S.Access;
+  }
+  if (!L->contains(R) || !runsEveryIteration(R, L, DT) ||
+      any_of(A.Sites, [&](const WindowSite &S) {
+        return runsOnExitIteration(S.Access->Inst->getParent(), L) !=
+               runsOnExitIteration(R, L);
+      }))
+    return;
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Leader->pointer()));
+  SCEVExpander Expander(SE, R->getModule()->getDataLayout(), "coalda");
+  if (!AR || AR->getLoop() != L ||
+      !Expander.isSafeToExpandAt(AR, &*R->getFirstInsertionPt()))
+    return;
+  A.RefillAt = R;
+  A.Leader = Leader;
+  A.WindowBytes = Span;
+  ++NumWindowIterations;
+}
+
 /// The array of one group of chunk loads (same base, lane, lane stride):
 /// its sites, or why none can be windowed.
 std::variant<StagedArray, std::string>
@@ -383,7 +460,8 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
   Arr.Windowed = Arr.Loaded = true;
   Arr.LaneStride = First.Stride;
   Arr.Stride = First.Stride.isConstant() ? First.Stride.constantTerm() : 0;
-  Arr.WindowBytes = std::max<uint64_t>(WindowBytes, 2 * W);
+  Arr.WindowBytes = PowerOf2Ceil(
+      std::max<uint64_t>(opts::WindowRowBytes, 2 * W));
   Arr.MemberWidth = W;
   std::string Why;
   std::vector<std::pair<const AccessExpr *, std::string>> Failed;
@@ -418,6 +496,7 @@ makeArray(std::vector<const AccessExpr *> Loads, DominatorTree &DT,
   }
   if (Arr.Accesses.empty())
     return Why;
+  perIteration(Arr, DT, SE);
   return Arr;
 }
 
@@ -549,7 +628,19 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
     // makes them seen by the refilling threads).
     const BasicBlock *BB = I.getParent();
     if (BB == P.VoteBlock || !DT.dominates(P.VoteBlock, BB) ||
-        !Reaching.contains(BB) || !I.mayWriteToMemory())
+        !Reaching.contains(BB))
+      continue;
+    // A call that may wait for other threads (a barrier in a function the
+    // inliner left, or in inline asm) orders their writes before the loads
+    // that follow, whatever its memory attributes say: a `pure` helper
+    // five calls deep around __syncthreads (adversarial/windows_cross.cu).
+    if (const auto *Call = dyn_cast<CallBase>(&I);
+        Call && Call->isConvergent() && !isa<IntrinsicInst>(Call))
+      return miss(MissedReason::CallMayTouch,
+                  "a call before a chunk load may wait at a barrier for "
+                  "other threads' writes to its chunk: " +
+                      describe(&I));
+    if (!I.mayWriteToMemory())
       continue;
     if (auto *Call = dyn_cast<CallBase>(&I)) {
       if (writesNoMemory(*Call) || writesOnlyElsewhere(*Call, C))
@@ -627,9 +718,10 @@ Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
   unsigned Bound = launchBoundX(F), Threads = opts::WindowTileThreads;
   P.Capacity = Bound && Bound < Threads ? Bound : Threads;
   P.CapacityFromLaunchBounds = Bound && Bound < Threads;
-  if (!std::get<SharedBudget>(Budget).fits(C.bytesPerThread(), P.Capacity))
+  uint64_t PerThread = C.windowBytesPerThread(P.ArraysInTurn);
+  if (!std::get<SharedBudget>(Budget).fits(PerThread, P.Capacity))
     return miss(MissedReason::StagingTileTooLarge,
-                "windows of " + std::to_string(C.bytesPerThread()) +
+                "windows of " + std::to_string(PerThread) +
                     " bytes per thread for " + std::to_string(P.Capacity) +
                     " threads do not fit the 48 KB of static shared memory "
                     "(more is dynamic shared memory, which only the launch "
@@ -637,146 +729,30 @@ Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
   return std::nullopt;
 }
 
-/// I writes memory other than shared memory and the thread's own arrays: a
-/// store, or a memcpy or memset (-O0 stores an int4 through a memcpy from a
-/// local). A thread's own array (libdevice's sinf keeps its argument
-/// reduction in one: michalewicz's loop was taken for one that stores,
-/// 0.95x) is not global memory.
-bool storesToGlobal(const Instruction &I) {
-  const Value *Ptr = nullptr;
-  if (const auto *St = dyn_cast<StoreInst>(&I))
-    Ptr = St->getPointerOperand();
-  else if (const auto *Mem = dyn_cast<MemIntrinsic>(&I))
-    Ptr = Mem->getRawDest();
-  if (!Ptr)
+/// No two arrays are read in one loop: each goes through a tile shared with
+/// the others while its own loops run (dslash's four matrices, a loop
+/// each), refilling it after the others once per loop.
+bool loopsApart(const StagingCandidate &C) {
+  if (C.Arrays.size() < 2)
     return false;
-  unsigned AS = Ptr->getType()->getPointerAddressSpace();
-  return AS != 3 && AS != 5 && !isa<AllocaInst>(getUnderlyingObject(Ptr));
-}
-
-/// Some loop of the sites stores to global memory: a loop that only reads
-/// its chunks (a reduction) is served well enough by L1 unless its rows
-/// are a multiple of 128 bytes apart (the plan's RowModulus).
-bool loopsStore(const StagingCandidate &C) {
-  for (const StagedArray &A : C.Arrays)
-    for (const WindowSite &S : A.Sites)
-      for (const BasicBlock *BB : S.Loop->blocks())
-        for (const Instruction &I : *BB)
-          if (storesToGlobal(I))
-            return true;
-  return false;
-}
-
-/// The cost rule for a loop that only reads its chunks (a reduction): L1
-/// serves it unless the rows are a multiple of 128 bytes apart. The tile's
-/// static shared memory takes L1 from every block of the kernel, those that
-/// run the original loop too (0.74-0.97x at run-time lengths that are not
-/// such a multiple), so by default only compile-time row lengths qualify.
-Verdict readOnlyRule(const StagingCandidate &C, StagingPlan &P) {
-  const unsigned M = opts::WindowReadOnlyModulus;
-  if (opts::WindowReadOnlyLoops == opts::WindowReadOnly::Never || !M)
-    return miss(MissedReason::StagingCostRule,
-                "the loop only reads its chunks (no store to global memory "
-                "in it) and -coalda-window-read-only=never");
+  SmallPtrSet<const Loop *, 8> Seen;
   for (const StagedArray &A : C.Arrays) {
-    if (A.Stride && (A.Stride < M || A.Stride % M))
-      return miss(MissedReason::StagingCostRule,
-                  formatv("the loop only reads its chunks, and {0}'s rows "
-                          "are {1} bytes apart, not a multiple of {2}: L1 "
-                          "serves them (a window measured 0.37-1.36x at 32 "
-                          "to 192 bytes, 1.2-2.3x at multiples: "
-                          "docs/benchmarks.md, \"Chunk windows\")",
-                          baseName(A.Base), A.Stride, M)
-                      .str());
-    if (!A.Stride &&
-        opts::WindowReadOnlyLoops != opts::WindowReadOnly::RunTimeRows)
-      return miss(MissedReason::StagingCostRule,
-                  "the loop only reads its chunks, and " + baseName(A.Base) +
-                      "'s row length is known only at run time: the "
-                      "tile's shared memory would cost the original loop "
-                      "L1 at lengths not a multiple of 128 bytes "
-                      "(0.74-0.97x; -coalda-window-read-only=runtime "
-                      "takes it)");
+    SmallPtrSet<const Loop *, 4> Own;
+    for (const WindowSite &S : A.Sites)
+      Own.insert(S.Loop);
+    for (const Loop *L : Own)
+      if (!Seen.insert(L).second)
+        return false;
   }
-  // Run-time rows: each block tests them before the vote (see version()).
-  P.RowModulus = M;
-  return std::nullopt;
-}
-
-/// Leaves out of C each array that Why(array) gives a reason for, with it;
-/// a miss with the first array's reason when none is left.
-Verdict leaveOut(StagingCandidate &C,
-                 function_ref<std::optional<std::string>(const StagedArray &)>
-                     Why) {
-  std::vector<StagedArray> Kept;
-  size_t FirstLeft = C.LeftOut.size();
-  for (StagedArray &A : C.Arrays) {
-    if (std::optional<std::string> Reason = Why(A)) {
-      LLVM_DEBUG(dbgs() << "coalda: window leaves out " << baseName(A.Base)
-                        << ": " << *Reason << "\n");
-      C.LeftOut.push_back({std::move(A), std::move(*Reason)});
-    } else {
-      Kept.push_back(std::move(A));
-    }
-  }
-  C.Arrays = std::move(Kept);
-  if (!C.Arrays.empty())
-    return std::nullopt;
-  // The report names the candidate by an array: the first left out takes
-  // its place, with its reason; the others keep theirs.
-  auto [First, Reason] = std::move(C.LeftOut[FirstLeft]);
-  C.LeftOut.erase(C.LeftOut.begin() + FirstLeft);
-  C.Arrays.push_back(std::move(First));
-  return miss(MissedReason::StagingCostRule, std::move(Reason));
-}
-
-/// The cost rule on short rows, decided here where a row's length is a
-/// constant: each block tests it at run time (WindowMinRow), but a constant
-/// row under that length never takes the window, while the tile's static
-/// shared memory costs every block its occupancy and L1 (dslash's
-/// make_back, rows of 32 bytes: 0.37x with a 40 KB tile it never used).
-std::optional<std::string> shortRows(const StagedArray &A) {
-  if (A.Stride <= 0 || A.Stride >= (int64_t)opts::WindowMinRow)
-    return std::nullopt;
-  ++NumWindowShortRows;
-  return formatv("{0}'s rows are {1} bytes apart, under {2}: L1 serves such "
-                 "short rows, and the window's tile would cost every block "
-                 "its shared memory while no block takes it (dslash's "
-                 "make_back: 0.37x)",
-                 baseName(A.Base), A.Stride, (unsigned)opts::WindowMinRow)
-      .str();
-}
-
-/// The cost rule on loads in a branch's arms: the one corpus loop of that
-/// shape, dslash's `k == 0 ? mult_su3_mat_vec : mult_su3_mat_vec_sum` over
-/// 72-byte matrices, measured 0.66x windowed (every iteration refills each
-/// 288-byte row's window twice or three times, one barrier pair after
-/// another, where the original issues the matrix's 18 loads together and
-/// L1 serves the sectors they share). -coalda-window-arms takes them.
-std::optional<std::string> armSites(const StagedArray &A) {
-  if (opts::WindowArms ||
-      none_of(A.Sites, [](const WindowSite &S) { return S.InArm; }))
-    return std::nullopt;
-  ++NumWindowArmArrays;
-  return baseName(A.Base) +
-         "'s loads sit in the arms of a branch in its loop: the one such "
-         "loop measured, dslash's, ran 0.66x windowed (each iteration "
-         "refilled the window, one barrier pair after another, where the "
-         "original issues the arm's loads together; -coalda-window-arms "
-         "takes it)";
+  return true;
 }
 
 Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
                PostDominatorTree &PDT, LoopInfo &LI) {
   StagingCandidate &C = O.Candidate;
   StagingPlan &P = O.Plan;
-  if (Verdict V = leaveOut(C, armSites))
+  if (Verdict V = windowCostRules(C, P))
     return V;
-  if (Verdict V = leaveOut(C, shortRows))
-    return V;
-  if (!loopsStore(C))
-    if (Verdict V = readOnlyRule(C, P))
-      return V;
   if (Verdict V = findVote(C, P, DT, PDT, LI))
     return V;
   for (const StagedArray &A : C.Arrays)
@@ -788,6 +764,8 @@ Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
     return V;
   if (Verdict V = checkWrites(C, P, DT))
     return V;
+  P.Scope = opts::WindowRefills;
+  P.ArraysInTurn = P.Scope == WindowScope::Warp && loopsApart(C);
   return sizeWindows(C, P, *P.VoteBlock->getParent());
 }
 

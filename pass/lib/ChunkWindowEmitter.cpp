@@ -37,6 +37,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -70,6 +71,9 @@ private:
     DenseMap<const Loop *, Value *> Limit; ///< row 0's end, per site loop
     /// A site read by induction: its induction variable's last value.
     DenseMap<const AccessExpr *, Value *> IVLast;
+    /// A window refilled per iteration: the thread's own address of the
+    /// record, expanded at the top of its refill block.
+    Value *Record = nullptr;
     /// What a refill's loads may assume of the array's addresses: the
     /// least alignment of its accesses, taken before emitSite erases them.
     Align GlobalAlign;
@@ -92,17 +96,33 @@ private:
   void expandLimits();
   void version();
   void emitSite(unsigned AI, const WindowSite &S);
+  void emitIterationRefill(unsigned AI);
+  Value *readOwnRow(IRBuilder<> &B, unsigned AI, LoadInst *Ld);
+  void moveRows(IRBuilder<> &B, unsigned AI, Value *Own, Value *Bytes);
+  void moveRecords(IRBuilder<> &B, unsigned AI, Instruction *Done);
   void emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S, Value *Row0,
                   BasicBlock *Done);
   void emitWriteThrough(Instruction *St);
+  std::string describe() const;
   void mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset, Value *Bits,
                    unsigned Bytes, BasicBlock *Done);
 
   Value *sreg(IRBuilder<> &B, Intrinsic::ID ID) {
     return B.CreateZExt(B.CreateIntrinsic(ID, {}, {}), I64);
   }
-  void barrier(IRBuilder<> &B) {
-    B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+  /// The refill's barrier: the block's, or the warp's (memory ordering
+  /// among its 32 threads, which all take the windowed code together).
+  Instruction *barrier(IRBuilder<> &B) {
+    if (P.Scope == WindowScope::Warp)
+      return B.CreateIntrinsic(Intrinsic::nvvm_bar_warp_sync, {},
+                               {B.getInt32(-1)});
+    return B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+  }
+  /// Bytes from one thread's row of array AI's tile to the next: its own
+  /// window's, or the longest of the arrays that share the tile.
+  uint64_t pitch(unsigned AI) const {
+    return P.ArraysInTurn ? C.windowBytesPerThread(true)
+                          : C.Arrays[AI].windowPitch();
   }
   uint64_t width(unsigned AI) const {
     return C.Arrays[AI].Accesses.front()->Width;
@@ -127,6 +147,13 @@ void WindowEmitter::vote() {
   Value *OneRow = B.CreateICmpEQ(B.CreateMul(NtidY, NtidZ), B.getInt64(1));
   Fits = B.CreateAnd(B.CreateICmpULE(Ntid, B.getInt64(P.Capacity)), OneRow,
                      "coalda.window.fits");
+  // A warp refills its 32 rows (so do the block's records, a warp at a
+  // time): every warp of the block is whole.
+  if (P.Scope == WindowScope::Warp ||
+      any_of(C.Arrays, [](const StagedArray &A) { return A.perIteration(); }))
+    Fits = B.CreateAnd(
+        Fits, B.CreateICmpEQ(B.CreateAnd(Ntid, B.getInt64(31)), B.getInt64(0)),
+        "coalda.window.warps");
   // Cost rule: a grid of fewer blocks than the device has SMs runs one
   // block per SM, whose threads' rows L1 holds line by line (page-rank's
   // map at 16 blocks of 256: 0.87x windowed; softmax at 391 blocks: 1.05x).
@@ -143,9 +170,10 @@ void WindowEmitter::vote() {
   }
   IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
   Module &M = *F->getParent();
-  for (const StagedArray &A : C.Arrays) {
+  GlobalVariable *Shared = nullptr; // the one tile of arrays in turn
+  for (auto [AI, A] : enumerate(C.Arrays)) {
     ArrayState St;
-    std::string Name = irLabel(A.Base);
+    std::string Name = P.ArraysInTurn ? "tiles" : irLabel(A.Base);
     St.Stride = materializePoly(B, A.LaneStride, *P.Atoms);
     St.GlobalAlign = Align(A.Accesses.front()->Width);
     for (const AccessExpr *M : A.Accesses)
@@ -161,11 +189,16 @@ void WindowEmitter::vote() {
       Value *Long = B.CreateICmpSGE(St.Stride, B.getInt64(P.RowModulus));
       Fits = B.CreateAnd(Fits, B.CreateAnd(Long, Multiple));
     }
-    auto *Ty = ArrayType::get(I8, A.windowPitch() * P.Capacity);
-    St.Tile = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
-                                 UndefValue::get(Ty), "coalda.window." + Name,
-                                 nullptr, GlobalValue::NotThreadLocal, 3);
+    auto *Ty = ArrayType::get(I8, pitch(AI) * P.Capacity);
+    St.Tile = Shared ? Shared
+                     : new GlobalVariable(M, Ty, false,
+                                          GlobalValue::InternalLinkage,
+                                          UndefValue::get(Ty),
+                                          "coalda.window." + Name, nullptr,
+                                          GlobalValue::NotThreadLocal, 3);
     St.Tile->setAlignment(Align(16));
+    if (P.ArraysInTurn)
+      Shared = St.Tile;
     St.Start = Entry.CreateAlloca(I64, nullptr, "coalda.window.start");
     St.Length = Entry.CreateAlloca(I64, nullptr, "coalda.window.length");
     B.CreateStore(B.getInt64(0), St.Start);
@@ -194,6 +227,13 @@ void WindowEmitter::expandLimits() {
   SCEVExpander Expander(*P.SE, F->getParent()->getDataLayout(), "coalda");
   for (auto [AI, A] : enumerate(C.Arrays))
     for (const WindowSite &S : A.Sites) {
+      if (A.perIteration()) {
+        if (S.Access == A.Leader)
+          States[AI].Record = Expander.expandCodeFor(
+              P.SE->getSCEV(A.Leader->pointer()),
+              A.Leader->pointer()->getType(), &*A.RefillAt->getFirstInsertionPt());
+        continue;
+      }
       Instruction *At = S.Loop->getLoopPredecessor()->getTerminator();
       if (S.IV) {
         States[AI].IVLast[S.Access] =
@@ -213,18 +253,18 @@ void WindowEmitter::expandLimits() {
     }
 }
 
-/// The block refills array AI's window from Row0 (row 0's address of the
+/// The block (or each warp, WindowScope::Warp: its own 32 rows, unit k by
+/// lane k % 32) refills array AI's window from Row0 (row 0's address of the
 /// site): barrier; the rows' WindowBytes moved in w-byte units, unit k by
-/// thread k % ntid.x (consecutive threads, consecutive units of a row: a
-/// sector per row); barrier; then to Done. Straight-line, so that a
-/// thread's PerRow loads are in flight together: a unit past the window's
+/// thread k % ntid.x (moveRows); barrier; then to Done. Straight-line, so
+/// that a thread's loads are in flight together: a unit past the window's
 /// end loads the thread's own element instead (valid: the thread reads it
 /// now) into a tile byte nobody reads.
 void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
                                Value *Row0, BasicBlock *Done) {
   const StagedArray &A = C.Arrays[AI];
   ArrayState &St = States[AI];
-  uint64_t W = width(AI), PerRow = A.WindowBytes / W;
+  uint64_t W = width(AI);
   Value *Ahead; // bytes from Row0 to the end of what the site's loop reads
   if (S.IV) {
     // the iterations left, times the bytes the address advances by in one
@@ -247,38 +287,173 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
                               nullptr, "coalda.window.bytes");
   B.CreateStore(Row0, St.Start);
   B.CreateStore(Bytes, St.Length);
+  // Arrays in turn: the tile now holds AI's rows, the others' are gone.
+  if (P.ArraysInTurn)
+    for (auto [Other, OtherState] : enumerate(States))
+      if (Other != AI)
+        B.CreateStore(B.getInt64(0), OtherState.Length);
   barrier(B);
+  moveRows(B, AI, S.Access->pointer(), Bytes);
+  barrier(B);
+  B.CreateBr(Done);
+}
+
+/// The rows' window of array AI, from Own (the thread's own address of the
+/// window's start) on, moved into the tile in w-byte units: by the block,
+/// unit k by thread k % ntid.x, or by a warp, its own 32 rows, unit k by
+/// lane k % 32 (consecutive threads, consecutive units of a row: a sector
+/// per row). A unit at or past Bytes (null: every unit is in the window)
+/// loads the thread's own element instead, into a tile byte nobody reads.
+void WindowEmitter::moveRows(IRBuilder<> &B, unsigned AI, Value *Own,
+                             Value *Bytes) {
+  ArrayState &St = States[AI];
+  uint64_t W = width(AI), PerRow = C.Arrays[AI].WindowBytes / W;
   Type *Unit = copyUnitType(Ctx, W);
-  Value *Own = S.Access->pointer();
+  // The movers and their rows: the block's threads all rows, or a warp's
+  // lanes its own 32 (rows First + 0..31).
+  bool Warp = P.Scope == WindowScope::Warp;
+  Value *Mover = Warp ? B.CreateAnd(Tid, B.getInt64(31)) : Tid;
+  Value *Movers = Warp ? B.getInt64(32) : Ntid;
+  Value *First = Warp ? B.CreateSub(Tid, Mover) : B.getInt64(0);
   SmallVector<std::pair<Value *, Value *>, 8> Moves; // (value, tile slot)
   for (uint64_t U = 0; U < PerRow; ++U) {
-    Value *K = B.CreateAdd(Tid, B.CreateMul(Ntid, B.getInt64(U)));
-    Value *Row = B.CreateLShr(K, Log2_64(PerRow));
-    Value *At = B.CreateMul(B.CreateAnd(K, PerRow - 1), B.getInt64(W));
+    Value *K = B.CreateAdd(Mover, B.CreateMul(Movers, B.getInt64(U)));
+    Value *InRow = isPowerOf2_64(PerRow)
+                       ? B.CreateAnd(K, PerRow - 1)
+                       : B.CreateURem(K, B.getInt64(PerRow));
+    Value *Row = B.CreateAdd(First, isPowerOf2_64(PerRow)
+                                        ? B.CreateLShr(K, Log2_64(PerRow))
+                                        : B.CreateUDiv(K, B.getInt64(PerRow)));
+    Value *At = B.CreateMul(InRow, B.getInt64(W));
     // Row r's address: the thread's own plus S*(r - tid).
     Value *Src = B.CreateGEP(
         I8, Own,
         B.CreateAdd(B.CreateMul(St.Stride, B.CreateSub(Row, Tid)), At));
-    Src = B.CreateSelect(B.CreateICmpULT(At, Bytes), Src, Own);
+    if (Bytes)
+      Src = B.CreateSelect(B.CreateICmpULT(At, Bytes), Src, Own);
     Value *Val =
         B.CreateAlignedLoad(Unit, Src, St.GlobalAlign, "coalda.window.in");
     Moves.push_back(
         {Val,
          B.CreateGEP(
              I8, St.Tile,
-             B.CreateAdd(B.CreateMul(Row, B.getInt64(A.windowPitch())), At))});
+             B.CreateAdd(B.CreateMul(Row, B.getInt64(pitch(AI))), At))});
   }
   for (auto [Val, Slot] : Moves)
     B.CreateAlignedStore(Val, Slot, Align(W));
+}
+
+/// A window refilled per iteration: at the top of its refill block (after
+/// the record's address), every iteration, the rows' record: barrier, the
+/// rows moved, barrier. The sites then read the tile unchecked.
+void WindowEmitter::emitIterationRefill(unsigned AI) {
+  const StagedArray &A = C.Arrays[AI];
+  ArrayState &St = States[AI];
+  Instruction *At = &*A.RefillAt->getFirstInsertionPt();
+  if (auto *I = dyn_cast<Instruction>(St.Record);
+      I && I->getParent() == A.RefillAt && !isa<PHINode>(I))
+    At = I->getNextNode();
+  LocatedBuilder B(A.RefillAt, A.Leader->Inst->getDebugLoc());
+  B.SetInsertPoint(At);
+  Value *Row0 = B.CreateSub(B.CreatePtrToInt(St.Record, I64),
+                            B.CreateMul(St.Stride, Tid), "coalda.window.row0");
+  B.CreateStore(Row0, St.Start);
+  B.CreateStore(B.getInt64(A.WindowBytes), St.Length);
+  if (P.ArraysInTurn)
+    for (auto [Other, OtherState] : enumerate(States))
+      if (Other != AI)
+        B.CreateStore(B.getInt64(0), OtherState.Length);
   barrier(B);
-  B.CreateBr(Done);
+  // The closing barrier first: the stores go in a block before it.
+  Instruction *Close = barrier(B);
+  B.SetInsertPoint(Close);
+  moveRecords(B, AI, Close);
+}
+
+/// The rows' records of array AI (P = WindowBytes / w units each, P <= 32)
+/// moved into the tile by the warp, or by the block a warp at a time: lane
+/// l moves unit l % P of row l / P + G*u on its u-th request, G = 32 / P
+/// rows a request. Every address is the lane's first plus a constant times
+/// u: a request's loads and stores carry immediate offsets, where per-unit
+/// rows and columns (the hit windows' moveRows) kept 18 64-bit offsets
+/// alive through each of dslash's loops (128 registers). Lanes from G*P on
+/// are idle: they load unit 0 of their group's rows (read by lane 0 too)
+/// and store nothing (the stores are behind a branch on the lane), so no
+/// lane touches a row past its warp's 32. The loads are in flight together;
+/// the stores follow, before Done (the refill's closing barrier).
+void WindowEmitter::moveRecords(IRBuilder<> &B, unsigned AI, Instruction *Done) {
+  const StagedArray &A = C.Arrays[AI];
+  ArrayState &St = States[AI];
+  uint64_t W = width(AI), Units = A.WindowBytes / W, G = 32 / Units;
+  Type *Unit = copyUnitType(Ctx, W);
+  Value *Lane = B.CreateAnd(Tid, B.getInt64(31));
+  Value *Active = B.CreateICmpULT(Lane, B.getInt64(G * Units));
+  Value *InGroup = B.CreateSelect(
+      Active, B.CreateUDiv(Lane, B.getInt64(Units)), B.getInt64(0));
+  Value *Column = B.CreateSelect(
+      Active,
+      B.CreateMul(B.CreateURem(Lane, B.getInt64(Units)), B.getInt64(W)),
+      B.getInt64(0));
+  Value *Src = B.CreateGEP(
+      I8, St.Record,
+      B.CreateAdd(B.CreateMul(St.Stride, B.CreateSub(InGroup, Lane)), Column));
+  Value *Slot = B.CreateGEP(
+      I8, St.Tile,
+      B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateSub(Tid, Lane), InGroup),
+                              B.getInt64(pitch(AI))),
+                  Column));
+  // The own row's padding, where a unit of a row past the warp's goes.
+  Value *Padding = B.CreateGEP(
+      I8, St.Tile,
+      B.CreateAdd(B.CreateMul(Tid, B.getInt64(pitch(AI))),
+                  B.getInt64(A.WindowBytes)));
+  SmallVector<std::pair<Value *, Value *>, 32> Moves; // (value, tile slot)
+  for (uint64_t Rows = 0; Rows < 32; Rows += G) {
+    Value *From =
+        B.CreateGEP(I8, Src, B.CreateMul(St.Stride, B.getInt64(Rows)));
+    Value *To = B.CreateGEP(I8, Slot, B.getInt64(Rows * pitch(AI)));
+    if (Rows + G > 32) {
+      // The last request's groups past the warp's 32 rows: their own unit.
+      Value *Live = B.CreateICmpULT(B.CreateAdd(InGroup, B.getInt64(Rows)),
+                                    B.getInt64(32));
+      From = B.CreateSelect(Live, From, St.Record);
+      To = B.CreateSelect(Live, To, Padding);
+    }
+    Moves.push_back(
+        {B.CreateAlignedLoad(Unit, From, St.GlobalAlign, "coalda.window.in"),
+         To});
+  }
+  Instruction *Then = SplitBlockAndInsertIfThen(Active, Done, false);
+  IRBuilder<> S(Then);
+  for (auto [Val, To] : Moves)
+    S.CreateAlignedStore(Val, To, Align(W));
+}
+
+/// The thread's own row of array AI's tile at Ld's address (in the window).
+Value *WindowEmitter::readOwnRow(IRBuilder<> &B, unsigned AI, LoadInst *Ld) {
+  ArrayState &St = States[AI];
+  Value *Row0 = B.CreateSub(B.CreatePtrToInt(Ld->getPointerOperand(), I64),
+                            B.CreateMul(St.Stride, Tid));
+  Value *InRow = B.CreateSub(Row0, B.CreateLoad(I64, St.Start));
+  Value *Slot = B.CreateGEP(
+      I8, St.Tile, B.CreateAdd(B.CreateMul(Tid, B.getInt64(pitch(AI))), InRow));
+  return B.CreateAlignedLoad(Ld->getType(), Slot, Align(width(AI)),
+                             "coalda.window.value");
 }
 
 /// One site, in the windowed code: a hit reads the own row; a miss refills
 /// the window first.
 void WindowEmitter::emitSite(unsigned AI, const WindowSite &S) {
   auto *Ld = cast<LoadInst>(S.Access->Inst);
-  const StagedArray &A = C.Arrays[AI];
+  ++NumWindowLoads;
+  if (C.Arrays[AI].perIteration()) {
+    // The iteration's refill, which dominates the site, moved its bytes.
+    LocatedBuilder B(Ld->getParent(), Ld->getDebugLoc());
+    B.SetInsertPoint(Ld);
+    Ld->replaceAllUsesWith(readOwnRow(B, AI, Ld));
+    Ld->eraseFromParent();
+    return;
+  }
   ArrayState &St = States[AI];
   BasicBlock *Check = Ld->getParent();
   BasicBlock *Join = splitKeepingContraction(Check, Ld, "coalda.window.join");
@@ -304,13 +479,12 @@ void WindowEmitter::emitSite(unsigned AI, const WindowSite &S) {
   Value *InRow = Rd.CreateSub(Row0, Rd.CreateLoad(I64, St.Start));
   Value *Slot = Rd.CreateGEP(
       I8, St.Tile,
-      Rd.CreateAdd(Rd.CreateMul(Tid, Rd.getInt64(A.windowPitch())), InRow));
+      Rd.CreateAdd(Rd.CreateMul(Tid, Rd.getInt64(pitch(AI))), InRow));
   Value *FromTile = Rd.CreateAlignedLoad(Ld->getType(), Slot, Align(W),
                                          "coalda.window.value");
   Rd.CreateBr(Join);
   Ld->replaceAllUsesWith(FromTile);
   Ld->eraseFromParent();
-  ++NumWindowLoads;
 }
 
 /// The stored bytes that fall in the thread's own row of array AI's window
@@ -334,8 +508,7 @@ void WindowEmitter::mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset,
   Value *Val = Pt.CreateTrunc(Pt.CreateLShr(Bits, Shift), I8);
   Value *Slot = Pt.CreateGEP(
       I8, St.Tile,
-      Pt.CreateAdd(Pt.CreateMul(Tid, Pt.getInt64(C.Arrays[AI].windowPitch())),
-                   Pos));
+      Pt.CreateAdd(Pt.CreateMul(Tid, Pt.getInt64(pitch(AI))), Pos));
   Pt.CreateStore(Val, Slot);
   Pt.CreateBr(Next);
   LocatedBuilder N(Next, Loc);
@@ -433,9 +606,12 @@ std::string WindowEmitter::emit() {
   vote();
   expandLimits();
   version();
-  for (auto [AI, A] : enumerate(C.Arrays))
+  for (auto [AI, A] : enumerate(C.Arrays)) {
+    if (A.perIteration())
+      emitIterationRefill(AI);
     for (const WindowSite &S : A.Sites)
       emitSite(AI, S);
+  }
   for (Instruction *St : P.WriteThrough)
     emitWriteThrough(St);
   SmallVector<AllocaInst *, 8> Allocas;
@@ -444,20 +620,38 @@ std::string WindowEmitter::emit() {
   DominatorTree DT(*F);
   PromoteMemToReg(Allocas, DT);
 
+  return describe();
+}
+
+/// What the windows do, for people.
+std::string WindowEmitter::describe() const {
   std::string Names;
   unsigned Sites = 0;
   for (const StagedArray &A : C.Arrays) {
     Names += (Names.empty() ? "" : ", ") + baseName(A.Base);
     Sites += A.Sites.size();
   }
+  bool Warp = P.Scope == WindowScope::Warp;
+  bool PerIteration = all_of(
+      C.Arrays, [](const StagedArray &A) { return A.perIteration(); });
+  std::string When =
+      PerIteration
+          ? std::string("on every iteration with the record its loads read")
+          : formatv("when {0} load{1} leave{2} it", Sites, Sites > 1 ? "s" : "",
+                    Sites > 1 ? "" : "s")
+                .str();
+  std::string Tile = P.ArraysInTurn ? "one tile the arrays take in turn"
+                     : Warp         ? "warp tile"
+                                    : "block tile";
   return formatv("staged the chunk{0} of {1} through a shared-memory window "
-                 "of {2} bytes per thread (block tile, {3} bytes for {4} "
-                 "threads), refilled by the block when {5} load{6} leave{7} "
-                 "it; 1-D blocks of up to {4} threads whose rows are at least "
-                 "{8} bytes{10}{11} take it, others run the original loads{9}",
+                 "of {2} bytes per thread ({12}, {3} bytes for {4} "
+                 "threads), refilled by {13} {5}; 1-D blocks of up to {4} threads{14} whose rows are at "
+                 "least {8} bytes{10}{11} take it, others run the original "
+                 "loads{9}",
                  C.Arrays.size() > 1 ? "s" : "", Names,
-                 C.Arrays.front().WindowBytes, C.bytesPerThread() * P.Capacity,
-                 P.Capacity, Sites, Sites > 1 ? "s" : "", Sites > 1 ? "" : "s",
+                 C.Arrays.front().WindowBytes,
+                 C.windowBytesPerThread(P.ArraysInTurn) * P.Capacity,
+                 P.Capacity, When, "", "",
                  (unsigned)opts::WindowMinRow,
                  P.WriteThrough.empty()
                      ? std::string()
@@ -477,7 +671,9 @@ std::string WindowEmitter::emit() {
                                (unsigned)opts::WindowMinBlocksPerSM,
                                opts::WindowMinBlocksPerSM > 1 ? "s" : "")
                            .str()
-                     : std::string())
+                     : std::string(),
+                 Tile, Warp ? "each warp for its own threads" : "the block",
+                 Warp ? " (whole warps)" : "")
       .str();
 }
 

@@ -151,6 +151,28 @@ cl::opt<bool> WindowArms(
              "the loop whose every way reads the same elements (dslash's "
              "k == 0 ? mult_su3_mat_vec : mult_su3_mat_vec_sum; off: dslash "
              "measured 0.66x windowed, docs/programs/issue-39.md)"));
+cl::opt<WindowScope> WindowRefills(
+    "coalda-window-scope", cl::init(WindowScope::Block),
+    cl::desc("Chunk windows: who refills a thread's window, and meets at "
+             "which barrier"),
+    cl::values(
+        clEnumValN(WindowScope::Block, "block",
+                   "the block, between block barriers (default; measured "
+                   "on the corpus)"),
+        clEnumValN(WindowScope::Warp, "warp",
+                   "each warp its own 32 rows, between __syncwarps, one "
+                   "tile for arrays whose loops are apart (blocks of whole "
+                   "warps)")));
+cl::opt<unsigned> WindowRowBytes(
+    "coalda-window-bytes", cl::init(32), cl::Hidden,
+    cl::desc("Chunk windows: bytes of a thread's chunk a refill moves (a "
+             "power of two; measured at 32, others are for measurements)"));
+cl::opt<unsigned> WindowIterationBytes(
+    "coalda-window-iteration-bytes", cl::init(0), cl::Hidden,
+    cl::desc("Chunk windows: an array whose loop reads a record of at least "
+             "this many bytes of each row per iteration, every byte of it, "
+             "is refilled once per iteration with the record instead of "
+             "when a load leaves the window (0: never)"));
 cl::opt<WindowReadOnly> WindowReadOnlyLoops(
     "coalda-window-read-only", cl::init(WindowReadOnly::ConstantRows),
     cl::desc("Chunk windows for loops that only read their chunks (rows a "

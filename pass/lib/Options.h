@@ -8,6 +8,8 @@
 #ifndef COALDA_LIB_OPTIONS_H
 #define COALDA_LIB_OPTIONS_H
 
+#include "RewriteKind.h"
+
 #include "llvm/Support/CommandLine.h"
 
 #include <string>
@@ -50,6 +52,10 @@ extern llvm::cl::opt<WarpTiles> StageWarpTiles;
 extern llvm::cl::opt<unsigned> WindowMinRow;
 extern llvm::cl::opt<bool> WindowArms;
 extern llvm::cl::opt<unsigned> WindowTileThreads;
+/// Who refills a chunk window (Options.cpp).
+extern llvm::cl::opt<WindowScope> WindowRefills;
+extern llvm::cl::opt<unsigned> WindowRowBytes;
+extern llvm::cl::opt<unsigned> WindowIterationBytes;
 /// Which loops that only read their chunks take a window (Options.cpp).
 enum class WindowReadOnly { Never, ConstantRows, RunTimeRows };
 extern llvm::cl::opt<WindowReadOnly> WindowReadOnlyLoops;

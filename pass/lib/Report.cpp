@@ -278,17 +278,21 @@ json::Value stagingJSON(const StagingOutcome &O) {
     J["tile_bytes"] = (int64_t)O.tileBytes();
     J["threads"] = (int64_t)O.Plan.Capacity;
     J["vote"] = O.Plan.barrierVote();
-    J["tile"] = tileName(Kind);
+    // A window's refills are the block's or each warp's (its scope).
+    J["tile"] = Kind == RewriteKind::ChunkWindow &&
+                        O.Plan.Scope == WindowScope::Warp
+                    ? "warp"
+                    : tileName(Kind);
     J["arrays_in_turn"] = O.Plan.ArraysInTurn;
     J["go"] = Kind == RewriteKind::WarpTile ? "warp"
               : !O.Plan.votes()             ? "shape"
               : O.Plan.UniformGo            ? "uniform"
                                             : "vote";
     if (Kind == RewriteKind::ChunkWindow) {
-      int64_t Sites = 0;
+      int64_t Sites = 0; // refill points: a site, or a per-iteration refill
       for (const StagedArray &A : O.Candidate.Arrays)
-        Sites += A.Sites.size();
-      J["barriers"] = 1 + 2 * Sites; // the vote; two per refill site
+        Sites += A.perIteration() ? 1 : A.Sites.size();
+      J["barriers"] = 1 + 2 * Sites; // the vote; two per refill point
       J["write_through"] = (int64_t)O.Plan.WriteThrough.size();
       J["overlap_checks"] = (int64_t)0;
     } else {

@@ -49,6 +49,10 @@ enum class RewriteKind {
 };
 
 /// The kind of a legal copy group's plan.
+/// Who refills a chunk window (StagingPlan::Scope): the block between
+/// block barriers, or each warp its own 32 rows between __syncwarps.
+enum class WindowScope { Block, Warp };
+
 RewriteKind rewriteKind(const RewritePlan &P);
 
 /// The kind of a staging candidate with its plan. For a candidate legality

@@ -127,6 +127,16 @@ struct StagedArray {
   std::vector<WindowSite> Sites;
   Poly LaneStride;
   uint64_t WindowBytes = 0;
+  /// A window refilled once per iteration of its one loop, at RefillAt (a
+  /// block of the loop that runs on exactly the iterations the sites run,
+  /// dominating them): WindowBytes are then the bytes of the row that the
+  /// iteration's sites read, every one of them (a record: dslash's 72-byte
+  /// matrix), from the address of Leader (the site of least offset), and
+  /// the sites read the tile without a test. Null: refilled when a load
+  /// leaves the window.
+  llvm::BasicBlock *RefillAt = nullptr;
+  const AccessExpr *Leader = nullptr;
+  bool perIteration() const { return RefillAt; }
   uint64_t windowPitch() const {
     return WindowBytes + Accesses.front()->Width;
   }
@@ -173,6 +183,14 @@ struct StagingCandidate {
     for (const StagedArray &A : Arrays)
       Most = std::max(Most, A.Stride);
     return Most;
+  }
+  /// A chunk window's tile bytes per thread: the arrays' window rows, or
+  /// the longest when they go through one tile in turn.
+  uint64_t windowBytesPerThread(bool InTurn) const {
+    uint64_t N = 0;
+    for (const StagedArray &A : Arrays)
+      N = InTurn ? std::max(N, A.windowPitch()) : N + A.windowPitch();
+    return N;
   }
   uint64_t bytesPerThread() const {
     uint64_t N = 0;
@@ -231,6 +249,11 @@ struct StagingPlan {
   /// stores that may write a windowed array, written through to the
   /// window; the analyses its limits are expanded from.
   llvm::BasicBlock *VoteBlock = nullptr;
+  /// Who refills the windows. A warp refills its own 32 rows between
+  /// __syncwarps (blocks of whole warps only), and arrays whose site loops
+  /// are apart go through one tile in turn (ArraysInTurn): a refill of one
+  /// empties the others' windows.
+  WindowScope Scope = WindowScope::Block;
   std::vector<llvm::Instruction *> WriteThrough; ///< stores, small memcpys
   /// The loops only read their chunks: blocks take the window only when
   /// the rows are a multiple of this many bytes (0: rows of any length).
@@ -301,6 +324,7 @@ struct StagingPlan {
   /// to them go nowhere, and the store phase writes each array's values
   /// (the stores' own SSA values) into the tile, flushes it, and meets at a
   /// barrier before the next array's (StagingEmitter::emitArraysInTurn).
+  /// Chunk windows refilled by warps: the arrays share one tile (Scope).
   bool ArraysInTurn = false;
 
   /// Whether go can differ between threads, so that the block decides it:
@@ -338,6 +362,9 @@ struct StagingOutcome {
   /// Which rewrite the candidate and its plan make (RewriteKind.h).
   RewriteKind kind() const { return rewriteKind(Candidate, Plan); }
   uint64_t tileBytes() const {
+    if (Candidate.windowed())
+      return Candidate.windowBytesPerThread(Plan.ArraysInTurn) *
+             Plan.Capacity;
     if (Plan.ArraysInTurn)
       return Candidate.largestStride() * Plan.Capacity;
     return Candidate.bytesPerThread() * Plan.Capacity *
@@ -387,6 +414,11 @@ collectWindows(const CoalescingInfo &Info,
                llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
 
 /// emit: windows one legal candidate's chunks; returns what it did.
+/// The chunk windows' cost rules (ChunkWindowRules.cpp): leaves out the
+/// arrays they decline, with their reasons; a miss when none is left, or
+/// when the loops only read chunks whose rows do not qualify.
+Verdict windowCostRules(StagingCandidate &C, StagingPlan &P);
+
 std::string emitWindows(const StagingCandidate &C, const StagingPlan &P);
 
 } // namespace coalda
