@@ -130,12 +130,12 @@ STATISTIC(NumWindowIterations,
 
 namespace coalda {
 
-namespace {
-
-Missed miss(MissedReason R, std::string Detail) {
+Missed windowMiss(MissedReason R, std::string Detail) {
   LLVM_DEBUG(dbgs() << "coalda: chunk window rejected: " << Detail << "\n");
   return Missed{R, std::move(Detail)};
 }
+
+namespace {
 
 /// A load of a per-thread chunk in a loop: global, strided, not coalesced.
 bool isChunkLoad(const AccessExpr &A, const LoopInfo &LI,
@@ -518,7 +518,7 @@ Verdict findVote(const StagingCandidate &C, StagingPlan &P, DominatorTree &DT,
     X = Up ? Up->getBlock() : nullptr;
   }
   if (!X || X == D)
-    return miss(MissedReason::StagingGuard,
+    return windowMiss(MissedReason::StagingGuard,
                 "no point before the loops is reached once by every thread of "
                 "the block, so no barrier may go there");
   P.VoteBlock = X;
@@ -593,7 +593,7 @@ Verdict checkUniformPaths(const StagingCandidate &C, const StagingPlan &P,
         Info.uniformity().isUniformBranch(BB) ||
         rejoinsBeforeSites(BB, Sites, PDT))
       continue;
-    return miss(MissedReason::StagingGuard,
+    return windowMiss(MissedReason::StagingGuard,
                 describe(BB.getTerminator()) +
                     ", between the vote and the chunk loads, may split the "
                     "block, so the window's barriers may not go there");
@@ -636,7 +636,7 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
     // five calls deep around __syncthreads (adversarial/windows_cross.cu).
     if (const auto *Call = dyn_cast<CallBase>(&I);
         Call && Call->isConvergent() && !isa<IntrinsicInst>(Call))
-      return miss(MissedReason::CallMayTouch,
+      return windowMiss(MissedReason::CallMayTouch,
                   "a call before a chunk load may wait at a barrier for "
                   "other threads' writes to its chunk: " +
                       describe(&I));
@@ -655,7 +655,7 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
           continue;
         }
       }
-      return miss(MissedReason::CallMayTouch,
+      return windowMiss(MissedReason::CallMayTouch,
                   "a call before a chunk load may write its chunk: " +
                       describe(&I));
     }
@@ -666,7 +666,7 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
     if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
       Ptr = X->getPointerOperand();
     if (!Ptr)
-      return miss(MissedReason::VolatileOrAtomic,
+      return windowMiss(MissedReason::VolatileOrAtomic,
                   describe(&I) + " before a chunk load may order other "
                                  "threads' writes to its chunk");
     unsigned AS = Ptr->getType()->getPointerAddressSpace();
@@ -677,7 +677,7 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
         }))
       continue;
     if (!St || !St->isSimple())
-      return miss(MissedReason::VolatileOrAtomic,
+      return windowMiss(MissedReason::VolatileOrAtomic,
                   "an atomic or volatile write before a chunk load may write "
                   "its chunk: " +
                       describe(&I));
@@ -685,7 +685,7 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
     if (!(Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy() ||
           Ty->isPointerTy()) ||
         St->getModule()->getDataLayout().getTypeStoreSize(Ty) > 16)
-      return miss(MissedReason::StagingAccessBetween,
+      return windowMiss(MissedReason::StagingAccessBetween,
                   describe(&I) + " may write a windowed chunk and stores a "
                                  "value the window cannot mirror");
     P.WriteThrough.push_back(St);
@@ -714,13 +714,13 @@ Verdict sizeWindows(const StagingCandidate &C, StagingPlan &P,
                     const Function &F) {
   std::variant<SharedBudget, Missed> Budget = sharedBudget(F, "window");
   if (auto *NoBudget = std::get_if<Missed>(&Budget))
-    return miss(NoBudget->Reason, std::move(NoBudget->Detail));
+    return windowMiss(NoBudget->Reason, std::move(NoBudget->Detail));
   unsigned Bound = launchBoundX(F), Threads = opts::WindowTileThreads;
   P.Capacity = Bound && Bound < Threads ? Bound : Threads;
   P.CapacityFromLaunchBounds = Bound && Bound < Threads;
   uint64_t PerThread = C.windowBytesPerThread(P.ArraysInTurn);
   if (!std::get<SharedBudget>(Budget).fits(PerThread, P.Capacity))
-    return miss(MissedReason::StagingTileTooLarge,
+    return windowMiss(MissedReason::StagingTileTooLarge,
                 "windows of " + std::to_string(PerThread) +
                     " bytes per thread for " + std::to_string(P.Capacity) +
                     " threads do not fit the 48 KB of static shared memory "
@@ -757,7 +757,7 @@ Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
     return V;
   for (const StagedArray &A : C.Arrays)
     if (!strideAvailable(A, P, Info.atoms(), DT))
-      return miss(MissedReason::StagingAccessBetween,
+      return windowMiss(MissedReason::StagingAccessBetween,
                   "the chunk length of " + baseName(A.Base) +
                       " is not known before the loops");
   if (Verdict V = checkUniformPaths(C, P, Info, DT, PDT))
@@ -824,7 +824,7 @@ collectWindows(const CoalescingInfo &Info,
     auto [First, Why] = O.Candidate.LeftOut.front();
     O.Candidate.LeftOut.erase(O.Candidate.LeftOut.begin());
     O.Candidate.Arrays.push_back(std::move(First));
-    O.Skip = miss(MissedReason::StagingInLoop, Why);
+    O.Skip = windowMiss(MissedReason::StagingInLoop, Why);
     return {std::move(O)};
   }
   O.Plan.SE = &SE;

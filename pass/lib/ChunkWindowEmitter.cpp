@@ -100,6 +100,7 @@ private:
   Value *readOwnRow(IRBuilder<> &B, unsigned AI, LoadInst *Ld);
   void moveRows(IRBuilder<> &B, unsigned AI, Value *Own, Value *Bytes);
   void moveRecords(IRBuilder<> &B, unsigned AI, Instruction *Done);
+  void openWindow(IRBuilder<> &B, unsigned AI, Value *Row0, Value *Bytes);
   void emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S, Value *Row0,
                   BasicBlock *Done);
   void emitWriteThrough(Instruction *St);
@@ -285,17 +286,23 @@ void WindowEmitter::emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S,
   Value *Bytes =
       B.CreateBinaryIntrinsic(Intrinsic::umin, B.getInt64(A.WindowBytes), Ahead,
                               nullptr, "coalda.window.bytes");
-  B.CreateStore(Row0, St.Start);
-  B.CreateStore(Bytes, St.Length);
-  // Arrays in turn: the tile now holds AI's rows, the others' are gone.
-  if (P.ArraysInTurn)
-    for (auto [Other, OtherState] : enumerate(States))
-      if (Other != AI)
-        B.CreateStore(B.getInt64(0), OtherState.Length);
+  openWindow(B, AI, Row0, Bytes);
   barrier(B);
   moveRows(B, AI, S.Access->pointer(), Bytes);
   barrier(B);
   B.CreateBr(Done);
+}
+
+/// Array AI's window now starts at Row0 (row 0's address) and holds Bytes;
+/// with arrays in turn the tile holds AI's rows, so the others' are gone.
+void WindowEmitter::openWindow(IRBuilder<> &B, unsigned AI, Value *Row0,
+                               Value *Bytes) {
+  B.CreateStore(Row0, States[AI].Start);
+  B.CreateStore(Bytes, States[AI].Length);
+  if (P.ArraysInTurn)
+    for (auto [Other, OtherState] : enumerate(States))
+      if (Other != AI)
+        B.CreateStore(B.getInt64(0), OtherState.Length);
 }
 
 /// The rows' window of array AI, from Own (the thread's own address of the
@@ -357,12 +364,7 @@ void WindowEmitter::emitIterationRefill(unsigned AI) {
   B.SetInsertPoint(At);
   Value *Row0 = B.CreateSub(B.CreatePtrToInt(St.Record, I64),
                             B.CreateMul(St.Stride, Tid), "coalda.window.row0");
-  B.CreateStore(Row0, St.Start);
-  B.CreateStore(B.getInt64(A.WindowBytes), St.Length);
-  if (P.ArraysInTurn)
-    for (auto [Other, OtherState] : enumerate(States))
-      if (Other != AI)
-        B.CreateStore(B.getInt64(0), OtherState.Length);
+  openWindow(B, AI, Row0, B.getInt64(A.WindowBytes));
   barrier(B);
   // The closing barrier first: the stores go in a block before it.
   Instruction *Close = barrier(B);

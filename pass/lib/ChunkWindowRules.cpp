@@ -35,11 +35,6 @@ namespace coalda {
 
 namespace {
 
-Missed miss(MissedReason R, std::string Detail) {
-  LLVM_DEBUG(dbgs() << "coalda: chunk window rejected: " << Detail << "\n");
-  return Missed{R, std::move(Detail)};
-}
-
 /// I writes memory other than shared memory and the thread's own arrays: a
 /// store, or a memcpy or memset (-O0 stores an int4 through a memcpy from a
 /// local). A thread's own array (libdevice's sinf keeps its argument
@@ -78,12 +73,12 @@ bool loopsStore(const StagingCandidate &C) {
 Verdict readOnlyRule(const StagingCandidate &C, StagingPlan &P) {
   const unsigned M = opts::WindowReadOnlyModulus;
   if (opts::WindowReadOnlyLoops == opts::WindowReadOnly::Never || !M)
-    return miss(MissedReason::StagingCostRule,
+    return windowMiss(MissedReason::StagingCostRule,
                 "the loop only reads its chunks (no store to global memory "
                 "in it) and -coalda-window-read-only=never");
   for (const StagedArray &A : C.Arrays) {
     if (A.Stride && (A.Stride < M || A.Stride % M))
-      return miss(MissedReason::StagingCostRule,
+      return windowMiss(MissedReason::StagingCostRule,
                   formatv("the loop only reads its chunks, and {0}'s rows "
                           "are {1} bytes apart, not a multiple of {2}: L1 "
                           "serves them (a window measured 0.37-1.36x at 32 "
@@ -93,7 +88,7 @@ Verdict readOnlyRule(const StagingCandidate &C, StagingPlan &P) {
                       .str());
     if (!A.Stride &&
         opts::WindowReadOnlyLoops != opts::WindowReadOnly::RunTimeRows)
-      return miss(MissedReason::StagingCostRule,
+      return windowMiss(MissedReason::StagingCostRule,
                   "the loop only reads its chunks, and " + baseName(A.Base) +
                       "'s row length is known only at run time: the "
                       "tile's shared memory would cost the original loop "
@@ -130,7 +125,7 @@ Verdict leaveOut(StagingCandidate &C,
   auto [First, Reason] = std::move(C.LeftOut[FirstLeft]);
   C.LeftOut.erase(C.LeftOut.begin() + FirstLeft);
   C.Arrays.push_back(std::move(First));
-  return miss(MissedReason::StagingCostRule, std::move(Reason));
+  return windowMiss(MissedReason::StagingCostRule, std::move(Reason));
 }
 
 /// The cost rule on short rows, decided here where a row's length is a

@@ -414,6 +414,9 @@ collectWindows(const CoalescingInfo &Info,
                llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
 
 /// emit: windows one legal candidate's chunks; returns what it did.
+/// A chunk window's refusal, logged under the legality phase's DEBUG_TYPE.
+Missed windowMiss(MissedReason R, std::string Detail);
+
 /// The chunk windows' cost rules (ChunkWindowRules.cpp): leaves out the
 /// arrays they decline, with their reasons; a miss when none is left, or
 /// when the loops only read chunks whose rows do not qualify.
