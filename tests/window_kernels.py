@@ -28,6 +28,9 @@ Each kernel varies:
   the second element only (that load is not read on every iteration and
   stays where it is; the tests ask for such windows with
   -coalda-window-arms, which the cost rule leaves off by default);
+- the row length's type: an int, or (a quarter) an int plus an unsigned
+  char of 200 (rows of 276 to 300 elements), which a vote that
+  sign-extends it reads as 256 elements shorter and still windows;
 - the index type (int or size_t), the guard (none with an exact grid,
   `if (p < n)`, an early return), `__restrict__` or not (without it the
   oracle also runs the buffers overlapping, where every store may write the
@@ -51,6 +54,11 @@ READS = ("k", "k_next", "k_prev")
 GUARDS = ("none", "bounds", "early_return")
 SHAPES = ("body", "header")
 BRANCHES = ("none", "same", "one_sided")
+# An unsigned char part of the row length, 200: read as a signed char it is
+# -56, so a row of C >= 276 elements is still over the 80-byte rule when
+# its length is misread (the vote once sign-extended it: records_break.cu's
+# uchar_stride).
+NARROW_EXTRA = 200
 
 
 @dataclass
@@ -68,6 +76,7 @@ class WindowKernel:
     block: int
     shape: str = "body"  # where the first load is: "body" or "header"
     branch: str = "none"  # loads in the arms of a uniform branch (BRANCHES)
+    narrow: bool = False  # len = base + an unsigned char extra of 200
 
     @property
     def width(self) -> int:
@@ -112,8 +121,11 @@ class WindowKernel:
                   else f"{t} *{r} out, const {t} *{r} in")
         if self.shape == "header":
             params += f", {t} *{r} last"
-        lines = [f"__global__ void {self.name}({params}, int n, int len) {{",
+        length = "int base, unsigned char extra" if self.narrow else "int len"
+        lines = [f"__global__ void {self.name}({params}, int n, {length}) {{",
                  "  int p = blockIdx.x * blockDim.x + threadIdx.x;"]
+        if self.narrow:
+            lines.append("  int len = base + extra;")
         if self.guard == "early_return":
             lines.append("  if (p >= n)\n    return;")
         first = self._value(src, f"{chunk} + k")
@@ -170,7 +182,11 @@ class WindowKernel:
         # without a guard the grid must cover n exactly: n is a multiple of
         # the block there
         n = f"n // {self.block} * {self.block}" if self.guard == "none" else "n"
-        params += [f'{{ name = "n", value = "{n}" }}', f'{{ name = "len", value = "{c}" }}']
+        if self.narrow:
+            params += [f'{{ name = "n", value = "{n}" }}', f'{{ name = "base", value = "{c - NARROW_EXTRA}" }}',
+                       f'{{ name = "extra", value = "{NARROW_EXTRA}" }}']
+        else:
+            params += [f'{{ name = "n", value = "{n}" }}', f'{{ name = "len", value = "{c}" }}']
         return (f"[kernels.{self.name}]\nblock = {self.block}\ngrid = \"{grid}\"\n"
                 f"align = {min(w, 16)}\nparams = [{', '.join(params)}]\n")
 
@@ -185,6 +201,7 @@ def random_kernels(seed: int, count: int) -> list[WindowKernel]:
     # stay what they were before shapes were drawn
     shapes = np.random.default_rng(seed + 104729)
     branches = np.random.default_rng(seed + 15485863)
+    narrows = np.random.default_rng(seed + 32452843)
     kernels = []
     for i in range(count):
         element = str(rng.choice(list(ELEMENTS), p=[0.4, 0.2, 0.25, 0.15]))
@@ -213,4 +230,10 @@ def random_kernels(seed: int, count: int) -> list[WindowKernel]:
             per_128 = 128 // kernels[-1].width
             if shapes.random() < 0.7:
                 kernels[-1].length = per_128 * int(shapes.integers(1, 5 if per_128 < 32 else 3))
+        # a quarter take their row length as int + unsigned char (their own
+        # stream, drawn last: a seed's other kernels stay as they were):
+        # long rows, whose misread length still takes the window
+        if narrows.random() < 0.25 and kernels[-1].store != "sum":
+            kernels[-1].narrow = True
+            kernels[-1].length = int(narrows.integers(276, 301))
     return kernels

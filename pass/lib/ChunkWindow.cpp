@@ -23,18 +23,22 @@
 //   Site: hit ? read the own row : (refill; read the own row)
 //   Store that may write a windowed array: also into the own window row
 //
-// Two forms for measurements, off by default (docs/runs/records/: dslash
-// 0.67x and 0.79x, where the block's windows of the arms ran 0.66x):
-//  - -coalda-window-scope=warp: each warp refills its own 32 rows between
-//    __syncwarps (1-D blocks of whole warps), and the arrays of loops
-//    apart share one tile in turn (a refill empties the others' windows);
-//  - -coalda-window-iteration-bytes=B: an array whose sites are all in one
-//    loop, at one uniform part, reading every byte of a record of at
-//    least B bytes of each row per iteration (perIteration), is refilled
-//    at the top of the block of the loop that dominates them and runs on
-//    exactly their iterations, with that record; its loads read the tile
-//    unchecked. A refill then moves only bytes its rows' threads read in
-//    that iteration.
+// Records refilled per iteration (-coalda-window-iteration-bytes=B, 32 by
+// default): an array whose sites are all in one loop, at one uniform part,
+// reading every byte of a record of at least B bytes (at most 32 units) of
+// each row per iteration (perIteration), is refilled at the top of the
+// block of the loop that dominates them and runs on exactly their
+// iterations, with that record; its loads read the tile unchecked. Each
+// warp moves its own 32 rows' records as 32*P flat units (every lane on
+// each of P requests) between __syncwarps, and arrays whose loops are apart
+// share one tile in turn. dslash's four 72-byte matrices: 1.19x with a
+// request a row (18 of 32 lanes), measured again with the flat moves in
+// docs/runs/records-flat/; its hand-written twins 1.10x and 1.77x
+// (docs/probe/dslash_units-h200.txt).
+//
+// A form for measurements, off by default: -coalda-window-scope=warp, each
+// warp refills its own rows of the other windows too (dslash's 32-byte
+// windows over the arms 0.67x, softmax 1.03x -> 1.00x: docs/runs/records/).
 //
 // Why it is correct (race-free original assumed):
 //  - every thread runs the same sites in the same order: between the vote
@@ -655,9 +659,14 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
           continue;
         }
       }
+      // A barrier is a write as far as LLVM is told: it orders the other
+      // threads' writes before the loads.
       return windowMiss(MissedReason::CallMayTouch,
-                  "a call before a chunk load may write its chunk: " +
-                      describe(&I));
+                  Call->isConvergent()
+                      ? describe(&I) + " before a chunk load may order "
+                                       "other threads' writes to its chunk"
+                      : "a call before a chunk load may write its chunk: " +
+                            describe(&I));
     }
     auto *St = dyn_cast<StoreInst>(&I);
     Value *Ptr = getLoadStorePointerOperand(&I);
@@ -764,7 +773,11 @@ Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
     return V;
   if (Verdict V = checkWrites(C, P, DT))
     return V;
-  P.Scope = opts::WindowRefills;
+  // A record refilled per iteration is moved by each warp for its own rows,
+  // which only they read: the warp's barrier orders it.
+  bool Records = all_of(
+      C.Arrays, [](const StagedArray &A) { return A.perIteration(); });
+  P.Scope = Records ? WindowScope::Warp : opts::WindowRefills;
   P.ArraysInTurn = P.Scope == WindowScope::Warp && loopsApart(C);
   return sizeWindows(C, P, *P.VoteBlock->getParent());
 }

@@ -93,13 +93,14 @@ private:
 
   void vote();
   Value *voteOn(IRBuilder<> &B, Value *Cond);
+  void voteOnRows(IRBuilder<> &B, const StagedArray &A, Value *Stride);
   void expandLimits();
   void version();
   void emitSite(unsigned AI, const WindowSite &S);
   void emitIterationRefill(unsigned AI);
   Value *readOwnRow(IRBuilder<> &B, unsigned AI, LoadInst *Ld);
   void moveRows(IRBuilder<> &B, unsigned AI, Value *Own, Value *Bytes);
-  void moveRecords(IRBuilder<> &B, unsigned AI, Instruction *Done);
+  void moveRecords(IRBuilder<> &B, unsigned AI);
   void openWindow(IRBuilder<> &B, unsigned AI, Value *Row0, Value *Bytes);
   void emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S, Value *Row0,
                   BasicBlock *Done);
@@ -179,17 +180,7 @@ void WindowEmitter::vote() {
     St.GlobalAlign = Align(A.Accesses.front()->Width);
     for (const AccessExpr *M : A.Accesses)
       St.GlobalAlign = std::min(St.GlobalAlign, M->alignment());
-    // Cost rule: short rows are read well enough by L1.
-    Fits = B.CreateAnd(
-        Fits, B.CreateICmpSGE(St.Stride, B.getInt64(opts::WindowMinRow)));
-    // A loop that only reads: L1 serves it well unless the rows are a
-    // multiple of RowModulus bytes apart (measured in docs/benchmarks.md).
-    if (P.RowModulus) {
-      Value *Multiple = B.CreateICmpEQ(
-          B.CreateURem(St.Stride, B.getInt64(P.RowModulus)), B.getInt64(0));
-      Value *Long = B.CreateICmpSGE(St.Stride, B.getInt64(P.RowModulus));
-      Fits = B.CreateAnd(Fits, B.CreateAnd(Long, Multiple));
-    }
+    voteOnRows(B, A, St.Stride);
     auto *Ty = ArrayType::get(I8, pitch(AI) * P.Capacity);
     St.Tile = Shared ? Shared
                      : new GlobalVariable(M, Ty, false,
@@ -213,6 +204,26 @@ void WindowEmitter::vote() {
   if (P.RowModulus)
     return; // version() votes behind a branch on Fits
   Go = voteOn(B, B.CreateAnd(Active, Fits));
+}
+
+/// Fits also asks what array A's rows (Stride bytes apart) must be.
+void WindowEmitter::voteOnRows(IRBuilder<> &B, const StagedArray &A,
+                               Value *Stride) {
+  // The stride read as the IR reads it: a narrow atom sign-extended by
+  // materializePoly is the zero-extended one only when not negative.
+  if (Value *Ok = narrowAtomsNonNegative(B, A.LaneStride, *P.Atoms))
+    Fits = B.CreateAnd(Fits, Ok);
+  // Cost rule: short rows are read well enough by L1.
+  Fits = B.CreateAnd(Fits,
+                     B.CreateICmpSGE(Stride, B.getInt64(opts::WindowMinRow)));
+  // A loop that only reads: L1 serves it well unless the rows are a
+  // multiple of RowModulus bytes apart (measured in docs/benchmarks.md).
+  if (P.RowModulus) {
+    Value *Multiple = B.CreateICmpEQ(
+        B.CreateURem(Stride, B.getInt64(P.RowModulus)), B.getInt64(0));
+    Value *Long = B.CreateICmpSGE(Stride, B.getInt64(P.RowModulus));
+    Fits = B.CreateAnd(Fits, B.CreateAnd(Long, Multiple));
+  }
 }
 
 /// Whether Cond holds in every thread of the block (a block barrier).
@@ -366,69 +377,71 @@ void WindowEmitter::emitIterationRefill(unsigned AI) {
                             B.CreateMul(St.Stride, Tid), "coalda.window.row0");
   openWindow(B, AI, Row0, B.getInt64(A.WindowBytes));
   barrier(B);
-  // The closing barrier first: the stores go in a block before it.
-  Instruction *Close = barrier(B);
-  B.SetInsertPoint(Close);
-  moveRecords(B, AI, Close);
+  moveRecords(B, AI);
+  barrier(B);
 }
 
 /// The rows' records of array AI (P = WindowBytes / w units each, P <= 32)
-/// moved into the tile by the warp, or by the block a warp at a time: lane
-/// l moves unit l % P of row l / P + G*u on its u-th request, G = 32 / P
-/// rows a request. Every address is the lane's first plus a constant times
-/// u: a request's loads and stores carry immediate offsets, where per-unit
-/// rows and columns (the hit windows' moveRows) kept 18 64-bit offsets
-/// alive through each of dslash's loops (128 registers). Lanes from G*P on
-/// are idle: they load unit 0 of their group's rows (read by lane 0 too)
-/// and store nothing (the stores are behind a branch on the lane), so no
-/// lane touches a row past its warp's 32. The loads are in flight together;
-/// the stores follow, before Done (the refill's closing barrier).
-void WindowEmitter::moveRecords(IRBuilder<> &B, unsigned AI, Instruction *Done) {
+/// moved into the tile by the warp, or by the block a warp at a time, as
+/// the warp's 32*P units in a row: lane l moves unit u = 32*i + l on its
+/// i-th request, of row u / P and column u % P. Every lane moves a unit on
+/// each of the P requests (a request of one row per lane, as a first form
+/// did, left 32 - P lanes idle on 32 requests: dslash 1.10x where this
+/// form gained 1.77x, docs/probe/dslash_units-h200.txt). With l = q*P + c
+/// and 32*i = Q_i*P + C_i, unit u is column c + C_i of row q + Q_i, or, when
+/// c + C_i >= P, column c + C_i - P of the next row: every address is the
+/// lane's first plus a constant plus a select, so a request's load and
+/// store carry immediate offsets (per-unit divisions kept 18 64-bit
+/// offsets alive through each of dslash's loops: 128 registers). The loads
+/// are in flight together; the stores follow.
+void WindowEmitter::moveRecords(IRBuilder<> &B, unsigned AI) {
   const StagedArray &A = C.Arrays[AI];
   ArrayState &St = States[AI];
-  uint64_t W = width(AI), Units = A.WindowBytes / W, G = 32 / Units;
+  uint64_t W = width(AI), Units = A.WindowBytes / W, Pitch = pitch(AI);
   Type *Unit = copyUnitType(Ctx, W);
-  Value *Lane = B.CreateAnd(Tid, B.getInt64(31));
-  Value *Active = B.CreateICmpULT(Lane, B.getInt64(G * Units));
-  Value *InGroup = B.CreateSelect(
-      Active, B.CreateUDiv(Lane, B.getInt64(Units)), B.getInt64(0));
-  Value *Column = B.CreateSelect(
-      Active,
-      B.CreateMul(B.CreateURem(Lane, B.getInt64(Units)), B.getInt64(W)),
-      B.getInt64(0));
+  Value *Lane = B.CreateAnd(Tid, B.getInt64(31), "coalda.window.lane");
+  Value *Row = B.CreateUDiv(Lane, B.getInt64(Units));  // q
+  Value *Col = B.CreateURem(Lane, B.getInt64(Units));  // c
+  Value *ColBytes = B.CreateMul(Col, B.getInt64(W));
+  // The lane's first unit: global row (q - l) from its own, and its slot.
   Value *Src = B.CreateGEP(
       I8, St.Record,
-      B.CreateAdd(B.CreateMul(St.Stride, B.CreateSub(InGroup, Lane)), Column));
+      B.CreateAdd(B.CreateMul(St.Stride, B.CreateSub(Row, Lane,
+                                                     "coalda.window.from.row")),
+                  ColBytes));
   Value *Slot = B.CreateGEP(
       I8, St.Tile,
-      B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateSub(Tid, Lane), InGroup),
-                              B.getInt64(pitch(AI))),
-                  Column));
-  // The own row's padding, where a unit of a row past the warp's goes.
-  Value *Padding = B.CreateGEP(
-      I8, St.Tile,
-      B.CreateAdd(B.CreateMul(Tid, B.getInt64(pitch(AI))),
-                  B.getInt64(A.WindowBytes)));
+      B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateSub(Tid, Lane), Row),
+                              B.getInt64(Pitch)),
+                  ColBytes));
+  // From a row's column c + C to the next row's column c + C - P.
+  Value *SrcWrap =
+      B.CreateSub(St.Stride, B.getInt64(Units * W), "coalda.window.wrap");
+  int64_t SlotWrap = (int64_t)Pitch - (int64_t)(Units * W);
   SmallVector<std::pair<Value *, Value *>, 32> Moves; // (value, tile slot)
-  for (uint64_t Rows = 0; Rows < 32; Rows += G) {
-    Value *From =
-        B.CreateGEP(I8, Src, B.CreateMul(St.Stride, B.getInt64(Rows)));
-    Value *To = B.CreateGEP(I8, Slot, B.getInt64(Rows * pitch(AI)));
-    if (Rows + G > 32) {
-      // The last request's groups past the warp's 32 rows: their own unit.
-      Value *Live = B.CreateICmpULT(B.CreateAdd(InGroup, B.getInt64(Rows)),
-                                    B.getInt64(32));
-      From = B.CreateSelect(Live, From, St.Record);
-      To = B.CreateSelect(Live, To, Padding);
+  for (uint64_t I = 0; I < Units; ++I) {
+    uint64_t Rows = 32 * I / Units, Cols = 32 * I % Units;
+    Value *From = B.CreateGEP(
+        I8, Src,
+        B.CreateAdd(B.CreateMul(St.Stride, B.getInt64(Rows)),
+                    B.getInt64(Cols * W)));
+    Value *To = B.CreateGEP(I8, Slot, B.getInt64(Rows * Pitch + Cols * W));
+    if (Cols) {
+      Value *Wraps = B.CreateICmpUGE(Col, B.getInt64(Units - Cols),
+                                     "coalda.window.wraps");
+      From = B.CreateGEP(I8, From,
+                         B.CreateSelect(Wraps, SrcWrap, B.getInt64(0),
+                                        "coalda.window.from.wrap"));
+      To = B.CreateGEP(I8, To,
+                       B.CreateSelect(Wraps, B.getInt64(SlotWrap),
+                                      B.getInt64(0)));
     }
     Moves.push_back(
         {B.CreateAlignedLoad(Unit, From, St.GlobalAlign, "coalda.window.in"),
          To});
   }
-  Instruction *Then = SplitBlockAndInsertIfThen(Active, Done, false);
-  IRBuilder<> S(Then);
   for (auto [Val, To] : Moves)
-    S.CreateAlignedStore(Val, To, Align(W));
+    B.CreateAlignedStore(Val, To, Align(W));
 }
 
 /// The thread's own row of array AI's tile at Ld's address (in the window).

@@ -150,7 +150,9 @@ std::optional<std::string> shortRows(const StagedArray &A) {
 /// 72-byte matrices, measured 0.66x windowed (every iteration refills each
 /// 288-byte row's window twice or three times, one barrier pair after
 /// another, where the original issues the matrix's 18 loads together and
-/// L1 serves the sectors they share). -coalda-window-arms takes them.
+/// L1 serves the sectors they share). -coalda-window-arms takes them. An
+/// array refilled once per iteration with its record is not such a window:
+/// its refill dominates the arms (dslash's matrices, perIteration).
 std::optional<std::string> armSites(const StagedArray &A) {
   if (opts::WindowArms || A.perIteration() ||
       none_of(A.Sites, [](const WindowSite &S) { return S.InArm; }))

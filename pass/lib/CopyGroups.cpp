@@ -226,6 +226,8 @@ std::string whatItDoes(const Instruction *I) {
     case Intrinsic::nvvm_barrier0_or:
     case Intrinsic::nvvm_barrier0_popc:
       return "__syncthreads()";
+    case Intrinsic::nvvm_bar_warp_sync:
+      return "__syncwarp()";
     case Intrinsic::not_intrinsic:
       return "a call to " + llvm::demangle(Callee->getName());
     default:

@@ -51,6 +51,23 @@ Value *materializePoly(IRBuilder<> &B, const Poly &Poly,
   return Sum;
 }
 
+Value *narrowAtomsNonNegative(IRBuilder<> &B, const Poly &Poly,
+                              const std::vector<Atom> &Atoms) {
+  Value *All = nullptr;
+  for (const auto &[M, C] : Poly.Terms)
+    for (unsigned Id : M)
+      if (const Value *V = Atoms[Id].V;
+          V && Atoms[Id].Kind > Atom::GridDim &&
+          V->getType()->getIntegerBitWidth() < 64) {
+        Value *Ok =
+            B.CreateICmpSGE(const_cast<Value *>(V),
+                            ConstantInt::get(V->getType(), 0),
+                            "coalda.stride.atom.ok");
+        All = All ? B.CreateAnd(All, Ok) : Ok;
+      }
+  return All;
+}
+
 Value *emitApart(IRBuilder<> &Bld, Value *A, Value *ABytes, Value *B,
                  Value *BBytes, const Twine &Name) {
   Value *BEndsFirst = Bld.CreateICmpULE(Bld.CreateAdd(B, BBytes), A);

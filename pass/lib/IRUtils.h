@@ -38,6 +38,13 @@ namespace coalda {
 llvm::Value *materializePoly(llvm::IRBuilder<> &B, const Poly &Poly,
                              const std::vector<Atom> &Atoms);
 
+/// i1: every atom of Poly narrower than 64 bits is not negative. The
+/// polynomial reads a narrow value's sext and zext alike, and
+/// materializePoly sign-extends: the two agree only then (an unsigned char
+/// 200 is 200, not -56). Null when Poly has no narrow atom.
+llvm::Value *narrowAtomsNonNegative(llvm::IRBuilder<> &B, const Poly &Poly,
+                                    const std::vector<Atom> &Atoms);
+
 /// `A + ABytes <= B || B + BBytes <= A` (unsigned): the byte ranges
 /// [A, A + ABytes) and [B, B + BBytes) do not overlap. The B side's compare
 /// is emitted first, always: the run-time checks come out the same whatever

@@ -136,18 +136,11 @@ BasicBlock *RegionCopyEmitter::splitAndCheckPreconditions() {
     Preconditions.push_back(PB.CreateICmpULE(
         Width, PB.getInt32(opts::WideBlock), "coalda.pays"));
   }
-  // A run-time stride: the rewrite holds when it is the members' bytes.
-  // The polynomial reads a narrow value's sext and zext alike; they agree
-  // when it is not negative, which is checked too (an unsigned short -1 is
-  // 65535, not -1).
+  // A run-time stride: the rewrite holds when it is the members' bytes,
+  // and its narrow atoms are not negative (an unsigned short -1 is 65535).
   if (G.RuntimeStride) {
-    for (const auto &[M, C] : G.RuntimeStride->Terms)
-      for (unsigned Id : M)
-        if (const Value *V = Atoms[Id].V;
-            V && V->getType()->getIntegerBitWidth() < 64)
-          Preconditions.push_back(PB.CreateICmpSGE(
-              const_cast<Value *>(V), ConstantInt::get(V->getType(), 0),
-              "coalda.stride.atom.ok"));
+    if (Value *Ok = narrowAtomsNonNegative(PB, *G.RuntimeStride, Atoms))
+      Preconditions.push_back(Ok);
     Preconditions.push_back(
         PB.CreateICmpEQ(materialize(PB, *G.RuntimeStride),
                         PB.getInt64(G.Stride), "coalda.stride.ok"));

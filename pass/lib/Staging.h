@@ -186,11 +186,16 @@ struct StagingCandidate {
   }
   /// A chunk window's tile bytes per thread: the arrays' window rows, or
   /// the longest when they go through one tile in turn.
+  /// With arrays in turn, one row pitch for all: the longest, rounded up to
+  /// a multiple of the widest unit (10 ints and 4 doubles in turn: 48, not
+  /// 44, or the doubles' rows are misaligned).
   uint64_t windowBytesPerThread(bool InTurn) const {
-    uint64_t N = 0;
-    for (const StagedArray &A : Arrays)
+    uint64_t N = 0, Widest = 1;
+    for (const StagedArray &A : Arrays) {
       N = InTurn ? std::max(N, A.windowPitch()) : N + A.windowPitch();
-    return N;
+      Widest = std::max<uint64_t>(Widest, A.Accesses.front()->Width);
+    }
+    return InTurn ? llvm::alignTo(N, Widest) : N;
   }
   uint64_t bytesPerThread() const {
     uint64_t N = 0;

@@ -22,9 +22,13 @@
 ; grid runs one block per SM, whose rows L1 serves.
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.nsmid()
 ; CHECK: %coalda.window.wave = and i1 %coalda.window.fits, %{{[0-9]+}}
+; The row length's narrow atom (the int len) is not negative: the stride is
+; read as the IR reads it (a sign-extended unsigned char would not be).
 ; CHECK: %[[ROW:[0-9]+]] = add i64 0, %{{[0-9]+}}
+; CHECK-NEXT: %coalda.stride.atom.ok = icmp sge i32 %len, 0
+; CHECK-NEXT: %[[ATOM:[0-9]+]] = and i1 %coalda.window.wave, %coalda.stride.atom.ok
 ; CHECK-NEXT: %[[LONG:[0-9]+]] = icmp sge i64 %[[ROW]], 80
-; CHECK-NEXT: %[[FITS:[0-9]+]] = and i1 %coalda.window.wave, %[[LONG]]
+; CHECK-NEXT: %[[FITS:[0-9]+]] = and i1 %[[ATOM]], %[[LONG]]
 ; CHECK-NEXT: %[[REM:[0-9]+]] = urem i64 %[[ROW]], 128
 ; CHECK-NEXT: %[[WHOLE:[0-9]+]] = icmp eq i64 %[[REM]], 0
 ; CHECK-NEXT: %[[ROW128:[0-9]+]] = icmp sge i64 %[[ROW]], 128
