@@ -36,13 +36,15 @@ demo: setup build
 	$(BIN)/coalda optimize testcases/rgb.cu
 
 # the differential fuzzers at campaign size (about 30 minutes on two
-# cores): copies, element stagings, chunk windows, transposes, arrays in turn
+# cores): copies, element stagings, chunk windows, transposes, arrays in turn,
+# records refilled per iteration
 fuzz: build
 	COALDA_FUZZ_EXAMPLES=5000 $(BIN)/pytest -q tests/test_fuzz.py
 	COALDA_STAGE_FUZZ=1600 $(BIN)/pytest -q -n auto tests/test_staging.py -k random_staging
 	COALDA_WINDOW_FUZZ=400 $(BIN)/pytest -q -n auto tests/test_window_fuzz.py -k random_window
 	COALDA_TRANSPOSE_FUZZ=480 $(BIN)/pytest -q -n auto tests/test_transpose.py -k "random_transposes and not catch"
 	COALDA_TURN_FUZZ=480 $(BIN)/pytest -q -n auto tests/test_turn_fuzz.py
+	COALDA_RECORD_FUZZ=600 $(BIN)/pytest -q -n auto tests/test_record_fuzz.py
 
 # the adversarial corpora at -O0 under the whole matrix, as at -O3 (make test
 # runs -O0 under the forward and reverse schedules, and test_adversarial.py's

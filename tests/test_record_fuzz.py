@@ -1,0 +1,149 @@
+"""Random kernels for chunk windows refilled once per iteration with a
+record (tests/record_kernels.py): the same bytes before and after under
+every layout and schedule, at -O3 and -O0, and the decisions pinned. At -O3
+every generated kernel is windowed per iteration (the report's window says
+"on every iteration"): one that is not proves nothing about the records'
+refills, so it fails with its reason. At -O0:
+
+- records read by an inner loop over their elements are not windowed:
+  -O0's loop-unroll-full unrolls it (`#pragma unroll`) but leaves its dead
+  exit test (`br i1 false`) and that block in the record loop, which the
+  analysis takes for a way out before the loads ("its loop may leave
+  before the load runs on every iteration"); without the pragma the loads
+  are in a loop nested in the record loop;
+- records read element by element are windowed per iteration, but with
+  an int index up to a run-time `recs`: those are windowed, refilled on
+  leaving (the 32-bit `p*S + k*R` sign-extended, its no-wrap not proved
+  without a trip count: no recurrence for perIteration, and the
+  automaton's sites give the window that is refilled when a load leaves
+  it); the bytes are checked there too.
+
+A fixed case pins what the family leaves out: an int index with the loads
+in a branch's arms at -O3 (see record_kernels.py).
+
+Campaigns: COALDA_RECORD_FUZZ random kernels (default 12, in batches of
+6; when this was written, 300 kernels: all windowed per iteration at -O3,
+every byte equal). The -O0 run takes only the kernels -O0 rewrites.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import O0_SCHEDULES, assert_all_match, run_in_process
+from record_kernels import UNIT_BYTES, RecordKernel, random_kernels
+
+FUZZ = int(os.environ.get("COALDA_RECORD_FUZZ", "12"))
+BATCH = 6
+EVERY_ITERATION = "on every iteration"
+
+
+def window_stagings(report: dict) -> dict[str, dict]:
+    """Kernel name -> its chunk window staging."""
+    return {k["name"]: s for k in report["kernels"] for s in k.get("stagings", []) if s.get("kind") == "window"}
+
+
+def per_iteration(staging: dict | None) -> bool:
+    return bool(staging and staging["transformed"] and EVERY_ITERATION in staging["reason"])
+
+
+def expected_o0(kernel: RecordKernel) -> str:
+    """What -O0 makes of the kernel: "per_iteration", "on_leaving" or
+    "none" (the module docstring says why)."""
+    if kernel.reads == "loop":
+        return "none"
+    return "on_leaving" if kernel.index == "int" and kernel.bound == "recs" else "per_iteration"
+
+
+def decision(staging: dict | None) -> str:
+    if not staging or not staging["transformed"]:
+        return "none"
+    return "per_iteration" if EVERY_ITERATION in staging["reason"] else "on_leaving"
+
+
+def optimize(source: Path, out: Path, level: int) -> dict[str, dict]:
+    proc = run_in_process("optimize", source, "-O", str(level), "-o", out, "--no-ptx")
+    assert proc.returncode == 0, proc.stderr
+    return window_stagings(json.loads((out / f"{source.stem}.report.json").read_text()))
+
+
+def check_o3(kernels: list[RecordKernel], windows: dict[str, dict], source: Path) -> None:
+    """Every kernel windowed per iteration, its refill moving whole records
+    (one, or two where -O3 unrolled the loop) through a warp tile for the
+    threads of its __launch_bounds__ (or 512)."""
+    refused = {k.name: windows.get(k.name, {}).get("reason", "no window candidate")
+               for k in kernels if not per_iteration(windows.get(k.name))}
+    assert not refused, (source.read_text(), refused)
+    for k in kernels:
+        staging = windows[k.name]
+        moved, record = staging["arrays"][0]["window_bytes"], k.units * UNIT_BYTES[k.unit]
+        assert moved % record == 0 and moved <= k.record_units() * UNIT_BYTES[k.unit], (k.name, moved)
+        assert staging["tile"] == "warp" and staging["threads"] == k.capacity(), (k.name, staging)
+
+
+def check_o0(kernels: list[RecordKernel], windows: dict[str, dict], source: Path) -> None:
+    got = {k.name: decision(windows.get(k.name)) for k in kernels}
+    assert got == {k.name: expected_o0(k) for k in kernels}, source.read_text()
+
+
+@pytest.mark.parametrize("batch", range(max(1, FUZZ // BATCH)))
+def test_random_record_kernels(batch: int, tmp_path: Path) -> None:
+    kernels = random_kernels(batch, BATCH)
+    source = tmp_path / "record.cu"
+    source.write_text("".join(k.source() for k in kernels))
+    for level, check in ((3, check_o3), (0, check_o0)):
+        out = tmp_path / f"out{level}"
+        check(kernels, optimize(source, out, level), source)
+        # at -O0 only the kernels it rewrites (the others' runs would
+        # compare a kernel with itself)
+        rewritten = [k for k in kernels if level == 3 or expected_o0(k) != "none"]
+        if not rewritten:
+            continue
+        # 330 threads: 2 to 11 blocks, the last partial where a guard allows
+        spec = tmp_path / f"record{level}.toml"
+        spec.write_text("sizes = [330]\n\n" + "\n".join(k.spec() for k in rewritten))
+        run = run_in_process("run", source, "--emulate", "-q", "-O", str(level), "--spec", spec,
+                             *(O0_SCHEDULES if level == 0 else ()), "--from", out)
+        assert_all_match(run)
+
+
+INT_ARMS = r"""
+__global__ void int_arms(float *out, const float *a, int n, int recs) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  float s = 0.f;
+#pragma unroll 1
+  for (int k = 0; k < recs; k++) {
+    const float *rec = a + p * 80 + k * 18;
+    if (k == 0) {
+      s = 0.f;
+      for (int j = 0; j < 18; j++) s += rec[j] * (float)(j + 1);
+    } else {
+      for (int j = 0; j < 18; j++) s = s * 0.5f - rec[j];
+    }
+    out[k * n + p] = s;
+  }
+}
+"""
+
+
+def test_int_index_in_arms_is_refused(tmp_path: Path) -> None:
+    """What random_kernels leaves out: a record whose loads sit in a
+    branch's arms (dslash's shape, the branch kept by the pragma) and whose
+    index is int. ScalarEvolution reads its address as
+    4*(zext i32 {0,+,18}) + ..., not an add recurrence (a load of the record
+    in the loop body would give the product its no-wrap flag), so
+    perIteration refuses it, the window is the one refilled on leaving, and
+    the arms' cost rule refuses that. The size_t twin is windowed per
+    iteration."""
+    source = tmp_path / "arms.cu"
+    twin = INT_ARMS.replace("int_arms", "size_t_arms").replace("p * 80 + k * 18", "(size_t)p * 80 + (size_t)k * 18")
+    source.write_text(INT_ARMS + twin)
+    windows = optimize(source, tmp_path / "out", 3)
+    assert not windows["int_arms"]["transformed"]
+    assert "sit in the arms of a branch" in windows["int_arms"]["reason"], windows["int_arms"]["reason"]
+    assert per_iteration(windows["size_t_arms"]), windows["size_t_arms"]["reason"]
