@@ -154,7 +154,7 @@ REASONS_O3 = {
     "kmeans_assign": "nested in another",
     "matvec_rows": "known only at run time",
     "chunk_until_zero": "may leave before the load",
-    "syncwarp_exchange": "llvm.nvvm.bar.warp.sync",
+    "syncwarp_exchange": "__syncwarp()",
     "pitched_rows": "do not step in whole elements",
     "unrolled_rows": "not known before the loops",
     "packed_update": "accesses are only 1-byte aligned (a packed struct",
