@@ -4,8 +4,8 @@ chunk loop that reads a whole record of each row per iteration (dslash's
 and with the arrays of loops apart in one tile in turn, through `coalda run
 --emulate` (every layout and schedule) at -O3, with the decisions pinned: a
 kernel that is not windowed per iteration proves nothing about them. The
-records are on by default (dslash 1.19x with a request a row, measured
-again with the flat moves: docs/runs/records-flat/); -coalda-window-scope
+records are on by default (dslash 1.26x with the flat moves, 1.19x with
+a request a row: docs/runs/records-flat/); -coalda-window-scope
 picks who refills the other windows (the block or each warp), so both
 scopes run, and records are refilled by warps under either.
 
@@ -13,10 +13,11 @@ Found by this corpus and fixed before it was committed: the idle lanes of
 a record refill (lanes from 32 / P * P on, when a request moved whole rows)
 stored into rows past their warp's, which a tile sized for the block's
 threads does not have (a segfault in the emulator, a failed dslash run at
-256-thread tiles on the GPU). Planted bugs in the flat moves' loads (a unit past its row's record read
-from its own row instead of the next; a lane's row dropped) are caught. A
-missing __syncwarp is not: the emulator runs a warp's lanes in step (GPU
-racecheck, docs/runs/records-flat/).
+256-thread tiles on the GPU). Planted bugs in the flat moves' loads (a
+unit past its row's record read from its own row instead of the next; a
+lane's row dropped) are caught. A missing __syncwarp is not: the emulator
+runs a warp's lanes in step, and on the GPU neither the results nor
+racecheck show it (docs/runs/records-flat/).
 """
 
 from __future__ import annotations

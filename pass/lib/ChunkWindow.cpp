@@ -31,10 +31,9 @@
 // iterations, with that record; its loads read the tile unchecked. Each
 // warp moves its own 32 rows' records as 32*P flat units (every lane on
 // each of P requests) between __syncwarps, and arrays whose loops are apart
-// share one tile in turn. dslash's four 72-byte matrices: 1.19x with a
-// request a row (18 of 32 lanes), measured again with the flat moves in
-// docs/runs/records-flat/; its hand-written twins 1.10x and 1.77x
-// (docs/probe/dslash_units-h200.txt).
+// share one tile in turn. dslash's four 72-byte matrices: 1.26x (1.19x
+// with a request a row, 18 of 32 lanes: docs/runs/records-flat/); its
+// hand-written twins 1.10x and 1.77x (docs/probe/dslash_units-h200.txt).
 //
 // A form for measurements, off by default: -coalda-window-scope=warp, each
 // warp refills its own rows of the other windows too (dslash's 32-byte

@@ -184,11 +184,10 @@ struct StagingCandidate {
       Most = std::max(Most, A.Stride);
     return Most;
   }
-  /// A chunk window's tile bytes per thread: the arrays' window rows, or
-  /// the longest when they go through one tile in turn.
-  /// With arrays in turn, one row pitch for all: the longest, rounded up to
-  /// a multiple of the widest unit (10 ints and 4 doubles in turn: 48, not
-  /// 44, or the doubles' rows are misaligned).
+  /// A chunk window's tile bytes per thread: the arrays' window rows, or,
+  /// when they go through one tile in turn, one pitch for all: the longest,
+  /// rounded up to a multiple of the widest unit (10 ints and 4 doubles in
+  /// turn: 48, not 44, or the doubles' rows are misaligned).
   uint64_t windowBytesPerThread(bool InTurn) const {
     uint64_t N = 0, Widest = 1;
     for (const StagedArray &A : Arrays) {
