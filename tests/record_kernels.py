@@ -50,14 +50,6 @@ not windowed per iteration proves nothing here):
 
 - a loop of a constant two iterations (-O3 turns k into a phi of two
   constants: no recurrence), so a constant bound runs at least three;
-- an int index with the loads in a branch's arms: ScalarEvolution reads
-  the record's address as 4*(zext i32 {0,+,R}) + ..., the zext outside
-  the recurrence (no no-wrap flag on the 32-bit product; with a load of
-  the record in the loop body it gets one), so perIteration, which wants
-  an add recurrence, refuses it; the automaton's sites remain, whose
-  window is refilled on leaving, and the arms' cost rule refuses that.
-  Branches take size_t indexes; the refusal is pinned in
-  tests/test_record_fuzz.py;
 - -O3's unrolling of small bodies with a gap between records or step 2
   (two records an iteration with bytes between them: refilled on leaving).
 
@@ -297,8 +289,6 @@ def random_kernels(seed: int, count: int) -> list[RecordKernel]:
             # first iteration, which a branch on it may have peeled)
             k.bound, k.step, k.gap = "recs", 1, 0
             k.records = max(k.records, 4)
-        if k.branch:
-            k.index = "size_t"
         # plain floats only where the buffers cannot overlap: with every
         # buffer at one address (the oracle's alias layout) the original's
         # threads race, and a NaN sum can hide that from its schedules

@@ -43,10 +43,9 @@ PER_ITERATION = {
 }
 # Windowed and refilled when a load leaves the window (block tiles).
 HIT_WINDOW = {3: {"record_and_window"}}
-# -O0's 32-bit index arithmetic (`sext(p*stride + 9*k)`) is no recurrence
-# to ScalarEvolution: those kernels take the hit window there, the others
-# (64-bit indices) keep the record form.
-HIT_WINDOW[0] = {"uchar_stride", "divergent_after", "record_and_window"}
+# record_and_window's b skips an element of its record: a hit window at
+# both levels, beside a's record.
+HIT_WINDOW[0] = {"record_and_window"}
 PER_ITERATION[0] = PER_ITERATION[3] - HIT_WINDOW[0]
 # Refused, with (a part of) the reason the report gives.
 REFUSED = {

@@ -11,15 +11,13 @@ refills, so it fails with its reason. At -O0:
   analysis takes for a way out before the loads ("its loop may leave
   before the load runs on every iteration"); without the pragma the loads
   are in a loop nested in the record loop;
-- records read element by element are windowed per iteration, but with
-  an int index up to a run-time `recs`: those are windowed, refilled on
-  leaving (the 32-bit `p*S + k*R` sign-extended, its no-wrap not proved
-  without a trip count: no recurrence for perIteration, and the
-  automaton's sites give the window that is refilled when a load leaves
-  it); the bytes are checked there too.
+- records read element by element are windowed per iteration (an int
+  index too: the record's address is the sign-extended `p*S + k*R`, an
+  expression of the loop's recurrence if not one itself).
 
-A fixed case pins what the family leaves out: an int index with the loads
-in a branch's arms at -O3 (see record_kernels.py).
+A fixed case pins the int index with the loads in a branch's arms at -O3
+(dslash's shape with 32-bit indexes), which perIteration refused until
+2026-12-04 while it asked for an add recurrence.
 
 Campaigns: COALDA_RECORD_FUZZ random kernels (default 12, in batches of
 6; when this was written, 300 kernels: all windowed per iteration at -O3,
@@ -54,9 +52,7 @@ def per_iteration(staging: dict | None) -> bool:
 def expected_o0(kernel: RecordKernel) -> str:
     """What -O0 makes of the kernel: "per_iteration", "on_leaving" or
     "none" (the module docstring says why)."""
-    if kernel.reads == "loop":
-        return "none"
-    return "on_leaving" if kernel.index == "int" and kernel.bound == "recs" else "per_iteration"
+    return "none" if kernel.reads == "loop" else "per_iteration"
 
 
 def decision(staging: dict | None) -> str:
@@ -131,19 +127,33 @@ __global__ void int_arms(float *out, const float *a, int n, int recs) {
 """
 
 
-def test_int_index_in_arms_is_refused(tmp_path: Path) -> None:
+INT_ARMS_SPEC = """sizes = [600]
+
+[kernels.int_arms]
+block = 256
+grid = "cdiv(n, block)"
+align = 4
+params = [{ name = "out", out = "4*4*n" }, { name = "a", in = "320*n" }, { name = "n", value = "n" }, { name = "recs", value = "4" }]
+"""
+
+
+def test_int_index_in_arms_is_windowed_per_iteration(tmp_path: Path) -> None:
     """What random_kernels leaves out: a record whose loads sit in a
     branch's arms (dslash's shape, the branch kept by the pragma) and whose
     index is int. ScalarEvolution reads its address as
-    4*(zext i32 {0,+,18}) + ..., not an add recurrence (a load of the record
-    in the loop body would give the product its no-wrap flag), so
-    perIteration refuses it, the window is the one refilled on leaving, and
-    the arms' cost rule refuses that. The size_t twin is windowed per
-    iteration."""
+    4*(zext i32 {0,+,18}) + ..., no add recurrence of its own (a load of the
+    record in the loop body would give the product its no-wrap flag); the
+    record's address is still an expression of the loop's recurrences,
+    computed at the refill (the arms' cost rule refused such loops when
+    perIteration asked for an add recurrence). Windowed per iteration like
+    its size_t twin, and the same bytes."""
     source = tmp_path / "arms.cu"
     twin = INT_ARMS.replace("int_arms", "size_t_arms").replace("p * 80 + k * 18", "(size_t)p * 80 + (size_t)k * 18")
     source.write_text(INT_ARMS + twin)
-    windows = optimize(source, tmp_path / "out", 3)
-    assert not windows["int_arms"]["transformed"]
-    assert "sit in the arms of a branch" in windows["int_arms"]["reason"], windows["int_arms"]["reason"]
+    out = tmp_path / "out"
+    windows = optimize(source, out, 3)
+    assert per_iteration(windows["int_arms"]), windows["int_arms"]["reason"]
     assert per_iteration(windows["size_t_arms"]), windows["size_t_arms"]["reason"]
+    spec = tmp_path / "arms.toml"
+    spec.write_text(INT_ARMS_SPEC + "\n" + INT_ARMS_SPEC.split("\n\n", 1)[1].replace("int_arms", "size_t_arms"))
+    assert_all_match(run_in_process("run", source, "--emulate", "-q", "-O", "3", "--spec", spec, "--from", out))

@@ -436,10 +436,16 @@ void perIteration(StagedArray &A, const DominatorTree &DT,
                runsOnExitIteration(R, L);
       }))
     return;
-  const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Leader->pointer()));
+  // The record's address, computed at the top of R in the same iteration:
+  // any expression of L's recurrences (an int index's
+  // `4 * zext(i32 {0,+,18})`, which has no no-wrap flag, is no add
+  // recurrence of its own) that does not vary in a loop inside L.
+  const SCEV *Addr = SE.getSCEV(Leader->pointer());
   SCEVExpander Expander(SE, R->getModule()->getDataLayout(), "coalda");
-  if (!AR || AR->getLoop() != L ||
-      !Expander.isSafeToExpandAt(AR, &*R->getFirstInsertionPt()))
+  auto VariesIn = [&](const Loop *M) { return !SE.isLoopInvariant(Addr, M); };
+  if (isa<SCEVCouldNotCompute>(Addr) || !VariesIn(L) ||
+      any_of(L->getSubLoops(), VariesIn) ||
+      !Expander.isSafeToExpandAt(Addr, &*R->getFirstInsertionPt()))
     return;
   A.RefillAt = R;
   A.Leader = Leader;

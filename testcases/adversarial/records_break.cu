@@ -18,8 +18,9 @@
 // a loop nested in another is never windowed. The record counts are
 // arguments (a constant count is unrolled at -O3: no loop). Most kernels
 // index in 64 bits, which ScalarEvolution follows at -O0 too, so that -O0
-// takes the record form as well; the few with 32-bit indices take the hit
-// window at -O0 (-O0 keeps `sext(p*stride + 9*k)`, no recurrence to it).
+// takes the record form as well; so do the few with 32-bit indices since
+// perIteration takes any expression of the loop's recurrences (-O0 keeps
+// `sext(p*stride + 9*k)`, no recurrence of its own).
 // Launch spec: records_break.toml; decisions pinned in
 // tests/test_adversarial_records_break.py.
 //
@@ -113,7 +114,7 @@ __global__ void guarded_if(int *out, const int *a, int n, int recs) {
 // pass reads zext(extra) as the atom `extra`, which the vote's
 // materializePoly sign-extends (-56): a stride of 44 ints, >= 80 bytes, so
 // the blocks take the window and the warps move other rows than their
-// threads read. 32-bit indices: the hit window at -O0 moves the wrong rows
+// threads read. 32-bit indices: the hit window at -O0 moved the wrong rows
 // too (the same vote).
 __global__ void uchar_stride(int *out, const int *a, int n, int recs, int base,
                              unsigned char extra) {
@@ -525,10 +526,10 @@ __global__ void two_arrays(float *out, const float *b, const int *a, int n, int 
   }
 }
 
-// The same with a's loads first: -O3 then computes b's offset 8*k as the
-// zext of a `shl nsw`, which ScalarEvolution does not read as a recurrence,
-// so b takes the hit window and a its record, refilled per iteration with
-// the block's barriers (the two in one candidate: block scope).
+// A record beside a window refilled on leaving: b's iteration skips q[4],
+// a gap in its record, so b takes the hit window and a its record,
+// refilled per iteration with the block's barriers (the two in one
+// candidate: block scope).
 __global__ void record_and_window(float *out, const int *a, const float *b, int n, int recs) {
   int p = P;
   if (p >= n) return;
@@ -538,7 +539,7 @@ __global__ void record_and_window(float *out, const int *a, const float *b, int 
     const int *r = a + p * 40 + 9 * k;
     const float *q = b + p * 36 + 8 * k;
     R9(0)
-    s = s * 0.5f + q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7];
+    s = s * 0.5f + q[0] + q[1] + q[2] + q[3] + q[5] + q[6] + q[7];
     out[k * n + p] = s;
   }
 }
