@@ -26,13 +26,12 @@ every byte equal). The -O0 run takes only the kernels -O0 rewrites.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
 
-from conftest import O0_SCHEDULES, assert_all_match, run_in_process
+from conftest import O0_SCHEDULES, assert_all_match, optimize_levels, run_in_process
 from record_kernels import UNIT_BYTES, RecordKernel, random_kernels
 
 FUZZ = int(os.environ.get("COALDA_RECORD_FUZZ", "12"))
@@ -61,10 +60,6 @@ def decision(staging: dict | None) -> str:
     return "per_iteration" if EVERY_ITERATION in staging["reason"] else "on_leaving"
 
 
-def optimize(source: Path, out: Path, level: int) -> dict[str, dict]:
-    proc = run_in_process("optimize", source, "-O", str(level), "-o", out, "--no-ptx")
-    assert proc.returncode == 0, proc.stderr
-    return window_stagings(json.loads((out / f"{source.stem}.report.json").read_text()))
 
 
 def check_o3(kernels: list[RecordKernel], windows: dict[str, dict], source: Path) -> None:
@@ -91,9 +86,10 @@ def test_random_record_kernels(batch: int, tmp_path: Path) -> None:
     kernels = random_kernels(batch, BATCH)
     source = tmp_path / "record.cu"
     source.write_text("".join(k.source() for k in kernels))
+    levels = optimize_levels(source, tmp_path, (3, 0))
     for level, check in ((3, check_o3), (0, check_o0)):
-        out = tmp_path / f"out{level}"
-        check(kernels, optimize(source, out, level), source)
+        out, report = levels[level]
+        check(kernels, window_stagings(report), source)
         # at -O0 only the kernels it rewrites (the others' runs would
         # compare a kernel with itself)
         rewritten = [k for k in kernels if level == 3 or expected_o0(k) != "none"]
@@ -127,20 +123,22 @@ __global__ void int_arms(float *out, const float *a, int n, int recs) {
 """
 
 
-INT_ARMS_SPEC = """sizes = [600]
-
-[kernels.int_arms]
+def arms_spec(*names: str) -> str:
+    """The launch of INT_ARMS and its twins: 4 records of 18 floats in rows
+    of 80."""
+    return "sizes = [600]\n" + "".join(f"""
+[kernels.{name}]
 block = 256
 grid = "cdiv(n, block)"
 align = 4
-params = [{ name = "out", out = "4*4*n" }, { name = "a", in = "320*n" }, { name = "n", value = "n" }, { name = "recs", value = "4" }]
-"""
+params = [{{ name = "out", out = "4*4*n" }}, {{ name = "a", in = "320*n" }}, {{ name = "n", value = "n" }}, {{ name = "recs", value = "4" }}]
+""" for name in names)
 
 
 def test_int_index_in_arms_is_windowed_per_iteration(tmp_path: Path) -> None:
-    """What random_kernels leaves out: a record whose loads sit in a
-    branch's arms (dslash's shape, the branch kept by the pragma) and whose
-    index is int. ScalarEvolution reads its address as
+    """A record whose loads sit in a branch's arms (dslash's shape, the
+    branch kept by the pragma) and whose index is int, pinned beside the
+    random family's. ScalarEvolution reads its address as
     4*(zext i32 {0,+,18}) + ..., no add recurrence of its own (a load of the
     record in the loop body would give the product its no-wrap flag); the
     record's address is still an expression of the loop's recurrences,
@@ -150,10 +148,10 @@ def test_int_index_in_arms_is_windowed_per_iteration(tmp_path: Path) -> None:
     source = tmp_path / "arms.cu"
     twin = INT_ARMS.replace("int_arms", "size_t_arms").replace("p * 80 + k * 18", "(size_t)p * 80 + (size_t)k * 18")
     source.write_text(INT_ARMS + twin)
-    out = tmp_path / "out"
-    windows = optimize(source, out, 3)
+    out, report = optimize_levels(source, tmp_path, (3,))[3]
+    windows = window_stagings(report)
     assert per_iteration(windows["int_arms"]), windows["int_arms"]["reason"]
     assert per_iteration(windows["size_t_arms"]), windows["size_t_arms"]["reason"]
     spec = tmp_path / "arms.toml"
-    spec.write_text(INT_ARMS_SPEC + "\n" + INT_ARMS_SPEC.split("\n\n", 1)[1].replace("int_arms", "size_t_arms"))
+    spec.write_text(arms_spec("int_arms", "size_t_arms"))
     assert_all_match(run_in_process("run", source, "--emulate", "-q", "-O", "3", "--spec", spec, "--from", out))
