@@ -53,6 +53,15 @@ not windowed per iteration proves nothing here):
 - -O3's unrolling of small bodies with a gap between records or step 2
   (two records an iteration with bytes between them: refilled on leaving).
 
+and of the kernels with a second array (below), which the pass would
+refuse or size otherwise: no guard with a run-time count of the first loop
+(the loops' common dominator is then the entry block, where findVote puts
+no vote), a constant count of the second loop after a run-time one with
+size_t indexes (GVN's PRE leaves `(size_t)p` a phi there, which the
+analysis does not read through), and -O3's own unrolling of a plain sum
+(by 4 for 4 or 5 doubles, with a remainder loop; by 2 for 12 float2
+units).
+
 Values go through arithmetic on every unit (random input bytes can be
 NaN: the emulator gives float arithmetic's NaN results one canonical NaN
 on both sides, a float copied through might keep its payload on one path
@@ -66,6 +75,20 @@ took it for race-free and reported the rewritten kernel's other bytes as
 29-float records). Mantissas keep every bit of each element in the sum
 and never make a NaN; raw numbers stay for kernels whose buffers cannot
 overlap.
+
+A kernel now and then (MIXED_ODDS, its own random stream: the other
+draws stay) reads a second array `b` of the other width (4-byte units
+beside double's 8-byte ones) in a second loop after the first, drawn as
+the first's record is, with its own count `recs2`, accumulator `s2` and
+output `out2`: the two arrays' loops are apart, so the warps refill them
+through one tile in turn (ArraysInTurn in pass/lib/ChunkWindow.cpp), whose
+row pitch is the arrays' longest window row. Until 2026-12-04 that pitch
+was not rounded up to the widest unit: 10 ints and 4 doubles in turn had
+44-byte rows, and the doubles' 8-byte shared accesses in odd rows were
+misaligned (records_break.cu's mixed_widths). Most such draws give the
+4-byte array the longer row and an odd number of 4-byte units in it (a
+pitch of 4 mod 8: a float2 record always, where -O3 unrolls by two too),
+the others the doubles the longer row.
 
 The emulator runs each before and after under every layout and schedule
 (tests/test_record_fuzz.py).
@@ -97,6 +120,10 @@ READ_ONLY_ROWS = 128  # a loop that only reads takes rows a multiple of this apa
 # tile is sized for two (an upper bound: the test checks the refill moves
 # one or two records)
 UNROLLED_UNITS = 12
+# a second array of the other width, read in a loop of its own (the arrays
+# in turn); of those, the share whose 4-byte array has the longer window row
+MIXED_ODDS = 0.25
+MIXED_FOUR_LONGER = 0.75
 
 
 @dataclass
@@ -123,6 +150,9 @@ class RecordKernel:
     # the elements in the order the body (or the first arm) reads them, and
     # the second arm's order (listed reads)
     orders: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    # a second array `b` of the other width, read in a loop after the first
+    # (its name, index, guard, restrict, block and values are the first's)
+    second: RecordKernel | None = None
 
     @property
     def width(self) -> int:
@@ -153,10 +183,25 @@ class RecordKernel:
         doubled = self.unroll == "free" and self.units < UNROLLED_UNITS
         return 2 * self.units if doubled else self.units
 
+    def window_pitch(self) -> int:
+        """Bytes of a thread's row of the tile: the iteration's records
+        and a padding unit (an upper bound where -O3 may unroll)."""
+        return (self.record_units() + 1) * UNIT_BYTES[self.unit]
+
+    def tile_pitch(self) -> int:
+        """The tile's row pitch: the window's, or with a second array
+        (one tile in turn) the longer of the two rounded up to the widest
+        unit."""
+        if self.second is None:
+            return self.window_pitch()
+        widest = max(UNIT_BYTES[self.unit], UNIT_BYTES[self.second.unit])
+        longest = max(self.window_pitch(), self.second.window_pitch())
+        return -(-longest // widest) * widest
+
     def capacity(self) -> int:
         """The threads a tile is sized for: 512 unless __launch_bounds__
         says fewer (a record and a padding unit a thread must fit 48 KB)."""
-        pitch = (self.record_units() + 1) * UNIT_BYTES[self.unit]
+        pitch = self.tile_pitch()
         return next(b for b in (512, 256, 128, 64, 32) if b * pitch <= STATIC_SHARED)
 
     def _acc(self) -> str:
@@ -175,7 +220,7 @@ class RecordKernel:
             return f"__longlong_as_double(__double_as_longlong({x}) & 0xfffffffffffffLL | 0x3ff0000000000000LL)"
         return f"__int_as_float(__float_as_int({x}) & 0x7fffff | 0x3f800000)"
 
-    def _term(self, at: str, j: int | str, arm: int) -> str:
+    def _term(self, at: str, j: int | str, arm: int, s: str = "s") -> str:
         """Element `at` (the j-th of the record: a number, or the inner
         loop's `j`) folded into `s`: arm 0 adds it scaled, arm 1 another
         function of it (ints: xor, not a product, so that -O3 cannot fold
@@ -183,53 +228,65 @@ class RecordKernel:
         acc = self._acc()
         scale = f"({acc})({j} + 1)" if isinstance(j, str) else f"({acc}){j + 1}"
         if self.unit == "int":
-            return f"s += {at} * {scale};" if arm == 0 else f"s -= {at} ^ {j};"
+            return f"{s} += {at} * {scale};" if arm == 0 else f"{s} -= {at} ^ {j};"
         if self.unit == "float2":
             x, y = self._number(f"{at}.x"), self._number(f"{at}.y")
-            return f"s += {x} * {scale} + {y};" if arm == 0 else f"s -= {x} * {y} + (float)({j} % 5);"
+            return f"{s} += {x} * {scale} + {y};" if arm == 0 else f"{s} -= {x} * {y} + (float)({j} % 5);"
         x = self._number(at)
-        return f"s += {x} * {scale};" if arm == 0 else f"s = s * ({acc})0.5 - {x};"
+        return f"{s} += {x} * {scale};" if arm == 0 else f"{s} = {s} * ({acc})0.5 - {x};"
 
-    def _reads(self, arm: int, indent: str) -> list[str]:
+    def _reads(self, arm: int, indent: str, s: str = "s") -> list[str]:
         """The statements reading the record `rec` whole into `s`: an inner
         loop (the second arm's backwards), or the elements listed in the
         arm's order."""
         if self.reads == "loop":
             at = "rec[j]" if arm == 0 else f"rec[{self.elements - 1} - j]"
             return [f"{indent}#pragma unroll", f"{indent}for (int j = 0; j < {self.elements}; j++)",
-                    f"{indent}  {self._term(at, 'j', arm)}"]
-        return [f"{indent}{self._term(f'rec[{j}]', j, arm)}" for j in self.orders[arm]]
+                    f"{indent}  {self._term(at, 'j', arm, s)}"]
+        return [f"{indent}{self._term(f'rec[{j}]', j, arm, s)}" for j in self.orders[arm]]
 
-    def _record(self) -> str:
+    def _record(self, array: str = "a") -> str:
         """The k-th record of the thread's row."""
         if self.index == "int":
-            return f"a + p * {self.row} + {self.head} + k * {self.pitch}"
-        return f"a + (size_t)p * {self.row} + {self.head} + (size_t)k * {self.pitch}"
+            return f"{array} + p * {self.row} + {self.head} + k * {self.pitch}"
+        return f"{array} + (size_t)p * {self.row} + {self.head} + (size_t)k * {self.pitch}"
+
+    def _loop(self, array: str, s: str, out: str, recs: str) -> list[str]:
+        """The record loop over ARRAY into the accumulator S, its columns
+        (and the sum after it) stored to OUT, RECS its run-time bound."""
+        acc = self._acc()
+        end = recs if self.bound == "recs" else str(self.records)
+        body = [f"    const {self.unit} *rec = {self._record(array)};"]
+        if self.branch:
+            body += [f"    if (k == {self.start}) {{", f"      {s} = ({acc})0;", *self._reads(0, "      ", s),
+                     "    } else {", *self._reads(1, "      ", s), "    }"]
+        else:
+            body += self._reads(0, "    ", s)
+        column = "(size_t)k * n + p" if self.index == "size_t" else "k * n + p"
+        if self.store != "sum":
+            body.append(f"    {out}[{column}] = {s};")
+        loop = [f"  {acc} {s} = ({acc})0;"]
+        if self.unroll == "pragma":
+            loop.append("#pragma unroll 1")
+        loop += [f"  for (int k = {self.start}; k < {end}; k += {self.step}) {{", *body, "  }"]
+        if self.store != "column":
+            loop.append(f"  {out}[{self.records} * n + p] = {s};")
+        return loop
 
     def source(self) -> str:
         acc, r = self._acc(), " __restrict__" if self.restrict else ""
         bounds = self.capacity()
         launch = f"__launch_bounds__({bounds}) " if bounds < 512 else ""
-        end = "recs" if self.bound == "recs" else str(self.records)
-        lines = [f"__global__ void {launch}{self.name}({acc} *{r} out, const {self.unit} *{r} a, int n, int recs) {{",
+        params = f"{acc} *{r} out, const {self.unit} *{r} a, int n, int recs"
+        if self.second:
+            params += f", {self.second._acc()} *{r} out2, const {self.second.unit} *{r} b, int recs2"
+        lines = [f"__global__ void {launch}{self.name}({params}) {{",
                  "  int p = blockIdx.x * blockDim.x + threadIdx.x;"]
         if self.guard == "early_return":
             lines.append("  if (p >= n)\n    return;")
-        body = [f"    const {self.unit} *rec = {self._record()};"]
-        if self.branch:
-            body += [f"    if (k == {self.start}) {{", f"      s = ({acc})0;", *self._reads(0, "      "),
-                     "    } else {", *self._reads(1, "      "), "    }"]
-        else:
-            body += self._reads(0, "    ")
-        column = "(size_t)k * n + p" if self.index == "size_t" else "k * n + p"
-        if self.store != "sum":
-            body.append(f"    out[{column}] = s;")
-        loop = [f"  {acc} s = ({acc})0;"]
-        if self.unroll == "pragma":
-            loop.append("#pragma unroll 1")
-        loop += [f"  for (int k = {self.start}; k < {end}; k += {self.step}) {{", *body, "  }"]
-        if self.store != "column":
-            loop.append(f"  out[{self.records} * n + p] = s;")
+        loop = self._loop("a", "s", "out", "recs")
+        if self.second:
+            loop += self.second._loop("b", "s2", "out2", "recs2")
         if self.guard == "bounds":
             loop = ["  if (p < n) {", *("  " + line for line in loop), "  }"]
         return "\n".join(lines + loop + ["}", ""]) + "\n"
@@ -242,59 +299,144 @@ class RecordKernel:
         params = [f'{{ name = "out", out = "{acc * (self.records + 1)}*n" }}',
                   f'{{ name = "a", in = "{self.width * self.row}*n" }}',
                   f'{{ name = "n", value = "{n}" }}', f'{{ name = "recs", value = "{self.records}" }}']
+        align = self.width
+        if b := self.second:
+            params += [f'{{ name = "out2", out = "{ELEMENT_BYTES[b._acc()] * (b.records + 1)}*n" }}',
+                       f'{{ name = "b", in = "{b.width * b.row}*n" }}', f'{{ name = "recs2", value = "{b.records}" }}']
+            align = max(align, b.width)
         return (f"[kernels.{self.name}]\nblock = {self.block}\ngrid = \"{grid}\"\n"
-                f"align = {self.width}\nparams = [{', '.join(params)}]\n")
+                f"align = {align}\nparams = [{', '.join(params)}]\n")
 
 
 def pad_row(kernel: RecordKernel) -> None:
     """Lengthens the kernel's tail until its row is at least MIN_ROW bytes,
-    and a multiple of READ_ONLY_ROWS bytes where the loop only reads."""
+    and a multiple of READ_ONLY_ROWS bytes where the loop only reads (a
+    second array's loop by the same rule: -O0 may window either alone)."""
     w = kernel.width
     while kernel.row * w < MIN_ROW or (kernel.store == "sum" and kernel.row * w % READ_ONLY_ROWS):
         kernel.tail += 1
 
 
+def _draw(rng: np.random.Generator, name: str, unit: str, units: int) -> RecordKernel:
+    """A kernel of one record loop over UNIT, P = UNITS, the rest drawn."""
+    k = RecordKernel(
+        name=name, unit=unit, units=units, records=int(rng.integers(2, 6)),
+        head=int(rng.choice([0, 0, 1, 3])), gap=int(rng.choice([0, 0, 1, 2])), tail=int(rng.choice([0, 0, 1, 5])),
+        bound=str(rng.choice(BOUNDS, p=[0.7, 0.3])), unroll=str(rng.choice(UNROLLS)),
+        start=int(rng.choice([0, 0, 1])), step=int(rng.choice([1, 1, 1, 2])), reads=str(rng.choice(READS)),
+        branch=bool(rng.random() < 0.4), store=str(rng.choice(STORES, p=[0.5, 0.25, 0.25])),
+        index=str(rng.choice(["int", "size_t"])), guard=str(rng.choice(GUARDS)),
+        restrict=bool(rng.random() < 0.3), block=int(rng.choice(BLOCKS, p=BLOCK_ODDS)))
+    _draw_orders(rng, k)
+    if k.iterations() < 2:
+        k.start, k.step = 0, 1
+    if k.bound == "constant":
+        # -O3 would unroll a constant trip count whole: one record an
+        # iteration under the pragma, and three iterations at least
+        k.unroll = "pragma"
+        if k.iterations() < 3:
+            k.bound = "recs"
+    if k.unroll == "free":
+        # an unrolled iteration reads adjacent records whole; four
+        # records or more, so that the unrolled body runs (after the
+        # first iteration, which a branch on it may have peeled)
+        k.bound, k.step, k.gap = "recs", 1, 0
+        k.records = max(k.records, 4)
+    return k
+
+
+def _units(rng: np.random.Generator, unit: str) -> int:
+    """P: 32 bytes to 32 units, each as likely (mostly not divisors of 32)."""
+    units = int(rng.integers(32 // UNIT_BYTES[unit], 33))
+    return units + units % 2 if unit == "float2" else units
+
+
+def _draw_orders(rng: np.random.Generator, k: RecordKernel) -> None:
+    """The orders of listed reads: the body's (or first arm's), the second
+    arm's."""
+    k.orders = (tuple(int(x) for x in rng.permutation(k.elements)),
+                tuple(int(x) for x in rng.permutation(k.elements)))
+
+
+def _four_longer(four: RecordKernel, eight: RecordKernel) -> None:
+    """Records that give FOUR (4-byte units) the longer window row, of an
+    odd number of units (its records' even, and a padding unit): a row
+    pitch of 4 mod 8, which the tile in turn must round up to 8. The
+    double record shrinks (to 4 units, 32 bytes, at least; no more -O3
+    unrolling by two), the 4-byte one grows where that is not enough
+    (10 ints beside 4 doubles: 44 bytes against 40)."""
+    step = 2 if four.unit == "float2" else 1
+    while True:
+        if four.record_units() % 2:
+            four.units += step if four.units < 32 else -step
+        elif eight.window_pitch() < four.window_pitch():
+            return
+        elif eight.units > 4:
+            eight.units -= 1
+        elif eight.unroll == "free":
+            eight.unroll = "pragma"
+        else:
+            four.units += step
+
+
+def _second(mixed: np.random.Generator, first: RecordKernel) -> RecordKernel:
+    """The second array of FIRST, of the other width, drawn from MIXED (the
+    second arrays' own stream) as the first is; with MIXED_FOUR_LONGER
+    odds, the two records then made to give the array of 4-byte units the
+    longer row, of a pitch of 4 mod 8 (_four_longer)."""
+    if UNIT_BYTES[first.unit] == 8:
+        unit = str(mixed.choice(["float", "int", "float2"], p=[0.4, 0.3, 0.3]))
+    else:
+        unit = "double"
+    second = _draw(mixed, "", unit, _units(mixed, unit))
+    if first.guard == "none" and first.bound == "recs":
+        # without a guard, a first loop that may run no iteration leaves the
+        # entry block the loops' nearest common dominator, where findVote
+        # puts no vote ("no point before the loops is reached once by every
+        # thread of the block")
+        first.guard = str(mixed.choice(["bounds", "early_return"]))
+    if first.bound == "recs" and first.index == "size_t":
+        # GVN's PRE makes the second loop's `(size_t)p` a phi of two equal
+        # sign extensions, which the analysis does not read through: with a
+        # constant trip count the second loop's record address is no
+        # expression of its k (b + S*lane) and b is not windowed
+        second.bound = "recs"
+    for shared in ("index", "guard", "restrict", "block", "values"):
+        setattr(second, shared, getattr(first, shared))
+    if mixed.random() < MIXED_FOUR_LONGER:
+        four, eight = (second, first) if unit != "double" else (first, second)
+        _four_longer(four, eight)
+        for k in (four, eight):
+            if len(k.orders[0]) != k.elements:
+                _draw_orders(mixed, k)
+    for k in (first, second):
+        if k.unroll == "free" and k.store == "sum" and k.values == "plain":
+            # the smallest bodies (a plain sum of 4 or 5 doubles) -O3
+            # unrolls by 4 with a remainder loop, not refilled per
+            # iteration; a plain sum of 12 float2 units by 2, past the
+            # tile record_units() sizes
+            k.unroll = "pragma"
+    return second
+
+
 def random_kernels(seed: int, count: int) -> list[RecordKernel]:
     rng = np.random.default_rng(seed + 1299709)
     values = np.random.default_rng(seed + 15485863)  # its own stream: the others' draws stay
+    mixed = np.random.default_rng([seed, 61939])  # the second arrays' own stream too
     kernels = []
     for i in range(count):
         unit = str(rng.choice(list(UNIT_BYTES), p=[0.35, 0.25, 0.25, 0.15]))
-        w = UNIT_BYTES[unit]
-        # P: 32 bytes to 32 units, each as likely (mostly not divisors of 32)
-        units = int(rng.integers(32 // w, 33))
-        if unit == "float2":
-            units += units % 2
-        k = RecordKernel(
-            name=f"r{seed}_{i}", unit=unit, units=units, records=int(rng.integers(2, 6)),
-            head=int(rng.choice([0, 0, 1, 3])), gap=int(rng.choice([0, 0, 1, 2])), tail=int(rng.choice([0, 0, 1, 5])),
-            bound=str(rng.choice(BOUNDS, p=[0.7, 0.3])), unroll=str(rng.choice(UNROLLS)),
-            start=int(rng.choice([0, 0, 1])), step=int(rng.choice([1, 1, 1, 2])), reads=str(rng.choice(READS)),
-            branch=bool(rng.random() < 0.4), store=str(rng.choice(STORES, p=[0.5, 0.25, 0.25])),
-            index=str(rng.choice(["int", "size_t"])), guard=str(rng.choice(GUARDS)),
-            restrict=bool(rng.random() < 0.3), block=int(rng.choice(BLOCKS, p=BLOCK_ODDS)))
-        k.orders = (tuple(int(x) for x in rng.permutation(k.elements)),
-                    tuple(int(x) for x in rng.permutation(k.elements)))
-        if k.iterations() < 2:
-            k.start, k.step = 0, 1
-        if k.bound == "constant":
-            # -O3 would unroll a constant trip count whole: one record an
-            # iteration under the pragma, and three iterations at least
-            k.unroll = "pragma"
-            if k.iterations() < 3:
-                k.bound = "recs"
-        if k.unroll == "free":
-            # an unrolled iteration reads adjacent records whole; four
-            # records or more, so that the unrolled body runs (after the
-            # first iteration, which a branch on it may have peeled)
-            k.bound, k.step, k.gap = "recs", 1, 0
-            k.records = max(k.records, 4)
+        k = _draw(rng, f"r{seed}_{i}", unit, _units(rng, unit))
         # plain floats only where the buffers cannot overlap: with every
         # buffer at one address (the oracle's alias layout) the original's
         # threads race, and a NaN sum can hide that from its schedules
         if k.restrict and values.random() < 0.5:
             k.values = "plain"
+        if mixed.random() < MIXED_ODDS:
+            k.second = _second(mixed, k)
         pad_row(k)
+        if k.second:
+            pad_row(k.second)
         k.block = min(k.block, k.capacity())
         kernels.append(k)
     return kernels

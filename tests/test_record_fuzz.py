@@ -15,6 +15,11 @@ refills, so it fails with its reason. At -O0:
   index too: the record's address is the sign-extended `p*S + k*R`, an
   expression of the loop's recurrence if not one itself).
 
+A kernel with a second array of the other width (record_kernels.py's
+MIXED_ODDS) is windowed with both at -O3, through one tile in turn whose
+row pitch is rounded up to the widest unit (k.capacity() counts it so); at
+-O0 where both are read element by element, else with the one that is.
+
 A fixed case pins the int index with the loads in a branch's arms at -O3
 (dslash's shape with 32-bit indexes), which perIteration refused until
 2026-12-04 while it asked for an add recurrence.
@@ -50,8 +55,10 @@ def per_iteration(staging: dict | None) -> bool:
 
 def expected_o0(kernel: RecordKernel) -> str:
     """What -O0 makes of the kernel: "per_iteration", "on_leaving" or
-    "none" (the module docstring says why)."""
-    return "none" if kernel.reads == "loop" else "per_iteration"
+    "none" (the module docstring says why). Of two arrays, one read by an
+    inner loop is left out and the other windowed alone."""
+    arrays = [kernel] if kernel.second is None else [kernel, kernel.second]
+    return "none" if all(a.reads == "loop" for a in arrays) else "per_iteration"
 
 
 def decision(staging: dict | None) -> str:
@@ -71,9 +78,21 @@ def check_o3(kernels: list[RecordKernel], windows: dict[str, dict], source: Path
     assert not refused, (source.read_text(), refused)
     for k in kernels:
         staging = windows[k.name]
-        moved, record = staging["arrays"][0]["window_bytes"], k.units * UNIT_BYTES[k.unit]
-        assert moved % record == 0 and moved <= k.record_units() * UNIT_BYTES[k.unit], (k.name, moved)
+        # a second array (of the other width) in a loop of its own: one
+        # tile in turn, whose rows k.capacity() counts rounded up to the
+        # widest unit
+        arrays = [k] if k.second is None else [k, k.second]
+        assert len(staging["arrays"]) == len(arrays), (k.name, staging)
+        assert staging["arrays_in_turn"] == (k.second is not None), (k.name, staging)
+        for got, a in zip(staging["arrays"], arrays):
+            moved, record = got["window_bytes"], a.units * UNIT_BYTES[a.unit]
+            assert moved % record == 0 and moved <= a.record_units() * UNIT_BYTES[a.unit], (k.name, moved)
+            assert got["member_width"] == UNIT_BYTES[a.unit], (k.name, got)
         assert staging["tile"] == "warp" and staging["threads"] == k.capacity(), (k.name, staging)
+        # the rows of a tile in turn: a multiple of the widest unit (44-byte
+        # rows misaligned the doubles' until 61c939e)
+        widest = max(got["member_width"] for got in staging["arrays"])
+        assert staging["tile_bytes"] // staging["threads"] % widest == 0, (k.name, staging)
 
 
 def check_o0(kernels: list[RecordKernel], windows: dict[str, dict], source: Path) -> None:
