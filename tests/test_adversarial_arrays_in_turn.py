@@ -107,6 +107,14 @@ def test_decisions_are_pinned(level: int, optimized: dict) -> None:
         assert too_big.endswith("nor does the largest element's alone (256 bytes), which one array at a time "
                                 "would take"), too_big
     else:  # their loops stay loops
+        # also_read's loop reads a (a[i].v[k] += t): a window takes the
+        # loads, and its stores say why no store window takes them (the
+        # window candidate holds them, so no element staging is tried)
+        also_read = refused.pop("also_read")
+        assert also_read == [None], also_read
+        reasons = {a["left_out"] for k in report["kernels"] if k["name"] == "also_read"
+                   for a in k["accesses"] if a["kind"] == "store" and a.get("left_out")}
+        assert any("its loop reads the array it writes" in r for r in reasons), reasons
         assert all("StagingInLoop" in missed for missed in refused.values()), refused
     # the stored-units mask, per array: units 0-3 and 6 of 16 doubles (at
     # -O0 the stores of unit 6 lie in the block after the loop, outside the

@@ -41,11 +41,12 @@ def test_the_programs_own_makefile_builds_with_coalda_cc(name: str, tmp_path: Pa
 
 
 def softmax_keeps_the_register_budget(program: Path, stderr: str) -> None:
-    """softMax takes 27 registers before the pass and 72 after it: coalda cc
+    """softMax takes 28 registers before the pass and 80 after it (72 before
+    its stores took a store window): coalda cc
     gives it `.maxnreg 64`, says so under -Wcoalda, and the PTX the program
     carries assembles within 64 (tests/test_register_budget.py;
     coalda/driver/registers.py)."""
-    assert re.search(r"kernel _Z7softMax\w*: limited to 64 registers \(\.maxnreg\): it took 7\d after", stderr), \
+    assert re.search(r"kernel _Z7softMax\w*: limited to 64 registers \(\.maxnreg\): it took [78]\d after", stderr), \
         stderr[-3000:]
     [ptx] = [img.data for img in embedded_images(program) if img.kind == "ptx"]
     assert re.search(rb"\.entry _Z7softMax\w*\([^)]*\)\s*\.maxnreg 64\s*\{", ptx)

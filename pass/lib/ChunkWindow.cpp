@@ -98,6 +98,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChunkWindowImpl.h"
 #include "MemoryFacts.h"
 #include "Options.h"
 #include "RowUniformity.h"
@@ -173,6 +174,8 @@ bool divisible(const Poly &P, uint64_t W) {
                 [&](const auto &T) { return T.second % (int64_t)W == 0; });
 }
 
+} // namespace
+
 /// BB runs once on every iteration of L that goes round (it dominates the
 /// latch), and L has one exit, at its latch or its header; L is entered from
 /// one block outside it.
@@ -182,6 +185,8 @@ bool runsEveryIteration(const BasicBlock *BB, const Loop *L,
   return Latch && L->getLoopPredecessor() && DT.dominates(BB, Latch) &&
          (Exiting == Latch || Exiting == L->getHeader());
 }
+
+namespace {
 
 /// How A's element is read on every iteration of L when A's own block may
 /// not run on every iteration.
@@ -232,6 +237,8 @@ Error noSite(const Twine &Why) {
   return createStringError(inconvertibleErrorCode(), Why);
 }
 
+} // namespace
+
 /// BB runs on the iteration on which L exits too: L exits at its latch
 /// (a rotated loop: every block runs as often as the latch), or at its
 /// header and BB is the header (it runs once more than the body: the
@@ -260,6 +267,8 @@ const SCEV *lastIteration(const SCEVAddRecExpr *AR, const Loop *L,
     return nullptr;
   return Last;
 }
+
+namespace {
 
 /// The site of A when ScalarEvolution cannot follow its pointer: the
 /// automaton reads its uniform part as c*iter(IV) (c > 0 bytes, IV L's
@@ -382,6 +391,8 @@ Expected<WindowSite> siteBesides(const AccessExpr &A, StringRef FailWhy,
   return Site;
 }
 
+} // namespace
+
 /// The offsets [Lo, Hi) that A's sites read of a row in one iteration,
 /// when each byte of it is read (no gap between their elements) and the
 /// sites are all in one loop at one uniform part (a constant apart).
@@ -403,6 +414,8 @@ std::optional<std::pair<int64_t, int64_t>> iterationRecord(
   }
   return std::make_pair(Offsets.front(), End);
 }
+
+namespace {
 
 /// Makes A a window refilled once per iteration (StagedArray::RefillAt)
 /// where its loop reads a record of at least -coalda-window-iteration-bytes
@@ -686,8 +699,10 @@ Verdict checkWrites(const StagingCandidate &C, StagingPlan &P,
     unsigned AS = Ptr->getType()->getPointerAddressSpace();
     if (AS == 3 || AS == 5)
       continue;
+    // A store window's array is not read through a window: only load
+    // windows mirror writes.
     if (none_of(C.Arrays, [&](const StagedArray &A) {
-          return !provablyDisjoint(Ptr, A.Base);
+          return A.Loaded && !provablyDisjoint(Ptr, A.Base);
         }))
       continue;
     if (!St || !St->isSimple())
@@ -761,14 +776,22 @@ bool loopsApart(const StagingCandidate &C) {
   return true;
 }
 
-Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
+Verdict decide(StagingOutcome &O, const CoalescingInfo &Info,
+               const DenseSet<const Instruction *> &Claimed, DominatorTree &DT,
                PostDominatorTree &PDT, LoopInfo &LI) {
   StagingCandidate &C = O.Candidate;
   StagingPlan &P = O.Plan;
   if (Verdict V = windowCostRules(C, P))
     return V;
+  // Store windows join load windows refilled when a load leaves them (not
+  // records refilled per iteration, whose warps share tiles in turn).
+  if (opts::WindowStores && none_of(C.Arrays, [](const StagedArray &A) {
+        return A.perIteration();
+      }))
+    addStoreWindows(C, P, Info, Claimed, DT, LI, *P.SE);
   if (Verdict V = findVote(C, P, DT, PDT, LI))
     return V;
+  keepExpandableChecks(C, P);
   for (const StagedArray &A : C.Arrays)
     if (!strideAvailable(A, P, Info.atoms(), DT))
       return windowMiss(MissedReason::StagingAccessBetween,
@@ -784,7 +807,14 @@ Verdict decide(StagingOutcome &O, const CoalescingInfo &Info, DominatorTree &DT,
       C.Arrays, [](const StagedArray &A) { return A.perIteration(); });
   P.Scope = Records ? WindowScope::Warp : opts::WindowRefills;
   P.ArraysInTurn = P.Scope == WindowScope::Warp && loopsApart(C);
-  return sizeWindows(C, P, *P.VoteBlock->getParent());
+  // Store windows leave the tiles, the last found first (-O3's remainder
+  // loop after its unrolled one), until they fit.
+  Verdict Sized = sizeWindows(C, P, *P.VoteBlock->getParent());
+  while (Sized && C.Arrays.back().storeWindow()) {
+    leaveOutStoreWindow(C, P, C.Arrays.size() - 1, Sized->Detail);
+    Sized = sizeWindows(C, P, *P.VoteBlock->getParent());
+  }
+  return Sized;
 }
 
 } // namespace
@@ -847,7 +877,7 @@ collectWindows(const CoalescingInfo &Info,
   }
   O.Plan.SE = &SE;
   O.Plan.Atoms = &Info.atoms();
-  O.Skip = decide(O, Info, DT, PDT, LI);
+  O.Skip = decide(O, Info, Claimed, DT, PDT, LI);
   // The cost rules may have left out the array the location came from: the
   // window is where its first remaining array is read.
   O.Loc = O.Candidate.Arrays.front().Accesses.front()->Inst->getDebugLoc();

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChunkWindowEmitter.h"
 #include "IRUtils.h"
 #include "MemoryFacts.h"
 #include "Options.h"
@@ -50,89 +51,6 @@ STATISTIC(NumWindowStores, "Stores written through to a chunk window");
 
 namespace coalda {
 
-namespace {
-
-class WindowEmitter {
-public:
-  WindowEmitter(const StagingCandidate &C, const StagingPlan &P)
-      : C(C), P(P), F(P.VoteBlock->getParent()), Ctx(F->getContext()),
-        I8(Type::getInt8Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
-        Loc(C.Arrays.front().Accesses.front()->Inst->getDebugLoc()) {}
-
-  std::string emit();
-
-private:
-  /// What the emitter keeps per windowed array.
-  struct ArrayState {
-    GlobalVariable *Tile = nullptr;
-    AllocaInst *Start = nullptr;  ///< row 0's window start (an address)
-    AllocaInst *Length = nullptr; ///< bytes in the window; 0: none yet
-    Value *Stride = nullptr;      ///< S, i64
-    DenseMap<const Loop *, Value *> Limit; ///< row 0's end, per site loop
-    /// A site read by induction: its induction variable's last value.
-    DenseMap<const AccessExpr *, Value *> IVLast;
-    /// A window refilled per iteration: the thread's own address of the
-    /// record, expanded at the top of its refill block.
-    Value *Record = nullptr;
-    /// What a refill's loads may assume of the array's addresses: the
-    /// least alignment of its accesses, taken before emitSite erases them.
-    Align GlobalAlign;
-  };
-
-  const StagingCandidate &C;
-  const StagingPlan &P;
-  Function *F;
-  LLVMContext &Ctx;
-  Type *I8, *I64;
-  DebugLoc Loc;
-  std::vector<ArrayState> States;
-  Value *Go = nullptr, *Tid = nullptr, *Ntid = nullptr;
-  /// The vote's block-uniform part (launch shape, row length) and the
-  /// thread's own (it takes the way to the loops).
-  Value *Fits = nullptr, *Active = nullptr;
-
-  void vote();
-  Value *voteOn(IRBuilder<> &B, Value *Cond);
-  void voteOnRows(IRBuilder<> &B, const StagedArray &A, Value *Stride);
-  void expandLimits();
-  void version();
-  void emitSite(unsigned AI, const WindowSite &S);
-  void emitIterationRefill(unsigned AI);
-  Value *readOwnRow(IRBuilder<> &B, unsigned AI, LoadInst *Ld);
-  void moveRows(IRBuilder<> &B, unsigned AI, Value *Own, Value *Bytes);
-  void moveRecords(IRBuilder<> &B, unsigned AI);
-  void openWindow(IRBuilder<> &B, unsigned AI, Value *Row0, Value *Bytes);
-  void emitRefill(IRBuilder<> &B, unsigned AI, const WindowSite &S, Value *Row0,
-                  BasicBlock *Done);
-  void emitWriteThrough(Instruction *St);
-  std::string describe() const;
-  void mirrorBytes(BasicBlock *At, unsigned AI, Value *Offset, Value *Bits,
-                   unsigned Bytes, BasicBlock *Done);
-
-  Value *sreg(IRBuilder<> &B, Intrinsic::ID ID) {
-    return B.CreateZExt(B.CreateIntrinsic(ID, {}, {}), I64);
-  }
-  /// The refill's barrier: the block's, or the warp's (memory ordering
-  /// among its 32 threads, which all take the windowed code together).
-  Instruction *barrier(IRBuilder<> &B) {
-    if (P.Scope == WindowScope::Warp)
-      return B.CreateIntrinsic(Intrinsic::nvvm_bar_warp_sync, {},
-                               {B.getInt32(-1)});
-    return B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
-  }
-  /// Bytes from one thread's row of array AI's tile to the next: its own
-  /// window's, or the longest of the arrays that share the tile.
-  uint64_t pitch(unsigned AI) const {
-    return P.ArraysInTurn ? C.windowBytesPerThread(true)
-                          : C.Arrays[AI].windowPitch();
-  }
-  uint64_t width(unsigned AI) const {
-    return C.Arrays[AI].Accesses.front()->Width;
-  }
-  BasicBlock *block(const Twine &Name, BasicBlock *Before) {
-    return BasicBlock::Create(Ctx, "coalda.window." + Name, F, Before);
-  }
-};
 
 /// go, alike in every thread, at the end of VoteBlock; the tiles and the
 /// window variables.
@@ -180,7 +98,10 @@ void WindowEmitter::vote() {
     St.GlobalAlign = Align(A.Accesses.front()->Width);
     for (const AccessExpr *M : A.Accesses)
       St.GlobalAlign = std::min(St.GlobalAlign, M->alignment());
-    voteOnRows(B, A, St.Stride);
+    if (A.storeWindow() && !StoreGo)
+      StoreGo = B.CreateICmpEQ(B.CreateAnd(Ntid, B.getInt64(31)),
+                               B.getInt64(0), "coalda.window.store.warps");
+    voteOnRows(B, A, St.Stride, A.storeWindow() ? StoreGo : Fits);
     auto *Ty = ArrayType::get(I8, pitch(AI) * P.Capacity);
     St.Tile = Shared ? Shared
                      : new GlobalVariable(M, Ty, false,
@@ -195,8 +116,13 @@ void WindowEmitter::vote() {
     St.Length = Entry.CreateAlloca(I64, nullptr, "coalda.window.length");
     B.CreateStore(B.getInt64(0), St.Start);
     B.CreateStore(B.getInt64(0), St.Length);
+    if (A.storeWindow()) {
+      St.Own = Entry.CreateAlloca(B.getPtrTy(), nullptr, "coalda.window.own");
+      St.StoreLoc = A.Leader->Inst->getDebugLoc();
+    }
     States.push_back(St);
   }
+  checkRanges(B);
   Active = B.getTrue();
   if (P.Guard)
     Active = P.ActiveOnTrue ? P.Guard->getCondition()
@@ -208,13 +134,13 @@ void WindowEmitter::vote() {
 
 /// Fits also asks what array A's rows (Stride bytes apart) must be.
 void WindowEmitter::voteOnRows(IRBuilder<> &B, const StagedArray &A,
-                               Value *Stride) {
+                               Value *Stride, Value *&Into) {
   // The stride read as the IR reads it: a narrow atom sign-extended by
   // materializePoly is the zero-extended one only when not negative.
   if (Value *Ok = narrowAtomsNonNegative(B, A.LaneStride, *P.Atoms))
-    Fits = B.CreateAnd(Fits, Ok);
+    Into = B.CreateAnd(Into, Ok);
   // Cost rule: short rows are read well enough by L1.
-  Fits = B.CreateAnd(Fits,
+  Into = B.CreateAnd(Into,
                      B.CreateICmpSGE(Stride, B.getInt64(opts::WindowMinRow)));
   // A loop that only reads: L1 serves it well unless the rows are a
   // multiple of RowModulus bytes apart (measured in docs/benchmarks.md).
@@ -222,7 +148,7 @@ void WindowEmitter::voteOnRows(IRBuilder<> &B, const StagedArray &A,
     Value *Multiple = B.CreateICmpEQ(
         B.CreateURem(Stride, B.getInt64(P.RowModulus)), B.getInt64(0));
     Value *Long = B.CreateICmpSGE(Stride, B.getInt64(P.RowModulus));
-    Fits = B.CreateAnd(Fits, B.CreateAnd(Long, Multiple));
+    Into = B.CreateAnd(Into, B.CreateAnd(Long, Multiple));
   }
 }
 
@@ -239,6 +165,13 @@ void WindowEmitter::expandLimits() {
   SCEVExpander Expander(*P.SE, F->getParent()->getDataLayout(), "coalda");
   for (auto [AI, A] : enumerate(C.Arrays))
     for (const WindowSite &S : A.Sites) {
+      if (A.storeWindow()) {
+        if (S.Access == A.Leader)
+          States[AI].Record = Expander.expandCodeFor(
+              P.SE->getSCEV(A.Leader->pointer()),
+              A.Leader->pointer()->getType(), &*A.OpenAt->getFirstInsertionPt());
+        continue;
+      }
       if (A.perIteration()) {
         if (S.Access == A.Leader)
           States[AI].Record = Expander.expandCodeFor(
@@ -395,17 +328,34 @@ void WindowEmitter::emitIterationRefill(unsigned AI) {
 /// offsets alive through each of dslash's loops: 128 registers). The loads
 /// are in flight together; the stores follow.
 void WindowEmitter::moveRecords(IRBuilder<> &B, unsigned AI) {
+  ArrayState &St = States[AI];
+  Type *Unit = copyUnitType(Ctx, width(AI));
+  SmallVector<std::pair<Value *, Value *>, 32> Moves; // (value, tile slot)
+  flatUnits(B, AI, St.Record, [&](Value *From, Value *To) {
+    Moves.push_back(
+        {B.CreateAlignedLoad(Unit, From, St.GlobalAlign, "coalda.window.in"),
+         To});
+  });
+  for (auto [Val, To] : Moves)
+    B.CreateAlignedStore(Val, To, Align(width(AI)));
+}
+
+/// The warp's 32*P units of array AI's rows (P = WindowBytes / w, at most
+/// 32): Each(global address, tile slot) of lane l's unit 32*i + l, for i
+/// = 0..P-1 in order; Own is the thread's address of its row's first unit.
+void WindowEmitter::flatUnits(
+    IRBuilder<> &B, unsigned AI, Value *Own,
+    function_ref<void(Value *Global, Value *Slot)> Each) {
   const StagedArray &A = C.Arrays[AI];
   ArrayState &St = States[AI];
   uint64_t W = width(AI), Units = A.WindowBytes / W, Pitch = pitch(AI);
-  Type *Unit = copyUnitType(Ctx, W);
   Value *Lane = B.CreateAnd(Tid, B.getInt64(31), "coalda.window.lane");
   Value *Row = B.CreateUDiv(Lane, B.getInt64(Units));  // q
   Value *Col = B.CreateURem(Lane, B.getInt64(Units));  // c
   Value *ColBytes = B.CreateMul(Col, B.getInt64(W));
   // The lane's first unit: global row (q - l) from its own, and its slot.
   Value *Src = B.CreateGEP(
-      I8, St.Record,
+      I8, Own,
       B.CreateAdd(B.CreateMul(St.Stride, B.CreateSub(Row, Lane,
                                                      "coalda.window.from.row")),
                   ColBytes));
@@ -418,7 +368,6 @@ void WindowEmitter::moveRecords(IRBuilder<> &B, unsigned AI) {
   Value *SrcWrap =
       B.CreateSub(St.Stride, B.getInt64(Units * W), "coalda.window.wrap");
   int64_t SlotWrap = (int64_t)Pitch - (int64_t)(Units * W);
-  SmallVector<std::pair<Value *, Value *>, 32> Moves; // (value, tile slot)
   for (uint64_t I = 0; I < Units; ++I) {
     uint64_t Rows = 32 * I / Units, Cols = 32 * I % Units;
     Value *From = B.CreateGEP(
@@ -436,12 +385,8 @@ void WindowEmitter::moveRecords(IRBuilder<> &B, unsigned AI) {
                        B.CreateSelect(Wraps, B.getInt64(SlotWrap),
                                       B.getInt64(0)));
     }
-    Moves.push_back(
-        {B.CreateAlignedLoad(Unit, From, St.GlobalAlign, "coalda.window.in"),
-         To});
+    Each(From, To);
   }
-  for (auto [Val, To] : Moves)
-    B.CreateAlignedStore(Val, To, Align(W));
 }
 
 /// The thread's own row of array AI's tile at Ld's address (in the window).
@@ -563,7 +508,7 @@ void WindowEmitter::emitWriteThrough(Instruction *St) {
   Value *Addr = B.CreatePtrToInt(Dest, I64);
   BasicBlock *At = Mirror;
   for (unsigned AI = 0; AI < C.Arrays.size(); ++AI) {
-    if (provablyDisjoint(Dest, C.Arrays[AI].Base))
+    if (!C.Arrays[AI].Loaded || provablyDisjoint(Dest, C.Arrays[AI].Base))
       continue;
     LocatedBuilder H(At, St->getDebugLoc());
     Value *Own = H.CreateMul(States[AI].Stride, Tid);
@@ -618,20 +563,42 @@ void WindowEmitter::version() {
 }
 
 std::string WindowEmitter::emit() {
+  for (auto [AI, A] : enumerate(C.Arrays))
+    if (A.storeWindow()) {
+      const Loop *L = A.Sites.front().Loop;
+      ExitEdge[AI] = {A.FlushAt->getTerminator(),
+                      *find_if(successors(A.FlushAt), [&](BasicBlock *S) {
+                        return !L->contains(S);
+                      })};
+    }
   vote();
   expandLimits();
   version();
   for (auto [AI, A] : enumerate(C.Arrays)) {
+    if (A.storeWindow())
+      continue;
     if (A.perIteration())
       emitIterationRefill(AI);
     for (const WindowSite &S : A.Sites)
       emitSite(AI, S);
   }
+  // Before a store window takes a store: its bytes mirrored first.
   for (Instruction *St : P.WriteThrough)
     emitWriteThrough(St);
+  for (auto [AI, A] : enumerate(C.Arrays)) {
+    if (!A.storeWindow())
+      continue;
+    emitStoreOpen(AI);
+    for (const WindowSite &S : A.Sites)
+      emitStoreSite(AI, S);
+    emitStoreExit(AI);
+  }
   SmallVector<AllocaInst *, 8> Allocas;
-  for (const ArrayState &St : States)
+  for (const ArrayState &St : States) {
     Allocas.append({St.Start, St.Length});
+    if (St.Own)
+      Allocas.push_back(St.Own);
+  }
   DominatorTree DT(*F);
   PromoteMemToReg(Allocas, DT);
 
@@ -640,15 +607,21 @@ std::string WindowEmitter::emit() {
 
 /// What the windows do, for people.
 std::string WindowEmitter::describe() const {
-  std::string Names;
-  unsigned Sites = 0;
+  std::string Names, Stored;
+  unsigned Sites = 0, StoredBytes = 0;
   for (const StagedArray &A : C.Arrays) {
+    if (A.storeWindow()) {
+      Stored += (Stored.empty() ? "" : ", ") + baseName(A.Base);
+      StoredBytes = A.WindowBytes;
+      continue;
+    }
     Names += (Names.empty() ? "" : ", ") + baseName(A.Base);
     Sites += A.Sites.size();
   }
   bool Warp = P.Scope == WindowScope::Warp;
-  bool PerIteration = all_of(
-      C.Arrays, [](const StagedArray &A) { return A.perIteration(); });
+  bool PerIteration = all_of(C.Arrays, [](const StagedArray &A) {
+    return A.perIteration() || A.storeWindow();
+  });
   std::string When =
       PerIteration
           ? std::string("on every iteration with the record its loads read")
@@ -663,7 +636,7 @@ std::string WindowEmitter::describe() const {
                  "threads), refilled by {13} {5}; 1-D blocks of up to {4} threads{14} whose rows are at "
                  "least {8} bytes{10}{11} take it, others run the original "
                  "loads{9}",
-                 C.Arrays.size() > 1 ? "s" : "", Names,
+                 Names.find(',') != std::string::npos ? "s" : "", Names,
                  C.Arrays.front().WindowBytes,
                  C.windowBytesPerThread(P.ArraysInTurn) * P.Capacity,
                  P.Capacity, When, "", "",
@@ -688,11 +661,15 @@ std::string WindowEmitter::describe() const {
                            .str()
                      : std::string(),
                  Tile, Warp ? "each warp for its own threads" : "the block",
-                 Warp ? " (whole warps)" : "")
-      .str();
+                 Warp || !Stored.empty() ? " (whole warps)" : "")
+             .str() +
+         (Stored.empty()
+              ? std::string()
+              : formatv("; the stores to {0} go through a window of {1} "
+                        "bytes per thread that each warp writes back",
+                        Stored, StoredBytes)
+                    .str());
 }
-
-} // namespace
 
 std::string emitWindows(const StagingCandidate &C, const StagingPlan &P) {
   return WindowEmitter(C, P).emit();

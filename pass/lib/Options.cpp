@@ -174,6 +174,15 @@ cl::opt<unsigned> WindowIterationBytes(
              "is refilled once per iteration with the record, by each warp "
              "for its own rows, instead of when a load leaves the window "
              "(0: never; 32 measured on dslash)"));
+cl::opt<bool> WindowStores(
+    "coalda-window-stores", cl::init(true), cl::Hidden,
+    cl::desc("Chunk windows: the stores of a chunk that a windowed loop "
+             "writes, a record of each row per iteration, go through a "
+             "window each warp writes back (StoreWindow.cpp)"));
+cl::opt<unsigned> WindowStoreBytes(
+    "coalda-window-store-bytes", cl::init(32), cl::Hidden,
+    cl::desc("Chunk windows: bytes of each row a store window holds, rounded "
+             "up to a multiple of the loop's record"));
 cl::opt<WindowReadOnly> WindowReadOnlyLoops(
     "coalda-window-read-only", cl::init(WindowReadOnly::ConstantRows),
     cl::desc("Chunk windows for loops that only read their chunks (rows a "

@@ -56,6 +56,8 @@ extern llvm::cl::opt<unsigned> WindowTileThreads;
 extern llvm::cl::opt<WindowScope> WindowRefills;
 extern llvm::cl::opt<unsigned> WindowRowBytes;
 extern llvm::cl::opt<unsigned> WindowIterationBytes;
+extern llvm::cl::opt<bool> WindowStores;
+extern llvm::cl::opt<unsigned> WindowStoreBytes;
 /// Which loops that only read their chunks take a window (Options.cpp).
 enum class WindowReadOnly { Never, ConstantRows, RunTimeRows };
 extern llvm::cl::opt<WindowReadOnly> WindowReadOnlyLoops;

@@ -289,9 +289,11 @@ json::Value stagingJSON(const StagingOutcome &O) {
               : O.Plan.UniformGo            ? "uniform"
                                             : "vote";
     if (Kind == RewriteKind::ChunkWindow) {
-      int64_t Sites = 0; // refill points: a site, or a per-iteration refill
+      // refill points: a site, or a per-iteration refill; a store window
+      // writes back at the top of an iteration and on the loop's way out
+      int64_t Sites = 0;
       for (const StagedArray &A : O.Candidate.Arrays)
-        Sites += A.perIteration() ? 1 : A.Sites.size();
+        Sites += A.storeWindow() ? 2 : A.perIteration() ? 1 : A.Sites.size();
       J["barriers"] = 1 + 2 * Sites; // the vote; two per refill point
       J["write_through"] = (int64_t)O.Plan.WriteThrough.size();
       J["overlap_checks"] = (int64_t)0;

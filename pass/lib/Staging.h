@@ -75,6 +75,10 @@ struct WindowSite {
   const AccessExpr *Access = nullptr;
   llvm::Loop *Loop = nullptr;
   const llvm::SCEV *Last = nullptr; ///< the pointer in the last iteration
+  /// The pointer on the first and on the last iteration that runs the
+  /// site, for a store window's range checks (StoreWindow.cpp).
+  const llvm::SCEV *First = nullptr;
+  const llvm::SCEV *RangeLast = nullptr;
   /// Where ScalarEvolution cannot follow the pointer (-O0's sign-extended
   /// int index) but the automaton reads it as BytesPerIteration*iter(IV) +
   /// loop-invariant terms, with IV the loop's induction phi: how far the
@@ -137,6 +141,19 @@ struct StagedArray {
   llvm::BasicBlock *RefillAt = nullptr;
   const AccessExpr *Leader = nullptr;
   bool perIteration() const { return RefillAt; }
+  /// A store window (-coalda-window-stores, StoreWindow.cpp): the stores of
+  /// a chunk its loop walks, `out[p*C + k] = v`, each iteration writing a
+  /// record of StoredRecord bytes of each row, every byte, right after the
+  /// last iteration's. The thread writes into its tile row instead; its
+  /// warp writes the 32 rows' window back, a unit per lane, when the
+  /// iteration's record (from Leader's address at the top of OpenAt) does
+  /// not fit it, and on the loop's edge out of FlushAt (its one exiting
+  /// block, the edge split for it). WindowBytes,
+  /// a multiple of StoredRecord, is its capacity.
+  llvm::BasicBlock *OpenAt = nullptr;
+  llvm::BasicBlock *FlushAt = nullptr;
+  uint64_t StoredRecord = 0;
+  bool storeWindow() const { return OpenAt; }
   uint64_t windowPitch() const {
     return WindowBytes + Accesses.front()->Width;
   }
@@ -259,6 +276,15 @@ struct StagingPlan {
   /// empties the others' windows.
   WindowScope Scope = WindowScope::Block;
   std::vector<llvm::Instruction *> WriteThrough; ///< stores, small memcpys
+  /// A store window (Stored) and a load window (Read) that may overlap, both
+  /// with sites in one loop: go asks that the byte ranges the block's rows
+  /// take of the two in that loop be disjoint (a store held in the tile
+  /// would else be missed by a refill, or land after a later read).
+  struct RangeCheck {
+    unsigned Stored = 0, Read = 0;
+    const llvm::Loop *Loop = nullptr;
+  };
+  std::vector<RangeCheck> RangeChecks;
   /// The loops only read their chunks: blocks take the window only when
   /// the rows are a multiple of this many bytes (0: rows of any length).
   unsigned RowModulus = 0;
