@@ -41,7 +41,7 @@
 //    window sees them.
 //
 // Cost (H200): softmax's own program, its loads already windowed (1.04x),
-// with the stores windowed too: 105.97 -> 43.90 ms for 50 launches, 2.41x
+// with the stores windowed too: 106.48 -> 43.52 ms for 50 launches, 2.45x
 // (docs/runs/store-windows/). The hand-written twin's stores alone through
 // a per-warp window: 1.31x (docs/probe/chunk_stores-h200.txt). Windows of
 // 32 bytes a row (-coalda-window-store-bytes), sized with the load windows
