@@ -123,10 +123,14 @@ void WindowEmitter::emitStoreSite(unsigned AI, const WindowSite &S) {
   Value *Slot = B.CreateGEP(
       I8, St.Tile, B.CreateAdd(B.CreateMul(Tid, B.getInt64(pitch(AI))), InRow));
   // A select of the address, not a branch: splitting the block here could
-  // part a multiply from its add (no fma on the GPU: other bits).
+  // part a multiply from its add (no fma on the GPU: other bits). Both as
+  // generic addresses (a global one, where address spaces were inferred,
+  // cannot hold a shared one).
+  Type *Generic = PointerType::get(Ctx, 0);
+  Value *Own = Ptr->getType() == Generic ? Ptr
+                                         : B.CreateAddrSpaceCast(Ptr, Generic);
   Value *To = B.CreateSelect(
-      StoreGo,
-      B.CreateAddrSpaceCast(Slot, Ptr->getType(), "coalda.window.slot"), Ptr,
+      StoreGo, B.CreateAddrSpaceCast(Slot, Generic, "coalda.window.slot"), Own,
       "coalda.window.to");
   Store->setOperand(Store->getPointerOperandIndex(), To);
   Store->setAlignment(std::min(Store->getAlign(), Align(width(AI))));
