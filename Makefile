@@ -37,7 +37,7 @@ demo: setup build
 
 # the differential fuzzers at campaign size (about 30 minutes on two
 # cores): copies, element stagings, chunk windows, transposes, arrays in turn,
-# records refilled per iteration
+# records refilled per iteration, store windows
 fuzz: build
 	COALDA_FUZZ_EXAMPLES=5000 $(BIN)/pytest -q tests/test_fuzz.py
 	COALDA_STAGE_FUZZ=1600 $(BIN)/pytest -q -n auto tests/test_staging.py -k random_staging
@@ -45,6 +45,7 @@ fuzz: build
 	COALDA_TRANSPOSE_FUZZ=480 $(BIN)/pytest -q -n auto tests/test_transpose.py -k "random_transposes and not catch"
 	COALDA_TURN_FUZZ=480 $(BIN)/pytest -q -n auto tests/test_turn_fuzz.py
 	COALDA_RECORD_FUZZ=600 $(BIN)/pytest -q -n auto tests/test_record_fuzz.py
+	COALDA_STORE_WINDOW_FUZZ=600 $(BIN)/pytest -q -n auto tests/test_store_window_fuzz.py
 
 # the adversarial corpora at -O0 under the whole matrix, as at -O3 (make test
 # runs -O0 under the forward and reverse schedules, and test_adversarial.py's
