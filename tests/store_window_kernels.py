@@ -82,7 +82,6 @@ LOAD_BYTES = {"float": 4, "int": 4, "double": 8, "float2": 8, "float4": 16}
 STORE_BYTES = {"float": 4, "int": 4, "double": 8, "float2": 8, "float4": 16, "int4": 16, "double2": 16}
 # the scalar a load's element becomes, and its stores' members
 ACC = {"float": "float", "float2": "float", "float4": "float", "double": "double", "int": "int"}
-ACC_BYTES = {"float": 4, "double": 8, "int": 4}
 MEMBERS = {"float2": ("float", 2), "float4": ("float", 4), "int4": ("int", 4), "double2": ("double", 2)}
 LAYOUTS = ("separate", "in_place", "after", "in_row")
 GUARDS = ("early_return", "bounds", "none")
@@ -391,7 +390,8 @@ class StoreWindowKernel:
         if self.one_buffer:
             size = max(self.src_off + n * self.row * self.lw, self.dest_off + n * self.drow * self.sw)
             # the offsets in src's elements (multiples of the widest element)
-            params = [f'{{ name = "buf", inout = "{size}" }}', f'{{ name = "src_off", value = "{self.src_off // self.lw}" }}',
+            params = [f'{{ name = "buf", inout = "{size}" }}',
+                      f'{{ name = "src_off", value = "{self.src_off // self.lw}" }}',
                       f'{{ name = "dest_off", value = "{self.dest_off // self.lw}" }}']
         else:
             params = [f'{{ name = "dest", {dest_kind} = "{n * self.drow * self.sw}" }}',

@@ -38,9 +38,13 @@ CORPUS = TESTCASES / "adversarial"
 # test_adversarial_real_shapes.py and test_adversarial_arrays_in_turn.py,
 # through `coalda run` with their decisions pinned (here they would run a
 # second time).
+# records_break.cu and store_windows.cu run in
+# test_adversarial_records_break.py and test_adversarial_store_windows.py,
+# at -O3 and -O0 with their decisions pinned, the same way.
 # private_pointers.cu is analysis only (no launch spec): its report is pinned
 # in test_private_pointers.py.
-OWN_TESTS = {"windows", "read_only_windows", "real_shapes", "arrays_in_turn", "private_pointers"}
+OWN_TESTS = {"windows", "read_only_windows", "real_shapes", "arrays_in_turn", "private_pointers",
+             "records_break", "store_windows"}
 SOURCES = sorted(p for p in CORPUS.glob("*.cu") if p.stem not in OWN_TESTS)
 OPT_LEVELS = (0, 3)
 
