@@ -533,8 +533,11 @@ def merged(pinned: dict[str, Any], fresh: dict[str, Any], programs: set[str], ke
 
 
 def differences(pinned: dict[str, Any], fresh: dict[str, Any]) -> list[str]:
-    """Each rewrite gained or lost, and each file that newly crashes or runs
-    over budget (or no longer does), between two censuses of the same programs."""
+    """Each rewrite gained or lost, each file whose own uncoalesced global
+    accesses are rewritten more or fewer (a rewrite set can stay while the
+    accesses it takes change: softmax's stores joined its window), and each
+    file that newly crashes or runs over budget (or no longer does), between
+    two censuses of the same programs."""
     lines: list[str] = []
     old, new = Counter(pinned.get("rewrites", [])), Counter(fresh["rewrites"])
     unmeasured = {r["file"] for r in fresh["rows"] if r["status"] in (CRASH, TIMEOUT, OUT_OF_MEMORY)}
@@ -542,6 +545,12 @@ def differences(pinned: dict[str, Any], fresh: dict[str, Any]) -> list[str]:
         file = entry.split(":", 1)[0]
         lines.append(f"lost:   {entry}" + ("  (the file did not finish)" if file in unmeasured else ""))
     lines += [f"gained: {entry}" for entry in sorted((new - old).elements())]
+    def rewritten(data: dict[str, Any]) -> dict[str, int]:
+        return {r["file"]: r.get("counts", {}).get("own_uncoalesced_global", {}).get("rewritten", 0)
+                for r in data.get("rows", [])}
+    before_n, now_n = rewritten(pinned), rewritten(fresh)
+    lines += [f"own accesses rewritten: {f} {before_n[f]} -> {now_n[f]}"
+              for f in sorted(before_n.keys() & now_n.keys()) if before_n[f] != now_n[f]]
     for what in ("crash", "over_budget"):
         before, now = set(pinned.get("failures", {}).get(what, [])), set(fresh["failures"][what])
         label = what.replace("_", " ")

@@ -215,6 +215,16 @@ def test_differences() -> None:
     assert cc.differences(fresh, fresh) == []
 
 
+def test_differences_count_the_accesses_a_rewrite_takes() -> None:
+    """The same rewrite set, one more access taken: a difference."""
+    def row(n: int) -> dict:
+        return {"file": "a/m.cu", "status": "ok", "counts": {"own_uncoalesced_global": {"total": 9, "rewritten": n}}}
+    base = {"rewrites": ["a/m.cu:k:window:9"], "failures": {"crash": [], "over_budget": []}}
+    pinned, fresh = {**base, "rows": [row(13)]}, {**base, "rows": [row(15)]}
+    assert cc.differences(pinned, fresh) == ["own accesses rewritten: a/m.cu 13 -> 15"]
+    assert cc.differences(fresh, fresh) == []
+
+
 def test_update_of_some_programs_keeps_the_others() -> None:
     row = {"kernels": 1, "seconds": 1.0, "peak_mb": 1.0, "over_budget": False, "counts": {}, "status": "ok"}
     pinned = cc.census([{**row, "file": "a/m.cu"}, {**row, "file": "b/m.cu"}],
