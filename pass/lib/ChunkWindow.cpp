@@ -35,6 +35,9 @@
 // with a request a row, 18 of 32 lanes: docs/runs/records-flat/); its
 // hand-written twins 1.10x and 1.77x (docs/probe/dslash_units-h200.txt).
 //
+// Stores of a chunk such a loop writes, record after record, go through a
+// store window each warp writes back (StoreWindow.cpp; softmax 2.45x).
+//
 // A form for measurements, off by default: -coalda-window-scope=warp, each
 // warp refills its own rows of the other windows too (dslash's 32-byte
 // windows over the arms 0.67x, softmax 1.03x -> 1.00x: docs/runs/records/).

@@ -29,10 +29,13 @@
 //    the write-back writes what the thread wrote, the value it wrote last;
 //  - nothing in the loop reads or writes the array meanwhile: each load,
 //    store or call of the loop is provably elsewhere (another object,
-//    shared or local memory), or a load of a windowed array whose byte
-//    ranges in the loop may meet the stored array's; for those the vote
-//    also asks that the two ranges of the block's rows be disjoint
-//    (RangeCheck), so no refill reads a byte the tile still holds;
+//    shared or local memory), or a load of a windowed array (never the
+//    stored one itself) whose byte ranges in the loop may meet the stored
+//    array's; for those the store windows run only where the two ranges of
+//    the block's rows are disjoint (RangeCheck, in the store windows' own
+//    flag, beside whole warps and rows of 80 bytes: a block without it
+//    stores where the original does and keeps its load windows), so no
+//    refill reads a byte the tile still holds;
 //  - other threads that read the bytes in the original would race with
 //    the owner unless a barrier orders them, and a barrier in the loop
 //    refuses the window; after the loop the write-back is done;
