@@ -35,8 +35,7 @@
 // with a request a row, 18 of 32 lanes: docs/runs/records-flat/); its
 // hand-written twins 1.10x and 1.77x (docs/probe/dslash_units-h200.txt).
 //
-// Stores of a chunk such a loop writes, record after record, go through a
-// store window each warp writes back (StoreWindow.cpp; softmax 2.45x).
+// Stores of a chunk such a loop writes, record after record: StoreWindow.cpp.
 //
 // A form for measurements, off by default: -coalda-window-scope=warp, each
 // warp refills its own rows of the other windows too (dslash's 32-byte
@@ -271,15 +270,8 @@ const SCEV *lastIteration(const SCEVAddRecExpr *AR, const Loop *L,
   return Last;
 }
 
-namespace {
-
-/// The site of A when ScalarEvolution cannot follow its pointer: the
-/// automaton reads its uniform part as c*iter(IV) (c > 0 bytes, IV L's
-/// induction phi, which ScalarEvolution follows) plus terms invariant in L.
-Expected<WindowSite> siteByInduction(const AccessExpr &A, Loop *L,
-                                     const CoalescingInfo &Info,
-                                     ScalarEvolution &SE) {
-  const std::vector<Atom> &Atoms = Info.atoms();
+std::optional<IterationTerm> iterationTerm(const AccessExpr &A, const Loop *L,
+                                           const std::vector<Atom> &Atoms) {
   const PHINode *IV = nullptr;
   int64_t PerIteration = 0;
   bool Invariant = true;
@@ -298,7 +290,23 @@ Expected<WindowSite> siteByInduction(const AccessExpr &A, Loop *L,
     }
   if (!IV || !Invariant || PerIteration <= 0 ||
       IV->getParent() != L->getHeader())
+    return std::nullopt;
+  return IterationTerm{IV, PerIteration};
+}
+
+namespace {
+
+/// The site of A when ScalarEvolution cannot follow its pointer: the
+/// automaton reads its uniform part as c*iter(IV) (c > 0 bytes, IV L's
+/// induction phi, which ScalarEvolution follows) plus terms invariant in L.
+Expected<WindowSite> siteByInduction(const AccessExpr &A, Loop *L,
+                                     const CoalescingInfo &Info,
+                                     ScalarEvolution &SE) {
+  std::optional<IterationTerm> Term = iterationTerm(A, L, Info.atoms());
+  if (!Term)
     return noSite("its address does not advance by a constant with the loop");
+  const PHINode *IV = Term->IV;
+  int64_t PerIteration = Term->BytesPerIteration;
   auto *IVRec = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(const_cast<PHINode *>(IV)));
   const auto *IVStep =
       IVRec && IVRec->getLoop() == L && IVRec->isAffine()

@@ -391,14 +391,20 @@ void WindowEmitter::flatUnits(
 
 /// The thread's own row of array AI's tile at Ld's address (in the window).
 Value *WindowEmitter::readOwnRow(IRBuilder<> &B, unsigned AI, LoadInst *Ld) {
+  return B.CreateAlignedLoad(Ld->getType(),
+                             ownSlot(B, AI, Ld->getPointerOperand()),
+                             Align(width(AI)), "coalda.window.value");
+}
+
+/// The thread's slot of array AI's tile for its address Ptr (in the open
+/// window): its row, at Ptr's offset from the window's start.
+Value *WindowEmitter::ownSlot(IRBuilder<> &B, unsigned AI, Value *Ptr) {
   ArrayState &St = States[AI];
-  Value *Row0 = B.CreateSub(B.CreatePtrToInt(Ld->getPointerOperand(), I64),
-                            B.CreateMul(St.Stride, Tid));
+  Value *Row0 =
+      B.CreateSub(B.CreatePtrToInt(Ptr, I64), B.CreateMul(St.Stride, Tid));
   Value *InRow = B.CreateSub(Row0, B.CreateLoad(I64, St.Start));
-  Value *Slot = B.CreateGEP(
+  return B.CreateGEP(
       I8, St.Tile, B.CreateAdd(B.CreateMul(Tid, B.getInt64(pitch(AI))), InRow));
-  return B.CreateAlignedLoad(Ld->getType(), Slot, Align(width(AI)),
-                             "coalda.window.value");
 }
 
 /// One site, in the windowed code: a hit reads the own row; a miss refills

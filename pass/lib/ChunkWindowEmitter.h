@@ -100,6 +100,7 @@ private:
   void emitSite(unsigned AI, const WindowSite &S);
   void emitIterationRefill(unsigned AI);
   Value *readOwnRow(IRBuilder<> &B, unsigned AI, LoadInst *Ld);
+  Value *ownSlot(IRBuilder<> &B, unsigned AI, Value *Ptr);
   void moveRows(IRBuilder<> &B, unsigned AI, Value *Own, Value *Bytes);
   void moveRecords(IRBuilder<> &B, unsigned AI);
   void flatUnits(IRBuilder<> &B, unsigned AI, Value *Own,

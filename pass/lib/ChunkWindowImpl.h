@@ -17,6 +17,7 @@
 #include <utility>
 
 namespace llvm {
+class PHINode;
 class SCEVAddRecExpr;
 } // namespace llvm
 
@@ -43,6 +44,18 @@ const llvm::SCEV *lastIteration(const llvm::SCEVAddRecExpr *AR,
 /// one uniform part.
 std::optional<std::pair<int64_t, int64_t>>
 iterationRecord(const StagedArray &A);
+
+/// The automaton's reading of A's uniform part as c*iter(IV) beside terms
+/// invariant in L (-O0's sign-extended int index, which ScalarEvolution
+/// cannot follow): IV, L's induction phi, and c > 0, the bytes the address
+/// advances by an iteration.
+struct IterationTerm {
+  const llvm::PHINode *IV = nullptr;
+  int64_t BytesPerIteration = 0;
+};
+std::optional<IterationTerm> iterationTerm(const AccessExpr &A,
+                                           const llvm::Loop *L,
+                                           const std::vector<Atom> &Atoms);
 
 /// Store windows (StoreWindow.cpp): adds to C, after its load windows'
 /// cost rules, the arrays whose chunk stores go through a window flushed by

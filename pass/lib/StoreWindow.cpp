@@ -140,19 +140,9 @@ std::optional<int64_t> advance(const AccessExpr &A, const Loop *L,
     if (AR->getLoop() == L && AR->isAffine())
       if (auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)))
         return Step->getAPInt().getSExtValue();
-  std::optional<int64_t> PerIteration;
-  for (const auto &[M, Coeff] : A.Uniform.Terms)
-    for (unsigned Id : M) {
-      const Atom &At = Atoms[Id];
-      const auto *I = dyn_cast_or_null<Instruction>(At.V);
-      bool Own = At.Kind == Atom::Iteration && I &&
-                 I->getParent() == L->getHeader();
-      if (Own && M.size() == 1 && !PerIteration)
-        PerIteration = Coeff;
-      else if (Own || (I && L->contains(I)))
-        return std::nullopt;
-    }
-  return PerIteration;
+  if (std::optional<IterationTerm> Term = iterationTerm(A, L, Atoms))
+    return Term->BytesPerIteration;
+  return std::nullopt;
 }
 
 /// The sites of the stores (one width, whole units, every iteration), each
@@ -271,10 +261,13 @@ std::optional<std::string> checkLoop(const StagedArray &D,
       if (Own.contains(&I) || !I.mayReadOrWriteMemory() ||
           isa<DbgInfoIntrinsic>(I) || isa<LifetimeIntrinsic>(I))
         continue;
-      const Value *Ptr = getLoadStorePointerOperand(&I);
-      if (!Ptr || isa<CallBase>(I))
+      auto Touches = [&] {
         return refuse(describe(&I) + " in its loop may read or write " +
                       baseName(D.Base) + "'s chunk while the window holds it");
+      };
+      const Value *Ptr = getLoadStorePointerOperand(&I);
+      if (!Ptr || isa<CallBase>(I))
+        return Touches();
       unsigned AS = Ptr->getType()->getPointerAddressSpace();
       if (AS == 3 || AS == 5 || isa<AllocaInst>(getUnderlyingObject(Ptr)) ||
           provablyDisjoint(Ptr, D.Base))
@@ -282,8 +275,7 @@ std::optional<std::string> checkLoop(const StagedArray &D,
       std::optional<unsigned> Read =
           isa<LoadInst>(I) ? readWindowOf(C, I) : std::nullopt;
       if (!Read)
-        return refuse(describe(&I) + " in its loop may read or write " +
-                      baseName(D.Base) + "'s chunk while the window holds it");
+        return Touches();
       // The loop reads what it writes (`x[p*C + k] *= s`): the ranges
       // would never be apart.
       if (C.Arrays[*Read].Base == D.Base)

@@ -113,15 +113,10 @@ void WindowEmitter::emitStoreOpen(unsigned AI) {
 /// record), else where it was.
 void WindowEmitter::emitStoreSite(unsigned AI, const WindowSite &S) {
   auto *Store = cast<StoreInst>(S.Access->Inst);
-  ArrayState &St = States[AI];
   LocatedBuilder B(Store->getParent(), Store->getDebugLoc());
   B.SetInsertPoint(Store);
   Value *Ptr = Store->getPointerOperand();
-  Value *Row0 = B.CreateSub(B.CreatePtrToInt(Ptr, I64),
-                            B.CreateMul(St.Stride, Tid));
-  Value *InRow = B.CreateSub(Row0, B.CreateLoad(I64, St.Start));
-  Value *Slot = B.CreateGEP(
-      I8, St.Tile, B.CreateAdd(B.CreateMul(Tid, B.getInt64(pitch(AI))), InRow));
+  Value *Slot = ownSlot(B, AI, Ptr);
   // A select of the address, not a branch: splitting the block here could
   // part a multiply from its add (no fma on the GPU: other bits). Both as
   // generic addresses (a global one, where address spaces were inferred,
