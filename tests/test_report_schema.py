@@ -53,9 +53,10 @@ def produced() -> dict[str, set[str]]:
     return keys
 
 
-# Keys only `coalda optimize` writes, after ptxas: tests/test_register_budget.py
-# checks that they are produced and documented.
-OPTIMIZE_ONLY = {"Kernel": {"register_limit"}}
+# Keys only `coalda optimize` writes, after ptxas (tests/test_register_budget.py
+# checks that they are produced and documented), and those only the option
+# -coalda-reshape-launches writes (tests/test_grid_variants.py checks them).
+OPTIMIZE_ONLY = {"Kernel": {"register_limit", "launch"}}
 
 
 def test_every_key_is_documented_and_every_documented_key_exists() -> None:

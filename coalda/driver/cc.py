@@ -57,7 +57,7 @@ from typing import Literal
 
 import click
 
-from . import pch, registers
+from . import launches, pch, registers
 from .compile import ARCHES
 from ..errors import CoaldaError, ToolFailed, ToolNotFound
 from .toolchain import cuda_path, cuda_version, find_clang, find_plugin
@@ -140,6 +140,9 @@ class Invocation:
     # on a machine with that nvcc); coalda cc compiles with its own tree.
     ignored_cuda_path: str | None = None
     coalda: bool = True
+    # -fcoalda-reshape: launches of grid variants (launches.py); off until the
+    # corpus has measured it
+    reshape: bool = False
     print_cuda_path: bool = False  # --print-cuda-path: the tree, for CMake's CUDAToolkit_ROOT
     verbose: bool = False
     opt_level: str | None = None  # the last -O given, None for the default -O3
@@ -264,7 +267,8 @@ def parse_args(argv: Sequence[str]) -> Invocation:
         name = arg.split("=", 1)[0]
         if arg == "-arch" or name == "-arch":
             inv.clang_args.append(f"--cuda-gpu-arch={value if arg == '-arch' else arg.split('=', 1)[1]}")
-        elif arg not in ("-fcoalda", "-fno-coalda", "-Wcoalda", "--print-cuda-path") and name != "--cuda-path":
+        elif arg not in ("-fcoalda", "-fno-coalda", "-fcoalda-reshape", "-fno-coalda-reshape", "-Wcoalda",
+                         "--print-cuda-path") and name != "--cuda-path":
             # (_passthrough gives clang the --cuda-path coalda cc uses)
             inv.clang_args += [arg] + ([value] if value is not None else [])
         if name in _UNSUPPORTED or arg in ("-rdc=true", "--relocatable-device-code=true"):
@@ -303,6 +307,8 @@ def parse_args(argv: Sequence[str]) -> Invocation:
             inv.coalda = False
         elif arg == "-fcoalda":
             inv.coalda = True
+        elif arg in ("-fcoalda-reshape", "-fno-coalda-reshape"):
+            inv.reshape = arg == "-fcoalda-reshape"
         elif arg == "-Wcoalda":
             inv.summary = True
         elif arg == "-v":
@@ -695,18 +701,21 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     """A .cu source to a host object that carries its device code."""
     images: list[FatbinImage] = []
     ptxas_opt = "-O0" if inv.opt_level == "-O0" else "-O3"
+    reshape = tools.plugin is not None and inv.reshape
+    variants: list[set[str]] = []
     for arch in inv.arches:
         ptx = scratch / f"{Path(source.path).stem}.{arch}.ptx"
         cubin = ptx.with_suffix(".cubin")
         device = [
             tools.clang, "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={arch}", *_common(inv, tools),
             *_without_host_only(inv.compile_flags),
+            *(launches.device_flags() if reshape else []),
             *(inv.device_flags if tools.plugin is not None else _without_coalda_options(inv.device_flags)),
         ]
         report = scratch / f"{Path(source.path).stem}.{arch}.coalda.json"
         if tools.plugin is not None:
             summary = inv.summary and arch == inv.arches[0]
-            if any(f.startswith("-coalda") for f in inv.device_flags) or summary:
+            if reshape or any(f.startswith("-coalda") for f in inv.device_flags) or summary:
                 # -mllvm -coalda-* are read before -fpass-plugin loads the
                 # plugin: load it first, so that its options exist
                 device += ["-Xclang", "-load", "-Xclang", str(tools.plugin)]
@@ -727,6 +736,8 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             print(f"{source.path}: coalda: -O0 leaves the kernels as written (a debug build; the pass runs at "
                   f"-O1 and above, and `coalda analyze -O0 {source.path}` shows what it would rewrite)",
                   file=sys.stderr)
+        if reshape:
+            variants.append(launches.variants_in_ptx(ptx.read_text(errors="replace")))
         assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device)
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
         images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
@@ -736,7 +747,11 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
         tools.clang, "-x", "cuda", "--cuda-host-only", *[f"--cuda-gpu-arch={a}" for a in inv.arches],
         *_common(inv, tools), *inv.compile_flags,
     ]
-    _compile_with_pch(inv, [*host, *inv.dep_flags, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob],
+    # the plugin's launch pass on the host side, outside the PCH's key (it
+    # changes no declaration)
+    relaunch = (launches.host_flags(tools.plugin, launches.common_variants(variants))
+                if reshape and tools.plugin is not None else [])
+    _compile_with_pch(inv, [*host, *inv.dep_flags, *relaunch, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob],
                       ["-c", source.path, "-o", str(obj)], f"clang++-19 could not compile the host code of {source.path}",
                       _host_pch_key(inv, host))
 
@@ -753,6 +768,8 @@ def summary_lines(path: str, pass_report: dict) -> list[str]:
             left += not item["transformed"]
             where = f"{path}:{item['line']}" if item.get("line") else path
             lines.append(f"{where}: coalda: {kernel['name']}: {verdict}: {item['reason']}")
+        if kernel.get("launch"):
+            lines.append(f"{path}: coalda: {kernel['name']}: {kernel['launch']['reason']}")
     kernels = len(pass_report.get("kernels", []))
     lines.append(f"{path}: coalda: {done} rewritten, {left} left alone, in {kernels} kernel{'s' if kernels != 1 else ''}")
     return lines

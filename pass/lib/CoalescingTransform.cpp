@@ -18,6 +18,7 @@
 
 #include "coalda/CoalescingTransform.h"
 #include "CopyGroup.h"
+#include "GridVariant.h"
 #include "Options.h"
 #include "RegisterBudget.h"
 #include "Report.h"
@@ -584,6 +585,39 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
   return adoptCopy(Kernel, Copy, Changed, FAM);
 }
 
+/// Gives the rewritten Kernel its grid-stride variant where it may have
+/// one (GridVariant.h), and says what was decided in a remark and in
+/// Kernel's report entry (the last one, transformKernelOf's).
+void reshapeLaunch(Function &Kernel, bool WasOneStep,
+                   FunctionAnalysisManager &FAM, json::Array *Report) {
+  GridVariantResult Result = makeGridVariant(Kernel, WasOneStep, FAM);
+  if (Result.Variant)
+    boundRegisters(*Result.Variant);
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
+  if (Result.Variant)
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "LaunchReshaped", &Kernel)
+             << "kernel `" << sourceName(Kernel)
+             << "`: " << describe(Result.Why);
+    });
+  else
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "LaunchKept", &Kernel)
+             << "kernel `" << sourceName(Kernel)
+             << "`: " << describe(Result.Why);
+    });
+  if (!Report || Report->empty())
+    return;
+  json::Object *Entry = Report->back().getAsObject();
+  if (!Entry)
+    return;
+  json::Object Launch{{"reshaped", Result.Variant != nullptr},
+                      {"reason", describe(Result.Why)}};
+  if (Result.Variant)
+    Launch["variant"] = Result.Variant->getName();
+  (*Entry)["launch"] = std::move(Launch);
+}
+
 void writeReport(Module &M, json::Array Kernels) {
   std::error_code EC;
   raw_fd_ostream OS(opts::ReportFile, EC, sys::fs::OF_Text);
@@ -615,11 +649,15 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
   json::Array Report;
   bool Changed = false;
   for (Function *F : Kernels) {
+    bool OneStep = opts::ReshapeLaunches && oneStepPerThread(*F);
     if (!transformKernelOf(*F, FAM,
                            opts::ReportFile.empty() ? nullptr : &Report))
       continue;
     Changed = true;
     boundRegisters(*F);
+    if (opts::ReshapeLaunches)
+      reshapeLaunch(*F, OneStep, FAM,
+                    opts::ReportFile.empty() ? nullptr : &Report);
   }
   if (!opts::ReportFile.empty())
     writeReport(M, std::move(Report));

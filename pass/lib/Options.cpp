@@ -50,6 +50,12 @@ cl::opt<bool> StageArraysInTurn(
              "six 64-byte records per thread: 3.22x, "
              "docs/probe/lulesh_hgc_stores.cu); false refuses them "
              "(StagingTileTooLarge)"));
+cl::opt<bool> ReshapeLaunches(
+    "coalda-reshape-launches", cl::init(false),
+    cl::desc("Give each rewritten kernel of one piece of work per thread a "
+             "grid-stride variant, K__coalda_grid, for a reshaped launch "
+             "(GridVariant.cpp). Off by default: only a build whose host "
+             "side launches the variant (coalda cc) turns it on"));
 cl::opt<bool> StageReadOnly(
     "coalda-stage-read-only", cl::init(false),
     cl::desc("Also stage read-only arrays read whole at the same index as a "

@@ -4,12 +4,15 @@
 // transformation, `-passes='print<coalda>'` prints the analysis, and
 // `clang++-19 -fpass-plugin=libCoalda.so` runs the transformation at the end
 // of clang's -O1..-O3 pipeline (it skips modules that are not NVPTX, so only
-// the device side of a CUDA compile is touched).
+// the device side of a CUDA compile is touched). On a host compile given
+// -coalda-launch-variants, the launch pass (LaunchHost.h) runs at the
+// pipeline's start, at every -O level.
 //
 //===----------------------------------------------------------------------===//
 
 #include "coalda/CoalescingAnalysis.h"
 #include "coalda/CoalescingTransform.h"
+#include "coalda/LaunchHost.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -25,6 +28,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name == "coalda-launch-host") {
+                    MPM.addPass(coalda::LaunchHostPass());
+                    return true;
+                  }
                   if (Name != "coalda")
                     return false;
                   MPM.addPass(coalda::CoalescingTransformPass());
@@ -37,6 +44,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                     return false;
                   FPM.addPass(coalda::CoalescingPrinterPass(errs()));
                   return true;
+                });
+            // The host side of reshaped launches, before the stubs are
+            // inlined (a no-op unless -coalda-launch-variants lists some).
+            PB.registerPipelineStartEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(coalda::LaunchHostPass());
                 });
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel Level) {

@@ -69,7 +69,14 @@ bool isRowUniformRegister(Intrinsic::ID ID) {
   }
 }
 
-bool isDivergenceSource(const Value *V, bool IsKernel) {
+/// Block-wide votes: the same result in every thread of the block.
+bool isBlockVote(Intrinsic::ID ID) {
+  return ID == Intrinsic::nvvm_barrier0_and ||
+         ID == Intrinsic::nvvm_barrier0_or ||
+         ID == Intrinsic::nvvm_barrier0_popc;
+}
+
+bool isDivergenceSource(const Value *V, bool IsKernel, UniformScope Scope) {
   if (isa<Argument>(V))
     return !IsKernel;
   const auto *I = dyn_cast<Instruction>(V);
@@ -85,7 +92,13 @@ bool isDivergenceSource(const Value *V, bool IsKernel) {
   const auto *II = dyn_cast<IntrinsicInst>(Call);
   if (!II)
     return true;
-  if (isRowUniformRegister(II->getIntrinsicID()))
+  Intrinsic::ID ID = II->getIntrinsicID();
+  if (Scope == UniformScope::Block &&
+      (ID == Intrinsic::nvvm_read_ptx_sreg_tid_y ||
+       ID == Intrinsic::nvvm_read_ptx_sreg_tid_z))
+    return true;
+  if (isRowUniformRegister(ID) ||
+      (Scope == UniformScope::Block && isBlockVote(ID)))
     return false;
   // Every other special register (tid.x, laneid, clock, ...) differs per
   // thread; other intrinsics are pure functions of their operands unless
@@ -99,23 +112,31 @@ bool isDivergenceSource(const Value *V, bool IsKernel) {
 /// that LLVM's UniformityAnalysis can use them.
 class RowDivergence : public TargetTransformInfoImplCRTPBase<RowDivergence> {
 public:
-  RowDivergence(const DataLayout &DL, bool IsKernel)
-      : TargetTransformInfoImplCRTPBase(DL), IsKernel(IsKernel) {}
+  RowDivergence(const DataLayout &DL, bool IsKernel, UniformScope Scope)
+      : TargetTransformInfoImplCRTPBase(DL), IsKernel(IsKernel),
+        Scope(Scope) {}
   bool hasBranchDivergence(const Function *) const { return true; }
   bool isSourceOfDivergence(const Value *V) const {
-    return isDivergenceSource(V, IsKernel);
+    return isDivergenceSource(V, IsKernel, Scope);
   }
-  bool isAlwaysUniform(const Value *) const { return false; }
+  /// A block-wide vote's result, whatever its operand (at block scope).
+  bool isAlwaysUniform(const Value *V) const {
+    const auto *II = dyn_cast<IntrinsicInst>(V);
+    return Scope == UniformScope::Block && II &&
+           isBlockVote(II->getIntrinsicID());
+  }
 
 private:
   bool IsKernel;
+  UniformScope Scope;
 };
 
 } // namespace
 
 RowUniformity::RowUniformity(Function &F, bool IsKernel,
-                             const DominatorTree &DT, const CycleInfo &Cycles)
-    : RowTTI(RowDivergence(F.getDataLayout(), IsKernel)),
+                             const DominatorTree &DT, const CycleInfo &Cycles,
+                             UniformScope Scope)
+    : RowTTI(RowDivergence(F.getDataLayout(), IsKernel, Scope)),
       UI(DT, Cycles, &RowTTI) {
   // What UniformityInfoAnalysis::run does, on the caller's DT and cycles
   // (RowDivergence always has branch divergence).

@@ -35,12 +35,18 @@ class Value;
 
 namespace coalda {
 
+/// Whose threads a value is uniform across: a block row's (threadIdx.y
+/// and .z uniform), or the whole block's (GridVariant.cpp: threadIdx.y and
+/// .z diverge, and block-wide votes, __syncthreads_and/or/count, do not).
+enum class UniformScope { Row, Block };
+
 class RowUniformity {
 public:
   /// DT and Cycles are F's, and must outlive this object (the caller's
   /// analysis manager invalidates them together with it).
   RowUniformity(llvm::Function &F, bool IsKernel,
-                const llvm::DominatorTree &DT, const llvm::CycleInfo &Cycles);
+                const llvm::DominatorTree &DT, const llvm::CycleInfo &Cycles,
+                UniformScope Scope = UniformScope::Row);
   ~RowUniformity();
   RowUniformity(const RowUniformity &) = delete;
   RowUniformity &operator=(const RowUniformity &) = delete;

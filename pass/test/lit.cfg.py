@@ -15,6 +15,9 @@ plugin = config.coalda_plugin
 config.substitutions.append(
     ("%opt", f"{tools}/opt -load-pass-plugin={plugin} -verify-each"))
 config.substitutions.append(("%plugin", plugin))
+# the run-time choice of reshaped launches, built beside the plugin
+config.substitutions.append(
+    ("%launch_runtime", os.path.join(os.path.dirname(plugin), "coalda-launch-runtime.bc")))
 config.substitutions.append(("%clang", os.path.join(tools, "clang++")))
 config.substitutions.append(("%cuda_path", os.environ.get("COALDA_CUDA_PATH", "")))
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", "")])

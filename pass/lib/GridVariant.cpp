@@ -1,0 +1,413 @@
+//===- GridVariant.cpp - A kernel's variant for a reshaped launch --------===//
+//
+// Issue 40's reshaped launches, device half. A kernel that does one piece
+// of work per thread (no loop) is bound by the rate at which the GPU starts
+// blocks: rgb's copy at 128 threads moves 1.2 TB/s however its accesses are
+// rewritten, and the same copy written as a grid-stride loop over a grid the
+// size of the device moves 3.6 TB/s (docs/benchmarks.md). So a rewritten
+// kernel K of that shape gets a second kernel, K__coalda_grid, that loops
+// over the original grid's blocks:
+//
+//   K__coalda_grid(args..., unsigned G):
+//     for (vb = blockIdx.x; vb < G; vb += gridDim.x)
+//       K's body, with blockIdx.x read as vb and gridDim.x as G,
+//       its returns going to the next vb
+//       (and a __syncthreads() before it, when K uses shared memory)
+//
+// The host half (LaunchHost.cpp) launches it, in `coalda cc` builds, on a
+// one-dimensional grid of at most as many blocks as the device holds at
+// once, passing the original grid's x size as G; a launch with a grid of
+// more than one dimension keeps the original. blockIdx.y/z and gridDim.y/z
+// are then 0 and 1 in both launches, so only the x registers are read
+// anew.
+//
+// Why it computes the same bytes: each iteration runs one original block,
+// whole, with the same thread indices; the original's blocks may run in any
+// order and any number at once, so running them in turn on fewer blocks is
+// one of its schedules. What could break that, and is refused:
+//   - a thread that leaves its block (returns) while the others still
+//     synchronize: in the variant it goes on to the next block and would
+//     meet the others' barrier there. Refused when a divergent branch can
+//     lead to a return without a synchronization and a synchronization is
+//     reachable from it (RowUniformity.h, over the whole block);
+//   - shared memory, read in the next iteration before every warp is done
+//     with this one: a barrier ends each iteration; a kernel that shares
+//     memory without any barrier (warp-synchronous code) is refused;
+//   - blocks that wait for one another (spin-waits on flags): an atomic or
+//     volatile access in a loop refuses the kernel;
+//   - calls and inline assembly (they may read %ctaid), grid and cluster
+//     registers, cluster shapes.
+// The cost rule: only kernels with no loop before the rewrite (one piece of
+// work per thread). A kernel that loops over its own work is not bound by
+// the block rate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GridVariant.h"
+#include "RowUniformity.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/CycleAnalysis.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#define DEBUG_TYPE "coalda-grid-variant"
+
+using namespace llvm;
+
+STATISTIC(NumGridVariants, "Rewritten kernels given a grid-stride variant");
+STATISTIC(NumGridRefused, "Rewritten kernels refused a grid-stride variant");
+
+namespace coalda {
+namespace {
+
+/// An intrinsic that synchronizes threads or depends on which are
+/// converged: block and warp barriers, shuffles, votes, matches, the
+/// active mask.
+bool isSyncOp(const Function &Callee) {
+  StringRef Name = Callee.getName();
+  if (!Name.consume_front("llvm.nvvm."))
+    return false;
+  return Name.contains("sync") || Name.starts_with("barrier") ||
+         Name.starts_with("bar.") || Name == "activemask";
+}
+
+/// A special register the variant reads as the original did: the thread's
+/// and block's indices and sizes (x of the block's are read anew), the
+/// lane, clocks, the SM.
+bool isBlockRegister(StringRef Reg) {
+  for (StringRef Ok : {"tid.", "ntid.", "ctaid.", "nctaid.", "laneid",
+                       "warpsize", "lanemask", "clock", "globaltimer", "smid",
+                       "nsmid", "warpid", "nwarpid"})
+    if (Reg.starts_with(Ok))
+      return true;
+  return false;
+}
+
+/// What K's calls allow, or None.
+GridVariantRefusal checkCalls(Function &K, bool &HasSync) {
+  for (Instruction &I : instructions(K)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call)
+      continue;
+    if (Call->isInlineAsm())
+      return GridVariantRefusal::InlineAsm;
+    const Function *Callee = Call->getCalledFunction();
+    if (!Callee || !Callee->isIntrinsic())
+      return GridVariantRefusal::Call;
+    StringRef Name = Callee->getName();
+    if (Name.consume_front("llvm.nvvm.read.ptx.sreg.") &&
+        !isBlockRegister(Name))
+      return GridVariantRefusal::GridRegister;
+    if (Name.contains("cluster"))
+      return GridVariantRefusal::GridRegister;
+    HasSync |= isSyncOp(*Callee);
+  }
+  return GridVariantRefusal::None;
+}
+
+/// Whether I waits on other threads' writes when it sits in a loop.
+bool mayPoll(const Instruction &I) {
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I))
+    return true;
+  if (auto *Load = dyn_cast<LoadInst>(&I))
+    return Load->isVolatile() || Load->isAtomic();
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    if (const Function *Callee = Call->getCalledFunction())
+      return Callee->getName().contains("atomic");
+  return false;
+}
+
+bool hasSpinWait(const LoopInfo &LI) {
+  for (const Loop *L : LI.getLoopsInPreorder())
+    for (const BasicBlock *BB : L->blocks())
+      if (any_of(*BB, mayPoll))
+        return true;
+  return false;
+}
+
+/// Whether K names shared memory (addrspace 3), directly or through a
+/// constant expression.
+bool usesSharedMemory(Function &K) {
+  for (GlobalVariable &G : K.getParent()->globals()) {
+    if (G.getAddressSpace() != 3)
+      continue;
+    SmallVector<const User *, 8> Work(G.users().begin(), G.users().end());
+    while (!Work.empty()) {
+      const User *U = Work.pop_back_val();
+      if (auto *I = dyn_cast<Instruction>(U)) {
+        if (I->getFunction() == &K)
+          return true;
+      } else if (isa<Constant>(U)) {
+        Work.append(U->user_begin(), U->user_end());
+      }
+    }
+  }
+  return false;
+}
+
+bool blockSyncs(const BasicBlock &BB) {
+  return any_of(BB, [](const Instruction &I) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    return Callee && isSyncOp(*Callee);
+  });
+}
+
+/// Whether a return is reachable from From without passing a block that
+/// synchronizes.
+bool returnsWithoutSync(const BasicBlock *From) {
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Work{From};
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (!Seen.insert(BB).second || blockSyncs(*BB))
+      continue;
+    if (isa<ReturnInst>(BB->getTerminator()))
+      return true;
+    append_range(Work, successors(BB));
+  }
+  return false;
+}
+
+/// Whether a block after From's terminator synchronizes.
+bool reachesSync(const BasicBlock *From) {
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Work(succ_begin(From), succ_end(From));
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (!Seen.insert(BB).second)
+      continue;
+    if (blockSyncs(*BB))
+      return true;
+    append_range(Work, successors(BB));
+  }
+  return false;
+}
+
+/// Whether a thread may return while others of its block still
+/// synchronize: a divergent branch with a way to a return that passes no
+/// synchronization, from which a synchronization is reachable.
+bool mayExitBeforeSync(Function &K, const RowUniformity &Block) {
+  for (BasicBlock &BB : K) {
+    if (succ_size(&BB) < 2 || Block.isUniformBranch(BB) || !reachesSync(&BB))
+      continue;
+    if (any_of(successors(&BB), returnsWithoutSync))
+      return true;
+  }
+  return false;
+}
+
+bool declaresCluster(const Function &K) {
+  const NamedMDNode *Annotations =
+      K.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!Annotations)
+    return false;
+  for (const MDNode *Node : Annotations->operands()) {
+    if (Node->getNumOperands() < 2 ||
+        mdconst::dyn_extract_or_null<Function>(Node->getOperand(0)) != &K)
+      continue;
+    for (unsigned I = 1; I + 1 < Node->getNumOperands(); I += 2)
+      if (auto *Tag = dyn_cast<MDString>(Node->getOperand(I)))
+        if (Tag->getString().contains("cluster"))
+          return true;
+  }
+  return false;
+}
+
+GridVariantRefusal checkKernel(Function &K, bool &UsesShared,
+                               FunctionAnalysisManager &FAM) {
+  bool HasSync = false;
+  if (declaresCluster(K))
+    return GridVariantRefusal::ClusterLaunch;
+  if (GridVariantRefusal Why = checkCalls(K, HasSync);
+      Why != GridVariantRefusal::None)
+    return Why;
+  if (hasSpinWait(FAM.getResult<LoopAnalysis>(K)))
+    return GridVariantRefusal::SpinWait;
+  UsesShared = usesSharedMemory(K);
+  if (UsesShared && !HasSync)
+    return GridVariantRefusal::SharedNoBarrier;
+  if (HasSync && mayExitBeforeSync(
+                     K, RowUniformity(K, /*IsKernel=*/true,
+                                      FAM.getResult<DominatorTreeAnalysis>(K),
+                                      FAM.getResult<CycleAnalysis>(K),
+                                      UniformScope::Block)))
+    return GridVariantRefusal::ExitBeforeSync;
+  return GridVariantRefusal::None;
+}
+
+/// K's copy with one more parameter, the original grid's x size, and K's
+/// kernel annotations.
+Function *cloneWithGridParam(Function &K) {
+  SmallVector<Type *, 8> Params(K.getFunctionType()->params());
+  Params.push_back(Type::getInt32Ty(K.getContext()));
+  auto *Ty = FunctionType::get(K.getReturnType(), Params, false);
+  Function *V = Function::Create(Ty, K.getLinkage(), K.getAddressSpace(),
+                                 K.getName() + GridVariantSuffix,
+                                 K.getParent());
+  ValueToValueMapTy VMap;
+  auto NewArg = V->arg_begin();
+  for (Argument &A : K.args()) {
+    NewArg->setName(A.getName());
+    VMap[&A] = &*NewArg++;
+  }
+  NewArg->setName("coalda.grid");
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(V, &K, VMap, CloneFunctionChangeType::GlobalChanges,
+                    Returns);
+  V->setCallingConv(K.getCallingConv());
+  if (NamedMDNode *Annotations =
+          K.getParent()->getNamedMetadata("nvvm.annotations")) {
+    SmallVector<MDNode *, 4> Mine;
+    for (MDNode *Node : Annotations->operands())
+      if (Node->getNumOperands() >= 1 &&
+          mdconst::dyn_extract_or_null<Function>(Node->getOperand(0)) == &K)
+        Mine.push_back(Node);
+    for (MDNode *Node : Mine) {
+      SmallVector<Metadata *, 4> Ops(Node->operands());
+      Ops[0] = ValueAsMetadata::get(V);
+      Annotations->addOperand(MDNode::get(K.getContext(), Ops));
+    }
+  }
+  return V;
+}
+
+/// Calls of the x block index and grid size in V.
+void collectIndexReads(Function &V, SmallVectorImpl<CallInst *> &Index,
+                       SmallVectorImpl<CallInst *> &Size) {
+  for (Instruction &I : instructions(V))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+      if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_ctaid_x)
+        Index.push_back(II);
+      else if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_nctaid_x)
+        Size.push_back(II);
+    }
+}
+
+/// V's body becomes the loop over virtual blocks the banner describes.
+void wrapInBlockLoop(Function &V, bool BarrierAtEnd) {
+  LLVMContext &Ctx = V.getContext();
+  Module &M = *V.getParent();
+  Value *G = V.getArg(V.arg_size() - 1);
+  SmallVector<CallInst *, 4> IndexReads, SizeReads;
+  collectIndexReads(V, IndexReads, SizeReads);
+  SmallVector<ReturnInst *, 4> Returns;
+  for (BasicBlock &BB : V)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(Ret);
+
+  BasicBlock *Body = &V.getEntryBlock();
+  BasicBlock *Pre = BasicBlock::Create(Ctx, "vgrid.pre", &V, Body);
+  BasicBlock *Next = BasicBlock::Create(Ctx, "vgrid.next", &V);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "vgrid.done", &V);
+  // The entry's allocas stay in the entry, out of the loop.
+  for (Instruction &I : make_early_inc_range(*Body))
+    if (auto *Alloca = dyn_cast<AllocaInst>(&I);
+        Alloca && Alloca->isStaticAlloca())
+      Alloca->moveBefore(*Pre, Pre->end());
+
+  IRBuilder<> B(Pre);
+  Value *First = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {},
+                                   {}, nullptr, "vgrid.first");
+  Value *Step = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {},
+                                  {}, nullptr, "vgrid.step");
+  B.CreateCondBr(B.CreateICmpULT(First, G), Body, Done);
+
+  B.SetInsertPoint(Body, Body->begin());
+  PHINode *VB = B.CreatePHI(B.getInt32Ty(), 2, "vgrid.block");
+  VB->addIncoming(First, Pre);
+  for (CallInst *Read : IndexReads) {
+    Read->replaceAllUsesWith(VB);
+    Read->eraseFromParent();
+  }
+  for (CallInst *Read : SizeReads) {
+    Read->replaceAllUsesWith(G);
+    Read->eraseFromParent();
+  }
+  for (ReturnInst *Ret : Returns) {
+    BranchInst::Create(Next, Ret);
+    Ret->eraseFromParent();
+  }
+
+  B.SetInsertPoint(Next);
+  if (BarrierAtEnd)
+    B.CreateCall(Intrinsic::getDeclaration(&M, Intrinsic::nvvm_barrier0));
+  // vb < G < 2^31 and the step < 2^31: the sum does not wrap.
+  Value *After = B.CreateAdd(VB, Step, "vgrid.after", /*HasNUW=*/true);
+  VB->addIncoming(After, Next);
+  B.CreateCondBr(B.CreateICmpULT(After, G), Body, Done);
+  ReturnInst::Create(Ctx, Done);
+}
+
+} // namespace
+
+bool oneStepPerThread(Function &Kernel) {
+  for (Instruction &I : instructions(Kernel))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (!Call->getCalledFunction() ||
+          !Call->getCalledFunction()->isIntrinsic())
+        return false;
+  LoopInfo LI{DominatorTree(Kernel)};
+  return LI.empty();
+}
+
+GridVariantResult makeGridVariant(Function &Kernel, bool WasOneStep,
+                                  FunctionAnalysisManager &FAM) {
+  GridVariantResult Result;
+  bool UsesShared = false;
+  Result.Why = WasOneStep ? checkKernel(Kernel, UsesShared, FAM)
+                          : GridVariantRefusal::KernelLoops;
+  if (Result.Why != GridVariantRefusal::None) {
+    LLVM_DEBUG(dbgs() << "coalda: no grid variant of " << Kernel.getName()
+                      << ": " << describe(Result.Why) << "\n");
+    ++NumGridRefused;
+    return Result;
+  }
+  Result.Variant = cloneWithGridParam(Kernel);
+  wrapInBlockLoop(*Result.Variant, UsesShared);
+  ++NumGridVariants;
+  return Result;
+}
+
+StringRef describe(GridVariantRefusal Why) {
+  switch (Why) {
+  case GridVariantRefusal::None:
+    return "launch reshaped where its grid is one-dimensional and larger "
+           "than the device holds: a grid sized to the device, each block "
+           "looping over the original blocks";
+  case GridVariantRefusal::KernelLoops:
+    return "launch kept: each thread loops over its own work, so the block "
+           "rate does not bound the kernel";
+  case GridVariantRefusal::Call:
+    return "launch kept: the kernel calls a function, which may read "
+           "blockIdx";
+  case GridVariantRefusal::InlineAsm:
+    return "launch kept: inline assembly may read blockIdx or synchronize";
+  case GridVariantRefusal::GridRegister:
+    return "launch kept: the kernel reads a grid or cluster register";
+  case GridVariantRefusal::SpinWait:
+    return "launch kept: an atomic or volatile access in a loop may wait "
+           "for another block, which a block looping over blocks could "
+           "deadlock";
+  case GridVariantRefusal::SharedNoBarrier:
+    return "launch kept: the kernel shares memory without __syncthreads()";
+  case GridVariantRefusal::ExitBeforeSync:
+    return "launch kept: a thread may return while others of its block "
+           "still synchronize";
+  case GridVariantRefusal::ClusterLaunch:
+    return "launch kept: the kernel declares a cluster shape";
+  }
+  llvm_unreachable("unknown refusal");
+}
+
+} // namespace coalda

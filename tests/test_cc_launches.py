@@ -1,0 +1,68 @@
+"""`coalda cc -fcoalda-reshape` (issue 40): rewritten kernels of one piece of
+work per thread get a grid-stride variant in the device code, and their
+stubs launch through the run-time choice (pass/lib/GridVariant.cpp,
+LaunchHost.cpp, pass/runtime/LaunchGrid.cpp). No GPU here: what is checked
+is what the build puts in the object; the GPU runs are docs/runs/launches/."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from coalda.driver import launches
+from coalda.driver.cc import embedded_images
+
+from conftest import TESTCASES, run_cli
+
+VARIANT = "_Z10copy_naiveP5PixelPKS___coalda_grid"
+GUARDED_VARIANT = "_Z18copy_naive_guardedP5PixelPKS_i__coalda_grid"
+
+
+def ptx_text(obj: Path, sm: int) -> str:
+    return b"".join(i.data for i in embedded_images(obj) if i.kind == "ptx" and i.sm == sm).decode()
+
+
+def symbols(obj: Path) -> str:
+    return subprocess.run(["nm", str(obj)], capture_output=True, text=True, check=True).stdout
+
+
+def test_reshape_builds_variants_and_redirects_the_stubs(tmp_path: Path) -> None:
+    """Both architectures' PTX hold the variants of rgb.cu's two naive copies
+    (copy_coalesced is not rewritten: no variant); the host object holds the
+    run-time choice and registers each variant by its device name; -Wcoalda
+    says which launches are reshaped."""
+    built = run_cli("cc", "-fcoalda-reshape", "-Wcoalda", "-c", TESTCASES / "rgb.cu", "-o", tmp_path / "rgb.o",
+                    "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_90")
+    assert built.returncode == 0, built.stderr
+    for sm in (80, 90):
+        assert launches.variants_in_ptx(ptx_text(tmp_path / "rgb.o", sm)) == {
+            VARIANT.removesuffix(launches.SUFFIX), GUARDED_VARIANT.removesuffix(launches.SUFFIX)}
+    assert " t __coalda_launch_grid" in symbols(tmp_path / "rgb.o")
+    data = (tmp_path / "rgb.o").read_bytes()
+    assert VARIANT.encode() + b"\0" in data and GUARDED_VARIANT.encode() + b"\0" in data
+    said = [ln for ln in built.stderr.splitlines() if "launch " in ln]
+    assert [ln.split(": coalda: ")[1].split(":")[0] for ln in said] == ["copy_naive", "copy_naive_guarded"], said
+    assert all("launch reshaped where its grid is one-dimensional" in ln for ln in said), said
+    # separate compilation: the object links alone
+    linked = run_cli("cc", tmp_path / "rgb.o", "-o", tmp_path / "rgb")
+    assert linked.returncode == 0, linked.stderr
+    assert "__coalda_launch_grid" in symbols(tmp_path / "rgb")
+
+
+def test_default_build_launches_as_written(tmp_path: Path) -> None:
+    """Without -fcoalda-reshape (the default until the corpus has measured
+    it), no variant and no run-time choice; -fno-coalda with it builds too."""
+    for flags in ([], ["-fno-coalda", "-fcoalda-reshape"]):
+        obj = tmp_path / f"rgb{len(flags)}.o"
+        built = run_cli("cc", *flags, "-c", TESTCASES / "rgb.cu", "-o", obj)
+        assert built.returncode == 0, built.stderr
+        assert launches.SUFFIX not in ptx_text(obj, 90)
+        assert "__coalda_launch_grid" not in symbols(obj)
+
+
+def test_variants_read_from_ptx_and_kept_where_every_architecture_has_them() -> None:
+    ptx = (".visible .entry _Z1kPf__coalda_grid(\n.visible .entry _Z1kPf(\n"
+           ".visible .entry _Z1gv__coalda_grid(\n// .visible .entry _Z1hv__coalda_grid(\n")
+    assert launches.variants_in_ptx(ptx) == {"_Z1kPf", "_Z1gv"}
+    assert launches.common_variants([{"a", "b"}, {"b", "c"}]) == ["b"]
+    assert launches.common_variants([]) == []
