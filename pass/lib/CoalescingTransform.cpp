@@ -588,9 +588,9 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
 /// Gives the rewritten Kernel its grid-stride variant where it may have
 /// one (GridVariant.h), and says what was decided in a remark and in
 /// Kernel's report entry (the last one, transformKernelOf's).
-void reshapeLaunch(Function &Kernel, bool WasOneStep,
+void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
                    FunctionAnalysisManager &FAM, json::Array *Report) {
-  GridVariantResult Result = makeGridVariant(Kernel, WasOneStep, FAM);
+  GridVariantResult Result = makeGridVariant(Kernel, BeforeRewrite, FAM);
   if (Result.Variant)
     boundRegisters(*Result.Variant);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
@@ -649,14 +649,16 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
   json::Array Report;
   bool Changed = false;
   for (Function *F : Kernels) {
-    bool OneStep = opts::ReshapeLaunches && oneStepPerThread(*F);
+    GridVariantRefusal Shape = opts::ReshapeLaunches
+                                   ? shapeBeforeRewrite(*F)
+                                   : GridVariantRefusal::KernelLoops;
     if (!transformKernelOf(*F, FAM,
                            opts::ReportFile.empty() ? nullptr : &Report))
       continue;
     Changed = true;
     boundRegisters(*F);
     if (opts::ReshapeLaunches)
-      reshapeLaunch(*F, OneStep, FAM,
+      reshapeLaunch(*F, Shape, FAM,
                     opts::ReportFile.empty() ? nullptr : &Report);
   }
   if (!opts::ReportFile.empty())

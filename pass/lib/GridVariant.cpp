@@ -155,22 +155,35 @@ bool usesSharedMemory(Function &K) {
   return false;
 }
 
-bool blockSyncs(const BasicBlock &BB) {
-  return any_of(BB, [](const Instruction &I) {
+/// A barrier of the whole block (__syncthreads and its votes, bar.sync),
+/// not of a warp.
+bool isBlockBarrier(const Function &Callee) {
+  StringRef Name = Callee.getName();
+  return Name.consume_front("llvm.nvvm.") &&
+         (Name.starts_with("barrier") || Name.starts_with("bar.sync"));
+}
+
+/// Whether BB calls an intrinsic Is says yes to.
+bool blockCalls(const BasicBlock &BB, bool (*Is)(const Function &)) {
+  return any_of(BB, [Is](const Instruction &I) {
     auto *Call = dyn_cast<CallBase>(&I);
     const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    return Callee && isSyncOp(*Callee);
+    return Callee && Is(*Callee);
   });
 }
 
-/// Whether a return is reachable from From without passing a block that
-/// synchronizes.
+bool blockSyncs(const BasicBlock &BB) { return blockCalls(BB, isSyncOp); }
+
+/// Whether a return is reachable from From without passing a barrier of
+/// the whole block. A warp's synchronization does not count: a thread that
+/// leaves after a __syncwarp() would, in the variant, meet its block's
+/// barrier in the next virtual block (the adversary's exit_after_syncwarp).
 bool returnsWithoutSync(const BasicBlock *From) {
   SmallPtrSet<const BasicBlock *, 16> Seen;
   SmallVector<const BasicBlock *, 16> Work{From};
   while (!Work.empty()) {
     const BasicBlock *BB = Work.pop_back_val();
-    if (!Seen.insert(BB).second || blockSyncs(*BB))
+    if (!Seen.insert(BB).second || blockCalls(*BB, isBlockBarrier))
       continue;
     if (isa<ReturnInst>(BB->getTerminator()))
       return true;
@@ -351,22 +364,29 @@ void wrapInBlockLoop(Function &V, bool BarrierAtEnd) {
 
 } // namespace
 
-bool oneStepPerThread(Function &Kernel) {
+GridVariantRefusal shapeBeforeRewrite(Function &Kernel) {
   for (Instruction &I : instructions(Kernel))
-    if (auto *Call = dyn_cast<CallBase>(&I))
+    if (auto *Call = dyn_cast<CallBase>(&I)) {
+      if (Call->isInlineAsm())
+        return GridVariantRefusal::InlineAsm;
+      // A helper's loops would not show below.
       if (!Call->getCalledFunction() ||
           !Call->getCalledFunction()->isIntrinsic())
-        return false;
+        return GridVariantRefusal::Call;
+    }
   LoopInfo LI{DominatorTree(Kernel)};
-  return LI.empty();
+  return LI.empty() ? GridVariantRefusal::None
+                    : GridVariantRefusal::KernelLoops;
 }
 
-GridVariantResult makeGridVariant(Function &Kernel, bool WasOneStep,
+GridVariantResult makeGridVariant(Function &Kernel,
+                                  GridVariantRefusal BeforeRewrite,
                                   FunctionAnalysisManager &FAM) {
   GridVariantResult Result;
   bool UsesShared = false;
-  Result.Why = WasOneStep ? checkKernel(Kernel, UsesShared, FAM)
-                          : GridVariantRefusal::KernelLoops;
+  Result.Why = BeforeRewrite == GridVariantRefusal::None
+                   ? checkKernel(Kernel, UsesShared, FAM)
+                   : BeforeRewrite;
   if (Result.Why != GridVariantRefusal::None) {
     LLVM_DEBUG(dbgs() << "coalda: no grid variant of " << Kernel.getName()
                       << ": " << describe(Result.Why) << "\n");

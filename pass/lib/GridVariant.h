@@ -43,14 +43,17 @@ struct GridVariantResult {
   GridVariantRefusal Why = GridVariantRefusal::None;
 };
 
-/// Whether Kernel, before any rewrite, does one piece of work per thread
-/// (no loop, no call): the shape whose launch is bound by the block rate.
-bool oneStepPerThread(llvm::Function &Kernel);
+/// What Kernel, before any rewrite, says of a variant: KernelLoops unless
+/// it does one piece of work per thread (no loop: the shape whose launch
+/// the block rate bounds), Call or InlineAsm when it calls (a helper may
+/// loop, or read blockIdx), else None.
+GridVariantRefusal shapeBeforeRewrite(llvm::Function &Kernel);
 
 /// Adds Kernel's grid-stride variant to its module when it may have one.
-/// Kernel is a rewritten kernel; WasOneStep what oneStepPerThread said of
-/// it before the rewrite.
-GridVariantResult makeGridVariant(llvm::Function &Kernel, bool WasOneStep,
+/// Kernel is a rewritten kernel; BeforeRewrite what shapeBeforeRewrite
+/// said of it before the rewrite.
+GridVariantResult makeGridVariant(llvm::Function &Kernel,
+                                  GridVariantRefusal BeforeRewrite,
                                   llvm::FunctionAnalysisManager &FAM);
 
 /// The reason, in the source's terms, for the report and -Wcoalda.

@@ -5,22 +5,34 @@
 // calls __coalda_launch_grid where the kernel's stub called
 // cudaLaunchKernel.
 //
-// The choice, per launch:
-//   - the original kernel, on its own grid, when COALDA_LAUNCH=original,
-//     when the grid has more than one dimension (the variant reads only
-//     blockIdx.x anew, GridVariant.cpp), or when the grid is no larger than
-//     the blocks the device holds at once (nothing to gain);
-//   - else the variant, on a one-dimensional grid of the blocks the device
-//     holds at once (the variant's occupancy times the SM count), with the
-//     original grid's x size as its extra, last argument.
-// Outputs are equal either way (GridVariant.cpp's proof). The occupancy is
-// asked once per device, variant, block size and dynamic shared memory
-// size, and kept; the table is guarded by a spin lock, as launches may come
-// from several host threads. A failed query (a variant the device cannot
-// load) launches the original and clears the error it left, so that the
-// program's own cudaGetLastError() does not see it.
-// COALDA_LAUNCH_REPORT=1 prints each choice once per table entry, on
-// stderr.
+// The choice, per launch configuration (device, variant, threads a block,
+// dynamic shared memory, and the grid's x size rounded up to a power of
+// two):
+//   - the original kernel, on its own grid, when the grid has more than
+//     one dimension (the variant reads only blockIdx.x anew,
+//     GridVariant.cpp) or is no larger than the blocks of the variant the
+//     device holds at once (nothing to gain);
+//   - else, by measurement: the first 2 * Rounds launches of the
+//     configuration alternate between the original and the variant (on a
+//     one-dimensional grid of the blocks the device holds at once, the
+//     original grid's x size as its extra, last argument), each between
+//     two CUDA events on the launch's stream. Later launches read the
+//     events without blocking (cudaEventQuery); once every pair has
+//     completed, the configuration launches the faster of the two for
+//     good, by each one's fastest launch (a first launch may include the
+//     module's lazy loading, between its events). Until then, and in a stream that is being captured into a
+//     graph (no events there), it launches the original: a program that
+//     launches a kernel once gets the static decision.
+// Outputs are equal either way (GridVariant.cpp's proof).
+// COALDA_LAUNCH=original or =reshaped pins the choice (reshaped where the
+// grid allows it); COALDA_LAUNCH_REPORT=1 prints each configuration's
+// choice and its measurements on stderr, once.
+//
+// Launches may come from several host threads: the table is guarded by a
+// spin lock, held only to reserve a trial or read a decision, never across
+// a CUDA call. A failed occupancy query (a variant the device cannot load)
+// makes the configuration launch the original, and clears the error it
+// left so that the program's own cudaGetLastError() does not see it.
 //
 // The CUDA runtime's C API is declared here rather than included, so that
 // the bitcode builds without CUDA's headers; dim3 is passed by value as
@@ -47,19 +59,40 @@ int cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks,
                                                   int BlockSize,
                                                   size_t SharedMem);
 int cudaGetLastError(void);
+int cudaEventCreate(void **Event);
+int cudaEventDestroy(void *Event);
+int cudaEventRecord(void *Event, void *Stream);
+int cudaEventQuery(void *Event);
+int cudaEventElapsedTime(float *Ms, void *Start, void *End);
+int cudaStreamIsCapturing(void *Stream, int *Status);
 }
 
 namespace {
 
 constexpr int MultiProcessorCount = 16; // cudaDevAttrMultiProcessorCount
-constexpr unsigned TableSize = 64;
+constexpr unsigned TableSize = 128;
+constexpr unsigned Rounds = 3;          // timed launches of each kernel
+constexpr unsigned Trials = 2 * Rounds; // even: original, odd: variant
 
+enum class Choice { Original, Variant };
+
+/// One launch configuration's state.
 struct Entry {
   const void *Variant;
   int Device;
   unsigned Threads;
   size_t SharedMem;
-  int Blocks; // blocks the device holds at once; 0: the variant cannot run
+  unsigned SizeClass;
+  int Blocks;         // of the variant the device holds at once; 0: none
+  unsigned Issued;    // trials reserved so far
+  unsigned Done;      // trials whose events were read
+  bool Recorded[Trials];
+  void *Start[Trials], *Stop[Trials];
+  float Ms[2];        // the original's and variant's fastest trial
+  unsigned Count[2];
+  bool Decided;
+  Choice Chosen;
+  bool Reported;
 };
 
 Entry Table[TableSize];
@@ -72,62 +105,156 @@ void lock() {
 }
 void unlock() { __atomic_clear(&Locked, __ATOMIC_RELEASE); }
 
-/// Whether the environment sets Name to Value, read once per process (a
-/// program may launch a kernel 10,000 times). Racing first reads agree.
-bool envIs(const char *Name, const char *Value, int &Cached) {
-  int Known = __atomic_load_n(&Cached, __ATOMIC_RELAXED);
+/// The environment's COALDA_LAUNCH (0: unset, 1: original, 2: reshaped)
+/// and COALDA_LAUNCH_REPORT, read once per process (a program may launch
+/// a kernel 10,000 times); racing first reads agree.
+int Pin = -1, Reporting = -1;
+int pin() {
+  int Known = __atomic_load_n(&Pin, __ATOMIC_RELAXED);
   if (Known < 0) {
-    const char *Set = getenv(Name);
-    Known = Set && strcmp(Set, Value) == 0;
-    __atomic_store_n(&Cached, Known, __ATOMIC_RELAXED);
+    const char *Set = getenv("COALDA_LAUNCH");
+    Known = !Set ? 0 : !strcmp(Set, "original") ? 1
+                   : !strcmp(Set, "reshaped") ? 2
+                                              : 0;
+    __atomic_store_n(&Pin, Known, __ATOMIC_RELAXED);
   }
   return Known;
 }
-int PinnedOriginal = -1, Reporting = -1;
+bool reporting() {
+  int Known = __atomic_load_n(&Reporting, __ATOMIC_RELAXED);
+  if (Known < 0) {
+    const char *Set = getenv("COALDA_LAUNCH_REPORT");
+    Known = Set && !strcmp(Set, "1");
+    __atomic_store_n(&Reporting, Known, __ATOMIC_RELAXED);
+  }
+  return Known;
+}
 
-/// The blocks of Variant the current device holds at once; 0 when it cannot
-/// say. Reported the first time each entry is made.
-int residentBlocks(const void *Variant, unsigned Threads, size_t SharedMem,
-                   bool &Fresh) {
-  int Device = 0;
-  if (cudaGetDevice(&Device) != 0) {
-    cudaGetLastError();
-    return 0;
-  }
-  lock();
-  for (unsigned I = 0; I < Used; ++I) {
-    const Entry &E = Table[I];
-    if (E.Variant == Variant && E.Device == Device && E.Threads == Threads &&
-        E.SharedMem == SharedMem) {
-      int Blocks = E.Blocks;
-      unlock();
-      Fresh = false;
-      return Blocks;
-    }
-  }
-  unlock();
+unsigned sizeClass(unsigned GridX) {
+  unsigned Class = 0;
+  while ((1u << Class) < GridX && Class < 31)
+    ++Class;
+  return Class;
+}
+
+/// A new entry's measured parts: the occupancy and the trials' events.
+/// Called without the lock.
+void prepare(Entry &E) {
   int PerSM = 0, SMs = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&PerSM, Variant, Threads,
-                                                    SharedMem) != 0 ||
-      cudaDeviceGetAttribute(&SMs, MultiProcessorCount, Device) != 0) {
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&PerSM, E.Variant,
+                                                    E.Threads,
+                                                    E.SharedMem) != 0 ||
+      cudaDeviceGetAttribute(&SMs, MultiProcessorCount, E.Device) != 0) {
     cudaGetLastError();
     PerSM = 0;
   }
-  int Blocks = PerSM * SMs;
-  lock();
-  if (Used < TableSize)
-    Table[Used++] = Entry{Variant, Device, Threads, SharedMem, Blocks};
-  unlock();
-  Fresh = true;
-  return Blocks;
+  E.Blocks = PerSM * SMs;
+  for (unsigned I = 0; I < Trials; ++I)
+    if (cudaEventCreate(&E.Start[I]) != 0 || cudaEventCreate(&E.Stop[I]) != 0)
+      E.Blocks = 0; // no timing: the original for good (events leak: rare)
+  if (E.Blocks == 0)
+    cudaGetLastError();
 }
 
-void report(const char *Name, const CoaldaDim3 &Grid, unsigned Threads,
-            int Blocks, const char *Choice) {
+/// The entry of a configuration, made on first use; null when the table
+/// is full (the original then). Returns with the lock held when non-null.
+Entry *entryFor(const void *Variant, int Device, unsigned Threads,
+                size_t SharedMem, unsigned SizeClass) {
+  lock();
+  for (unsigned I = 0; I < Used; ++I) {
+    Entry &E = Table[I];
+    if (E.Variant == Variant && E.Device == Device && E.Threads == Threads &&
+        E.SharedMem == SharedMem && E.SizeClass == SizeClass)
+      return &E;
+  }
+  unlock();
+  Entry Fresh{};
+  Fresh.Variant = Variant;
+  Fresh.Device = Device;
+  Fresh.Threads = Threads;
+  Fresh.SharedMem = SharedMem;
+  Fresh.SizeClass = SizeClass;
+  prepare(Fresh);
+  lock();
+  for (unsigned I = 0; I < Used; ++I) // another thread made it meanwhile
+    if (Table[I].Variant == Variant && Table[I].Device == Device &&
+        Table[I].Threads == Threads && Table[I].SharedMem == SharedMem &&
+        Table[I].SizeClass == SizeClass)
+      return &Table[I];
+  if (Used == TableSize) {
+    unlock();
+    return nullptr;
+  }
+  Table[Used] = Fresh;
+  return &Table[Used++];
+}
+
+/// Reads the completed trials' events; decides when all are in. Called
+/// with the lock held; cudaEventQuery does not block.
+void collect(Entry &E) {
+  for (unsigned I = E.Done; I < E.Issued; ++I) {
+    if (!E.Recorded[I]) { // a failed launch: no time
+      E.Done = I + 1;
+      continue;
+    }
+    if (cudaEventQuery(E.Stop[I]) != 0)
+      return;
+    float Ms = 0;
+    if (cudaEventElapsedTime(&Ms, E.Start[I], E.Stop[I]) == 0) {
+      unsigned Which = I % 2;
+      E.Ms[Which] = E.Count[Which] && E.Ms[Which] < Ms ? E.Ms[Which] : Ms;
+      ++E.Count[Which];
+    }
+    E.Done = I + 1;
+  }
+  if (E.Done < Trials)
+    return;
+  E.Decided = true;
+  E.Chosen = E.Count[0] && E.Count[1] && E.Ms[1] < E.Ms[0]
+                 ? Choice::Variant
+                 : Choice::Original;
+}
+
+void report(const char *Name, const CoaldaDim3 &Grid, const Entry &E,
+            const char *Why) {
   fprintf(stderr,
-          "coalda: %s: grid %u x %u x %u, %u threads a block: %s (the device "
-          "holds %d blocks of the variant at once)\n",
-          Name, Grid.x, Grid.y, Grid.z, Threads, Choice, Blocks);
+          "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
+          "%.4f ms, reshaped onto %d blocks %.4f ms, the fastest of %u "
+          "launches each)\n",
+          Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0], E.Blocks,
+          E.Ms[1],
+          E.Count[0] < E.Count[1] ? E.Count[0] : E.Count[1]);
+}
+
+int launchVariant(const void *Variant, unsigned Blocks, CoaldaDim3 Grid,
+                  CoaldaDim3 Block, void **Args, uint32_t NumArgs,
+                  size_t SharedMem, void *Stream, int &Failed) {
+  void *Inline[32];
+  void **Moved = NumArgs < 32 ? Inline
+                              : static_cast<void **>(
+                                    malloc((NumArgs + 1) * sizeof(void *)));
+  if (!Moved) {
+    Failed = 1;
+    return 0;
+  }
+  for (uint32_t I = 0; I < NumArgs; ++I)
+    Moved[I] = Args[I];
+  unsigned VirtualBlocks = Grid.x;
+  Moved[NumArgs] = &VirtualBlocks;
+  int Status = cudaLaunchKernel(Variant, CoaldaDim3{Blocks, 1, 1}, Block,
+                                Moved, SharedMem, Stream);
+  if (Moved != Inline)
+    free(Moved);
+  return Status;
+}
+
+bool capturing(void *Stream) {
+  int Status = 0;
+  if (cudaStreamIsCapturing(Stream, &Status) != 0) {
+    cudaGetLastError();
+    return true; // cannot tell: no events
+  }
+  return Status != 0;
 }
 
 } // namespace
@@ -140,30 +267,66 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
                                     void *Stream) {
   CoaldaDim3 Grid{unsigned(GridXY), unsigned(GridXY >> 32), GridZ};
   CoaldaDim3 Block{unsigned(BlockXY), unsigned(BlockXY >> 32), BlockZ};
-  unsigned Threads = Block.x * Block.y * Block.z;
-  if (envIs("COALDA_LAUNCH", "original", PinnedOriginal) || Grid.y != 1 || Grid.z != 1)
+  auto Original = [&] {
     return cudaLaunchKernel(Kernel, Grid, Block, Args, SharedMem, Stream);
-  bool Fresh = false;
-  int Blocks = residentBlocks(Variant, Threads, SharedMem, Fresh);
-  bool Reshape = Blocks > 0 && Grid.x > unsigned(Blocks);
-  if (Fresh && envIs("COALDA_LAUNCH_REPORT", "1", Reporting))
-    report(Name, Grid, Threads, Blocks,
-           Reshape ? "reshaped" : "original (the grid fits the device)");
-  if (!Reshape)
-    return cudaLaunchKernel(Kernel, Grid, Block, Args, SharedMem, Stream);
-  void *Inline[32];
-  void **Moved = NumArgs < 32 ? Inline
-                              : static_cast<void **>(
-                                    malloc((NumArgs + 1) * sizeof(void *)));
-  if (!Moved)
-    return cudaLaunchKernel(Kernel, Grid, Block, Args, SharedMem, Stream);
-  for (uint32_t I = 0; I < NumArgs; ++I)
-    Moved[I] = Args[I];
-  unsigned VirtualBlocks = Grid.x;
-  Moved[NumArgs] = &VirtualBlocks;
-  int Status = cudaLaunchKernel(Variant, CoaldaDim3{unsigned(Blocks), 1, 1},
-                                Block, Moved, SharedMem, Stream);
-  if (Moved != Inline)
-    free(Moved);
+  };
+  int Device = 0;
+  if (pin() == 1 || Grid.y != 1 || Grid.z != 1)
+    return Original();
+  if (cudaGetDevice(&Device) != 0) {
+    cudaGetLastError();
+    return Original();
+  }
+  Entry *E = entryFor(Variant, Device, Block.x * Block.y * Block.z,
+                      SharedMem, sizeClass(Grid.x));
+  if (!E)
+    return Original();
+  // Locked from here until the choice is made.
+  unsigned Blocks = unsigned(E->Blocks);
+  if (Blocks == 0 || Grid.x <= Blocks) {
+    unlock();
+    return Original();
+  }
+  Choice Use = Choice::Original;
+  int Trial = -1;
+  if (pin() == 2) {
+    Use = Choice::Variant;
+  } else if (E->Decided) {
+    Use = E->Chosen;
+  } else if (E->Issued < Trials && !capturing(Stream)) {
+    Trial = int(E->Issued++);
+    Use = Trial % 2 ? Choice::Variant : Choice::Original;
+  } else {
+    collect(*E);
+    if (E->Decided)
+      Use = E->Chosen;
+  }
+  bool Report = E->Decided && !E->Reported && reporting();
+  if (Report)
+    E->Reported = true;
+  unlock();
+  if (Report)
+    report(Name, Grid, *E,
+           E->Chosen == Choice::Variant ? "reshaped, measured faster"
+                                        : "original, measured faster");
+
+  void *Start = Trial >= 0 ? E->Start[Trial] : nullptr;
+  void *Stop = Trial >= 0 ? E->Stop[Trial] : nullptr;
+  bool Timed = Start && cudaEventRecord(Start, Stream) == 0;
+  int Failed = 0;
+  int Status =
+      Use == Choice::Variant
+          ? launchVariant(Variant, Blocks, Grid, Block, Args, NumArgs,
+                          SharedMem, Stream, Failed)
+          : Original();
+  if (Failed)
+    Status = Original();
+  Timed = Timed && Status == 0 && !Failed &&
+          cudaEventRecord(Stop, Stream) == 0;
+  if (Trial >= 0) {
+    lock();
+    E->Recorded[Trial] = Timed;
+    unlock();
+  }
   return Status;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds what docs/runs/launches/run.sh runs, into .device/launches (carry
 # .device and .whl): the probe docs/probe/launch_reshape.cu three ways
-# (plain: -fno-coalda; coalda: the default build; reshape: -fcoalda-reshape).
+# (plain: -fno-coalda; coalda: the default build; reshape: -fcoalda-reshape),
+# and the CUDA 12 runtime they link.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=.device/launches
@@ -14,3 +15,5 @@ for build in plain coalda reshape; do
   esac
   .venv/bin/coalda cc "${flags[@]}" -O3 -arch sm_90 docs/probe/launch_reshape.cu -o "$out/launch_reshape_$build"
 done
+# the CUDA 12 runtime the builds link (the GPU machine has CUDA 13's)
+cp -L "$(.venv/bin/python -c 'from coalda.driver.cc import find_cudart; from coalda.driver.toolchain import cuda_path; print(find_cudart(cuda_path()))')" "$out/libcudart.so.12"

@@ -1,0 +1,108 @@
+// A stand-in for the CUDA runtime, for tests/test_launch_runtime.py: the
+// calls pass/runtime/LaunchGrid.cpp makes, on a simulated device whose
+// kernels take the times the environment gives, and a driver that launches
+// through __coalda_launch_grid and prints one line per launch.
+//
+//   mock_launch N GRID_X GRID_Y BLOCK [capture]
+// Environment: MOCK_ORIG_MS, MOCK_VAR_MS (kernel times), MOCK_DELAY (queries
+// before an event completes), MOCK_PER_SM (the variant's occupancy; 0 fails
+// the query).
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+extern "C" {
+struct CoaldaDim3 {
+  unsigned x, y, z;
+};
+int __coalda_launch_grid(const void *Kernel, const void *Variant, const char *Name, uint64_t GridXY,
+                         uint32_t GridZ, uint64_t BlockXY, uint32_t BlockZ, void **Args, uint32_t NumArgs,
+                         uint64_t SharedMem, void *Stream);
+}
+
+static char Original, Variant;
+static double Clock;  // the simulated stream's time, ms
+static int Errors;    // errors left for cudaGetLastError
+
+static double envMs(const char *name, double fallback) {
+  const char *v = getenv(name);
+  return v ? atof(v) : fallback;
+}
+
+struct Event {
+  double Time;
+  int Queries;
+};
+
+extern "C" {
+int cudaLaunchKernel(const void *Func, CoaldaDim3 Grid, CoaldaDim3 Block, void **Args, size_t, void *) {
+  bool IsVariant = Func == &Variant;
+  Clock += envMs(IsVariant ? "MOCK_VAR_MS" : "MOCK_ORIG_MS", 1.0);
+  printf("launch %s grid %u,%u block %u", IsVariant ? "variant" : "original", Grid.x, Grid.y, Block.x);
+  if (IsVariant)
+    printf(" G %u", *static_cast<unsigned *>(Args[2]));
+  printf(" n %d\n", *static_cast<int *>(Args[1]));
+  return 0;
+}
+int cudaGetDevice(int *Device) {
+  *Device = 0;
+  return 0;
+}
+int cudaDeviceGetAttribute(int *Value, int, int) {
+  *Value = 132;
+  return 0;
+}
+int cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks, const void *, int, size_t) {
+  *Blocks = int(envMs("MOCK_PER_SM", 8));
+  if (*Blocks > 0)
+    return 0;
+  ++Errors;
+  return 98;  // cudaErrorInvalidDeviceFunction
+}
+int cudaGetLastError(void) {
+  if (Errors) {
+    --Errors;
+    printf("cleared an error\n");
+  }
+  return 0;
+}
+int cudaEventCreate(void **E) {
+  *E = new Event{0, 0};
+  return 0;
+}
+int cudaEventDestroy(void *E) {
+  delete static_cast<Event *>(E);
+  return 0;
+}
+int cudaEventRecord(void *E, void *) {
+  *static_cast<Event *>(E) = Event{Clock, 0};
+  return 0;
+}
+int cudaEventQuery(void *E) {
+  return static_cast<Event *>(E)->Queries++ >= int(envMs("MOCK_DELAY", 0)) ? 0 : 600;
+}
+int cudaEventElapsedTime(float *Ms, void *Start, void *End) {
+  *Ms = float(static_cast<Event *>(End)->Time - static_cast<Event *>(Start)->Time);
+  return 0;
+}
+int cudaStreamIsCapturing(void *Stream, int *Status) {
+  *Status = Stream == reinterpret_cast<void *>(0xCA);
+  return 0;
+}
+}
+
+int main(int argc, char **argv) {
+  if (argc < 5)
+    return 2;
+  int N = atoi(argv[1]);
+  unsigned GridX = unsigned(atoi(argv[2])), GridY = unsigned(atoi(argv[3])), Block = unsigned(atoi(argv[4]));
+  void *Stream = argc > 5 ? reinterpret_cast<void *>(0xCA) : nullptr;
+  for (int k = 0; k < N; ++k) {
+    int n = k;
+    float *p = nullptr;
+    void *Args[] = {&p, &n};
+    __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", uint64_t(GridX) | uint64_t(GridY) << 32, 1, Block | uint64_t(1) << 32, 1, Args,
+                         2, 0, Stream);
+  }
+  return 0;
+}

@@ -1,0 +1,89 @@
+"""The run-time choice of reshaped launches (pass/runtime/LaunchGrid.cpp),
+built against a simulated CUDA runtime (tests/launch_runtime/mock_cudart.cpp)
+whose kernels take the times the environment gives: which kernel each
+launch runs, on which grid, with which extra argument, and when the choice
+is made. No GPU; the GPU runs are docs/runs/launches/."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from coalda.driver.toolchain import find_clang
+
+from conftest import REPO
+
+RUNTIME = REPO / "pass" / "runtime" / "LaunchGrid.cpp"
+MOCK = REPO / "tests" / "launch_runtime" / "mock_cudart.cpp"
+# 132 SMs x 8 blocks (the mock's occupancy) of the variant at once.
+RESIDENT = 1056
+
+
+@pytest.fixture(scope="module")
+def mock(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    exe = tmp_path_factory.mktemp("launch") / "mock_launch"
+    subprocess.run([str(find_clang()), "-O1", "-std=c++17", "-Wall", "-Werror", str(RUNTIME), str(MOCK),
+                    "-o", str(exe)], check=True, capture_output=True, text=True)
+    return exe
+
+
+def launches(mock: Path, n: int, grid: tuple[int, int], block: int = 256, *extra: str,
+             **env: str) -> tuple[list[str], str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("COALDA_LAUNCH", "MOCK_"))}
+    proc = subprocess.run([str(mock), str(n), str(grid[0]), str(grid[1]), str(block), *extra],
+                          capture_output=True, text=True, env={**clean, **env}, check=True)
+    return proc.stdout.splitlines(), proc.stderr
+
+
+def kinds(lines: list[str]) -> str:
+    """O for the original, V for the variant, per launch."""
+    return "".join("V" if " variant " in ln else "O" for ln in lines if ln.startswith("launch"))
+
+
+def test_alternates_then_keeps_the_faster(mock: Path) -> None:
+    """Three timed launches of each, alternating, then the faster for good;
+    the variant on the resident grid with the original grid's x size last."""
+    lines, said = launches(mock, 10, (5000, 1), MOCK_VAR_MS="0.5", COALDA_LAUNCH_REPORT="1")
+    assert kinds(lines) == "OVOVOV" + "VVVV"
+    assert lines[1] == f"launch variant grid {RESIDENT},1 block 256 G 5000 n 1"
+    assert said.splitlines() == [
+        "coalda: _Z1kPfi: grid 5000 x 1 x 1, 256 threads a block: reshaped, measured faster (original 1.0000 ms, "
+        f"reshaped onto {RESIDENT} blocks 0.5000 ms, the fastest of 3 launches each)"]
+    slower, _ = launches(mock, 10, (5000, 1), MOCK_VAR_MS="1.5")
+    assert kinds(slower) == "OVOVOV" + "OOOO"
+
+
+def test_original_until_the_events_complete(mock: Path) -> None:
+    """Events read without blocking: while the timed launches' events are not
+    done, the static decision (the original) launches."""
+    lines, _ = launches(mock, 40, (5000, 1), MOCK_VAR_MS="0.5", MOCK_DELAY="2")
+    order = kinds(lines)
+    assert order.startswith("OVOVOV" + "O")
+    decided = order.index("V", 6)
+    assert set(order[6:decided]) == {"O"} and set(order[decided:]) == {"V"}, order
+
+
+@pytest.mark.parametrize("grid", [(RESIDENT, 1), (100, 1), (5000, 2)])
+def test_grids_the_variant_cannot_serve_launch_the_original(mock: Path, grid: tuple[int, int]) -> None:
+    """No larger than the device holds, or more than one dimension."""
+    lines, _ = launches(mock, 8, grid, MOCK_VAR_MS="0.1")
+    assert kinds(lines) == "O" * 8
+    assert lines[0] == f"launch original grid {grid[0]},{grid[1]} block 256 n 0"
+
+
+def test_pins_and_capture(mock: Path) -> None:
+    """COALDA_LAUNCH pins the choice; a stream being captured into a graph
+    gets the current choice (the original until one is made) and no events."""
+    assert kinds(launches(mock, 8, (5000, 1), COALDA_LAUNCH="original", MOCK_VAR_MS="0.1")[0]) == "O" * 8
+    assert kinds(launches(mock, 3, (5000, 1), COALDA_LAUNCH="reshaped", MOCK_VAR_MS="9")[0]) == "VVV"
+    assert kinds(launches(mock, 8, (5000, 1), 256, "capture", MOCK_VAR_MS="0.1")[0]) == "O" * 8
+
+
+def test_a_variant_the_device_cannot_run_launches_the_original(mock: Path) -> None:
+    """The occupancy query fails: the original, and the query's error is
+    cleared so that the program's own cudaGetLastError() does not see it."""
+    lines, _ = launches(mock, 3, (5000, 1), MOCK_PER_SM="0")
+    assert lines == ["cleared an error", *(f"launch original grid 5000,1 block 256 n {k}" for k in range(3))]
