@@ -98,8 +98,10 @@ def parse(stderr: str, returncode: int | None) -> Batch:
 
 
 def run_batch(tool: Path, plugin: Path, inputs: list[Path]) -> Batch:
+    # with reshaped launches' variants made of every rewritten kernel
+    # (GridVariant.cpp clones and rewires what the other rewrites emitted)
     cmd = [VALGRIND, "--error-exitcode=9", "-q", str(tool), f"-load-pass-plugin={plugin}", "-passes=coalda",
-           *map(str, inputs)]
+           "-coalda-reshape-launches", *map(str, inputs)]
     try:
         run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired as timeout:

@@ -320,14 +320,19 @@ void wrapInBlockLoop(Function &V, bool BarrierAtEnd) {
       Returns.push_back(Ret);
 
   BasicBlock *Body = &V.getEntryBlock();
+  // The entry's allocas stay in the entry, out of the loop (asked while
+  // Body is still the entry: isStaticAlloca looks at the function's first
+  // block).
+  SmallVector<AllocaInst *, 4> Static;
+  for (Instruction &I : *Body)
+    if (auto *Alloca = dyn_cast<AllocaInst>(&I);
+        Alloca && Alloca->isStaticAlloca())
+      Static.push_back(Alloca);
   BasicBlock *Pre = BasicBlock::Create(Ctx, "vgrid.pre", &V, Body);
   BasicBlock *Next = BasicBlock::Create(Ctx, "vgrid.next", &V);
   BasicBlock *Done = BasicBlock::Create(Ctx, "vgrid.done", &V);
-  // The entry's allocas stay in the entry, out of the loop.
-  for (Instruction &I : make_early_inc_range(*Body))
-    if (auto *Alloca = dyn_cast<AllocaInst>(&I);
-        Alloca && Alloca->isStaticAlloca())
-      Alloca->moveBefore(*Pre, Pre->end());
+  for (AllocaInst *Alloca : Static)
+    Alloca->moveBefore(*Pre, Pre->end());
 
   IRBuilder<> B(Pre);
   Value *First = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {},
