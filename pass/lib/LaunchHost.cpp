@@ -151,16 +151,25 @@ void redirect(CallInst &Launch, GlobalVariable &Handle, StringRef Kernel) {
   Launch.eraseFromParent();
 }
 
-/// Links the runtime's bitcode into M and makes its entry internal. False
-/// (with a diagnostic) when it cannot be read.
-bool linkRuntime(Module &M) {
+/// The runtime's bitcode, read for M; null (with a diagnostic) when it
+/// cannot be read or was built for another architecture (its calls pass
+/// dim3 by value in the x86-64 ABI, as clang's stubs there do).
+std::unique_ptr<Module> readRuntime(Module &M) {
   SMDiagnostic Err;
   std::unique_ptr<Module> Runtime =
       parseIRFile(LaunchRuntime, Err, M.getContext());
   if (!Runtime) {
     M.getContext().emitError("coalda: cannot read the launch runtime '" +
                              LaunchRuntime + "': " + Err.getMessage());
-    return false;
+    return nullptr;
+  }
+  if (Triple(Runtime->getTargetTriple()).getArch() !=
+      Triple(M.getTargetTriple()).getArch()) {
+    M.getContext().emitError("coalda: the launch runtime '" + LaunchRuntime +
+                             "' was built for " +
+                             Runtime->getTargetTriple() + ", not " +
+                             M.getTargetTriple());
+    return nullptr;
   }
   // Its own flags (PIC level, frame pointer) would conflict with the
   // unit's; the unit's hold.
@@ -168,12 +177,16 @@ bool linkRuntime(Module &M) {
     Runtime->eraseNamedMetadata(Flags);
   Runtime->setTargetTriple(M.getTargetTriple());
   Runtime->setDataLayout(M.getDataLayout());
+  return Runtime;
+}
+
+/// Links Runtime into M and makes its entry internal.
+void linkRuntime(Module &M, std::unique_ptr<Module> Runtime) {
   if (Linker::linkModules(M, std::move(Runtime),
                           Linker::Flags::LinkOnlyNeeded))
-    return false;
+    return; // the linker has reported why
   if (Function *Entry = M.getFunction(RuntimeEntry))
     Entry->setLinkage(GlobalValue::InternalLinkage);
-  return true;
 }
 
 } // namespace
@@ -187,6 +200,9 @@ PreservedAnalyses LaunchHostPass::run(Module &M, ModuleAnalysisManager &) {
                          "embeds no device code, launches kept\n");
     return PreservedAnalyses::all();
   }
+  std::unique_ptr<Module> Runtime = readRuntime(M);
+  if (!Runtime)
+    return PreservedAnalyses::all();
   StringMap<CallInst *> Registered = registrations(*Register);
   bool Changed = false;
   for (const std::string &Kernel : LaunchVariants) {
@@ -209,9 +225,10 @@ PreservedAnalyses LaunchHostPass::run(Module &M, ModuleAnalysisManager &) {
     ++NumLaunchesRedirected;
     Changed = true;
   }
-  if (Changed && !linkRuntime(M))
-    return PreservedAnalyses::none();
-  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  if (!Changed)
+    return PreservedAnalyses::all();
+  linkRuntime(M, std::move(Runtime));
+  return PreservedAnalyses::none();
 }
 
 } // namespace coalda

@@ -29,8 +29,9 @@
 // choice and its measurements on stderr, once.
 //
 // Launches may come from several host threads: the table is guarded by a
-// spin lock, held only to reserve a trial or read a decision, never across
-// a CUDA call. A failed occupancy query (a variant the device cannot load)
+// spin lock, held to reserve a trial, read a decision, or read events and
+// ask whether the stream is being captured (calls that do not block),
+// never across a launch. A failed occupancy query (a variant the device cannot load)
 // makes the configuration launch the original, and clears the error it
 // left so that the program's own cudaGetLastError() does not see it.
 //
