@@ -64,7 +64,7 @@ VARIANT_BOTH = {
     "sync_count",
 }
 VARIANT = {
-    3: VARIANT_BOTH | {"grid_half", "byval_args", "atomic_per_block", "shared_atomic"},
+    3: VARIANT_BOTH | {"grid_half", "byval_args", "atomic_per_block", "shared_atomic", "leader_counts"},
     0: VARIANT_BOTH,
 }
 # Variants that fault on the emulator: none since the fix in the module's
@@ -81,7 +81,7 @@ REFUSED_BOTH = {
 }
 REFUSED = {
     3: REFUSED_BOTH | {"exit_after_syncwarp": EXIT, "exit_after_shuffle": EXIT},
-    0: REFUSED_BOTH | {"atomic_per_block": CALLS, "shared_atomic": CALLS,
+    0: REFUSED_BOTH | {"atomic_per_block": CALLS, "shared_atomic": CALLS, "leader_counts": CALLS,
                        "exit_after_syncwarp": CALLS, "exit_after_shuffle": CALLS},
 }
 # Not rewritten at all (no launch decision): spin_lock (the staging's cost

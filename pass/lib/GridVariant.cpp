@@ -28,8 +28,13 @@
 //   - a thread that leaves its block (returns) while the others still
 //     synchronize: in the variant it goes on to the next block and would
 //     meet the others' barrier there. Refused when a divergent branch can
-//     lead to a return without a synchronization and a synchronization is
-//     reachable from it (RowUniformity.h, over the whole block);
+//     lead to a return without a barrier of the block, and a
+//     synchronization (a warp's too) lies on a way from it before its ways
+//     meet again (RowUniformity.h, over the whole block). A branch whose
+//     sides meet again with no synchronization on either side lets no
+//     thread pass a synchronization the others skip. Different barriers on
+//     the two sides of a divergent branch are undefined in CUDA and assumed
+//     absent;
 //   - shared memory, read in the next iteration before every warp is done
 //     with this one: a barrier ends each iteration; a kernel that shares
 //     memory without any barrier (warp-synchronous code) is refused;
@@ -49,6 +54,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -192,13 +198,14 @@ bool returnsWithoutSync(const BasicBlock *From) {
   return false;
 }
 
-/// Whether a block after From's terminator synchronizes.
-bool reachesSync(const BasicBlock *From) {
+/// Whether a block after From's terminator and before Join (where the
+/// ways from From meet again; null: they may not) synchronizes.
+bool syncsBefore(const BasicBlock *From, const BasicBlock *Join) {
   SmallPtrSet<const BasicBlock *, 16> Seen;
   SmallVector<const BasicBlock *, 16> Work(succ_begin(From), succ_end(From));
   while (!Work.empty()) {
     const BasicBlock *BB = Work.pop_back_val();
-    if (!Seen.insert(BB).second)
+    if (BB == Join || !Seen.insert(BB).second)
       continue;
     if (blockSyncs(*BB))
       return true;
@@ -209,12 +216,19 @@ bool reachesSync(const BasicBlock *From) {
 
 /// Whether a thread may return while others of its block still
 /// synchronize: a divergent branch with a way to a return that passes no
-/// synchronization, from which a synchronization is reachable.
-bool mayExitBeforeSync(Function &K, const RowUniformity &Block) {
+/// barrier of the block, and a synchronization on some way from the branch
+/// before the ways meet again (its immediate post-dominator). Threads that
+/// meet again there have passed the same synchronizations: a branch around
+/// a thread's own atomic before a staging is no reason.
+bool mayExitBeforeSync(Function &K, const RowUniformity &Block,
+                       const PostDominatorTree &PDT) {
   for (BasicBlock &BB : K) {
-    if (succ_size(&BB) < 2 || Block.isUniformBranch(BB) || !reachesSync(&BB))
+    if (succ_size(&BB) < 2 || Block.isUniformBranch(BB))
       continue;
-    if (any_of(successors(&BB), returnsWithoutSync))
+    const DomTreeNode *Node = PDT.getNode(&BB);
+    const BasicBlock *Join =
+        Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+    if (syncsBefore(&BB, Join) && any_of(successors(&BB), returnsWithoutSync))
       return true;
   }
   return false;
@@ -251,10 +265,12 @@ GridVariantRefusal checkKernel(Function &K, bool &UsesShared,
   if (UsesShared && !HasSync)
     return GridVariantRefusal::SharedNoBarrier;
   if (HasSync && mayExitBeforeSync(
-                     K, RowUniformity(K, /*IsKernel=*/true,
-                                      FAM.getResult<DominatorTreeAnalysis>(K),
-                                      FAM.getResult<CycleAnalysis>(K),
-                                      UniformScope::Block)))
+                     K,
+                     RowUniformity(K, /*IsKernel=*/true,
+                                   FAM.getResult<DominatorTreeAnalysis>(K),
+                                   FAM.getResult<CycleAnalysis>(K),
+                                   UniformScope::Block),
+                     FAM.getResult<PostDominatorTreeAnalysis>(K)))
     return GridVariantRefusal::ExitBeforeSync;
   return GridVariantRefusal::None;
 }

@@ -331,6 +331,22 @@ __global__ void atomic_per_block(I3 *out, const int *ix, const int *iy, const in
   }
 }
 
+// Thread 0 of each block counts the block before the staged write: a
+// divergent branch that meets again before the staging, with no
+// synchronization on either side. No thread passes a barrier the others
+// skip, so the variant is allowed (it was refused before the exit check
+// looked for the ways' meeting point). Variant at -O3.
+__global__ void leader_counts(I3 *out, const int *ix, const int *iy, const int *iz, int *count, int n) {
+  int i = GID;
+  if (threadIdx.x == 0)
+    atomicAdd(&count[blockIdx.x % 4], 1);
+  if (i < n) {
+    out[i].x = ix[i];
+    out[i].y = iy[i] + 1;
+    out[i].z = iz[i] * 2;
+  }
+}
+
 // A block's total in shared memory by atomics, zeroed by thread 0: the
 // next virtual block's zeroing must wait for this one's readers. Variant at
 // both levels.
