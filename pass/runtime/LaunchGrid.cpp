@@ -20,9 +20,10 @@
 //     events without blocking (cudaEventQuery); once every pair has
 //     completed, the configuration launches the faster of the two for
 //     good, by each one's fastest launch (a first launch may include the
-//     module's lazy loading, between its events). Until then, and in a stream that is being captured into a
-//     graph (no events there), it launches the original: a program that
-//     launches a kernel once gets the static decision.
+//     module's lazy loading, between its events). Until then, and in a
+//     stream that is being captured into a graph (no events there), it
+//     launches the original: a program that launches a kernel once gets
+//     the static decision.
 // Outputs are equal either way (GridVariant.cpp's proof).
 // COALDA_LAUNCH=original or =reshaped pins the choice (reshaped where the
 // grid allows it); COALDA_LAUNCH_REPORT=1 prints each configuration's
@@ -31,9 +32,10 @@
 // Launches may come from several host threads: the table is guarded by a
 // spin lock, held to reserve a trial, read a decision, or read events and
 // ask whether the stream is being captured (calls that do not block),
-// never across a launch. A failed occupancy query (a variant the device cannot load)
-// makes the configuration launch the original, and clears the error it
-// left so that the program's own cudaGetLastError() does not see it.
+// never across a launch. A failed occupancy query (a variant the device
+// cannot load) makes the configuration launch the original, and clears the
+// error it left so that the program's own cudaGetLastError() does not see
+// it.
 //
 // The CUDA runtime's C API is declared here rather than included, so that
 // the bitcode builds without CUDA's headers; dim3 is passed by value as
