@@ -54,7 +54,7 @@ LOOPS = "launch kept: each thread loops over its own work"
 EXIT = "launch kept: a thread may return while others of its block still synchronize"
 SHARED = "launch kept: the kernel shares memory without __syncthreads()"
 CALLS = "launch kept: the kernel calls a function"
-TAKEN = "launch reshaped where its grid is one-dimensional"
+TAKEN = "launch reshaped where its grid is larger than the device holds"
 
 # Given a variant, at both levels unless said.
 VARIANT_BOTH = {
@@ -135,15 +135,22 @@ def test_variant_blocks() -> None:
     assert variant_blocks(8) == [1, 2, 3, 7, 8]
 
 
-def test_grids_of_more_dimensions_are_skipped(optimized: dict) -> None:
-    """A spec grid that is not one-dimensional launches the original (the
-    runtime's choice): its variant is not compared, and says why."""
+def test_grids_of_more_dimensions_loop_in_x(optimized: dict) -> None:
+    """A grid of several rows (or layers) is reshaped in x alone: each row
+    of blocks loops over its own row (LaunchGrid.cpp). The variant at
+    (g, Y, Z) against the original at (G, Y, Z): grid_y_linear on two rows
+    (blockIdx.y and gridDim.x in its index), control on 2x2 rows (each
+    row writes the same elements: equal bytes), soa_to_aos's staging on
+    two rows."""
     spec = load_spec(SPEC)
-    control = dataclasses.replace(spec.kernels["control"], grid=["cdiv(n, block)", 2])
-    spec.kernels = {"control": control, "runtime_loop": spec.kernels["runtime_loop"]}
+    shapes = {"grid_y_linear": ["cdiv(n, 2 * block)", 2], "control": ["cdiv(n, block)", 2, 2],
+              "soa_to_aos": ["cdiv(n, block)", 2]}
+    spec.kernels = {name: dataclasses.replace(spec.kernels[name], grid=grid) for name, grid in shapes.items()}
     run = check_variants(compiled(optimized[3][0]), spec)
-    assert not run.results
-    assert run.skipped == {"control": ["n=1000: grid (8, 2, 1) is not one-dimensional (the original is launched)"]}
+    assert not run.skipped, run.skipped
+    assert run.kernels() == set(shapes)
+    assert not run.failures, summary(run)
+    assert {r.blocks for r in run.results if r.result.kernel == "grid_y_linear"} == {1, 2, 3, 4}  # G = 4
 
 
 @pytest.mark.parametrize("level", LEVELS)

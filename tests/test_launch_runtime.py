@@ -51,7 +51,7 @@ def test_alternates_then_keeps_the_faster(mock: Path) -> None:
     assert lines[1] == f"launch variant grid {RESIDENT},1 block 256 G 5000 n 1"
     assert said.splitlines() == [
         "coalda: _Z1kPfi: grid 5000 x 1 x 1, 256 threads a block: reshaped, measured faster (original 1.0000 ms, "
-        f"reshaped onto {RESIDENT} blocks 0.5000 ms, the fastest of 3 launches each)"]
+        f"reshaped onto {RESIDENT} x 1 x 1 blocks 0.5000 ms, the fastest of 3 launches each)"]
     slower, _ = launches(mock, 10, (5000, 1), MOCK_VAR_MS="1.5")
     assert kinds(slower) == "OVOVOV" + "OOOO"
 
@@ -66,12 +66,20 @@ def test_original_until_the_events_complete(mock: Path) -> None:
     assert set(order[6:decided]) == {"O"} and set(order[decided:]) == {"V"}, order
 
 
-@pytest.mark.parametrize("grid", [(RESIDENT, 1), (100, 1), (5000, 2)])
-def test_grids_the_variant_cannot_serve_launch_the_original(mock: Path, grid: tuple[int, int]) -> None:
-    """No larger than the device holds, or more than one dimension."""
+@pytest.mark.parametrize("grid", [(RESIDENT, 1), (100, 1), (RESIDENT // 2, 2)])
+def test_grids_the_variant_cannot_shrink_launch_the_original(mock: Path, grid: tuple[int, int]) -> None:
+    """Rows no longer than the device holds of them at once."""
     lines, _ = launches(mock, 8, grid, MOCK_VAR_MS="0.1")
     assert kinds(lines) == "O" * 8
     assert lines[0] == f"launch original grid {grid[0]},{grid[1]} block 256 n 0"
+
+
+@pytest.mark.parametrize("grid,rows", [((5000, 2), RESIDENT // 2), ((5000, 2000), 1)])
+def test_rows_of_a_grid_share_the_device(mock: Path, grid: tuple[int, int], rows: int) -> None:
+    """A grid of several rows keeps them; each loops over its own row, on
+    the blocks the device holds at once shared by the rows (one at least)."""
+    lines, _ = launches(mock, 2, grid, COALDA_LAUNCH="reshaped")
+    assert lines == [f"launch variant grid {rows},{grid[1]} block 256 G {grid[0]} n {k}" for k in range(2)]
 
 
 def test_pins_and_capture(mock: Path) -> None:

@@ -3,21 +3,20 @@
 that does one piece of work per thread gets a kernel `K__coalda_grid`, with
 K's parameters and one more, the original grid's x size G, that loops over
 the original grid's blocks (`for (vb = blockIdx.x; vb < G; vb += gridDim.x)`)
-and is launched on a one-dimensional grid of fewer blocks. Its claim: at
-grid (g, 1, 1) with G appended, for any 1 <= g <= G, it computes the bytes
-that K's original (the before-IR's, unrewritten) computes at grid (G, 1, 1)
-with the same block.
+and is launched on a grid of fewer blocks in x (the same y and z: each row
+of blocks loops over its own row). Its claim: at grid (g, Y, Z) with G
+appended, for any 1 <= g <= G, it computes the bytes that K's original (the
+before-IR's, unrewritten) computes at grid (G, Y, Z) with the same block.
 
 `check_variants` proves that on the emulator with the oracle's own machinery
 (oracle.check): for each kernel of the spec whose symbol has a variant in
-the after-IR, at each size n whose grid is one-dimensional (the runtime
-launches the original for any other grid), it runs the original at
-(G, 1, 1) against the variant at g in {1, 2, 3, G-1, G} (those in 1..G),
+the after-IR, at each size n, it runs the original at (G, Y, Z) against
+the variant at g in {1, 2, 3, G-1, G} (those in 1..G),
 every g on fresh random inputs, under the oracle's layouts (the overlap and
 alias layouts too, where `coalda run` would run them) and schedules, all
 buffers compared byte for byte with their guard zones. The variant runs
 through `VariantLaunch`, an oracle.Executor that turns the oracle's launch
-of K at (G, 1, 1) into one of K's variant at (min(g, G), 1, 1) with G as its
+of K at (G, Y, Z) into one of K's variant at (min(g, G), Y, Z) with G as its
 last argument; it is not oracle.Deterministic, so the variant always runs
 (it is never the original's code). Given a GPU's executors instead, the
 same comparisons run there (one schedule, no alias layout)."""
@@ -62,8 +61,8 @@ def variant_blocks(grid: int) -> list[int]:
 
 @dataclass(frozen=True)
 class VariantLaunch:
-    """oracle.Executor: a launch of kernel K at grid (G, 1, 1) runs, on
-    INNER, K's grid variant at grid (min(blocks, G), 1, 1) with G appended
+    """oracle.Executor: a launch of kernel K at grid (G, Y, Z) runs, on
+    INNER, K's grid variant at grid (min(blocks, G), Y, Z) with G appended
     to the arguments (the buffers are the oracle's: written in place)."""
 
     inner: Executor
@@ -71,11 +70,9 @@ class VariantLaunch:
 
     def run(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], schedule: Schedule | None = None,
             **extra: int) -> None:
-        if grid[1:] != (1, 1):
-            raise CoaldaError(f"the grid variant of {kernel} runs for a one-dimensional grid only, not {grid}")
         count = grid[0]
-        self.inner.run(kernel + SUFFIX, (min(self.blocks, count), 1, 1), block, [*args, count],  # type: ignore[call-arg]
-                       schedule=schedule, **extra)
+        self.inner.run(kernel + SUFFIX, (min(self.blocks, count), grid[1], grid[2]), block,
+                       [*args, count], schedule=schedule, **extra)  # type: ignore[call-arg]
 
 
 @dataclass(frozen=True)
@@ -159,10 +156,6 @@ def check_variants(
             if sym not in variants:
                 continue
             grid, _ = kspec.dims(n)
-            if grid[1:] != (1, 1):
-                out.skipped.setdefault(kspec.name, []).append(
-                    f"n={n}: grid {grid} is not one-dimensional (the original is launched)")
-                continue
             original, optimized = pair()
             refused = refusal(original, sym) or refusal(optimized, variants[sym])
             if refused:

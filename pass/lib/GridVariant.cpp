@@ -14,12 +14,12 @@
 //       its returns going to the next vb
 //       (and a __syncthreads() before it, when K uses shared memory)
 //
-// The host half (LaunchHost.cpp) launches it, in `coalda cc` builds, on a
-// one-dimensional grid of at most as many blocks as the device holds at
-// once, passing the original grid's x size as G; a launch with a grid of
-// more than one dimension keeps the original. blockIdx.y/z and gridDim.y/z
-// are then 0 and 1 in both launches, so only the x registers are read
-// anew.
+// The host half (LaunchHost.cpp, LaunchGrid.cpp) launches it, in `coalda
+// cc` builds, with the original grid's y and z and fewer blocks in x (the
+// blocks the device holds at once, shared by the rows), passing the
+// original grid's x size as G: each row of blocks loops over its own row.
+// blockIdx.y/z and gridDim.y/z are the same in both launches, so only the
+// x registers are read anew.
 //
 // Why it computes the same bytes: each iteration runs one original block,
 // whole, with the same thread indices; the original's blocks may run in any
@@ -423,9 +423,9 @@ GridVariantResult makeGridVariant(Function &Kernel,
 StringRef describe(GridVariantRefusal Why) {
   switch (Why) {
   case GridVariantRefusal::None:
-    return "launch reshaped where its grid is one-dimensional and larger "
-           "than the device holds: a grid sized to the device, each block "
-           "looping over the original blocks";
+    return "launch reshaped where its grid is larger than the device "
+           "holds: fewer blocks in x, each looping over the original blocks "
+           "of its row";
   case GridVariantRefusal::KernelLoops:
     return "launch kept: each thread loops over its own work, so the block "
            "rate does not bound the kernel";

@@ -5,17 +5,20 @@
 // calls __coalda_launch_grid where the kernel's stub called
 // cudaLaunchKernel.
 //
+// The variant reads only blockIdx.x and gridDim.x anew (GridVariant.cpp):
+// it is launched with the original grid's y and z, and each row of blocks
+// loops over its own row, on X = max(1, R / (y * z)) blocks in x, where R
+// is the number of the variant's blocks the device holds at once; the
+// original grid's x size is its extra, last argument.
+//
 // The choice, per launch configuration (device, variant, threads a block,
-// dynamic shared memory, and the grid's x size rounded up to a power of
-// two):
-//   - the original kernel, on its own grid, when the grid has more than
-//     one dimension (the variant reads only blockIdx.x anew,
-//     GridVariant.cpp) or is no larger than the blocks of the variant the
-//     device holds at once (nothing to gain);
+// dynamic shared memory, the grid's rows (y * z) and its x size, each
+// rounded up to a power of two):
+//   - the original kernel, on its own grid, when X is not smaller than the
+//     grid's x size (nothing to gain);
 //   - else, by measurement: the first 2 * Rounds launches of the
-//     configuration alternate between the original and the variant (on a
-//     one-dimensional grid of the blocks the device holds at once, the
-//     original grid's x size as its extra, last argument), each between
+//     configuration alternate between the original and the variant, each
+//     between
 //     two CUDA events on the launch's stream. Later launches read the
 //     events without blocking (cudaEventQuery); once every pair has
 //     completed, the configuration launches the faster of the two for
@@ -85,7 +88,7 @@ struct Entry {
   int Device;
   unsigned Threads;
   size_t SharedMem;
-  unsigned SizeClass;
+  unsigned SizeClass; // of the grid's x size and rows
   int Blocks;         // of the variant the device holds at once; 0: none
   unsigned Issued;    // trials reserved so far
   unsigned Done;      // trials whose events were read
@@ -218,15 +221,24 @@ void collect(Entry &E) {
                  : Choice::Original;
 }
 
+unsigned rowBlocks(unsigned Blocks, const CoaldaDim3 &Grid);
+
 void report(const char *Name, const CoaldaDim3 &Grid, const Entry &E,
             const char *Why) {
   fprintf(stderr,
           "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
-          "%.4f ms, reshaped onto %d blocks %.4f ms, the fastest of %u "
-          "launches each)\n",
-          Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0], E.Blocks,
-          E.Ms[1],
+          "%.4f ms, reshaped onto %u x %u x %u blocks %.4f ms, the fastest "
+          "of %u launches each)\n",
+          Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0],
+          rowBlocks(unsigned(E.Blocks), Grid), Grid.y, Grid.z, E.Ms[1],
           E.Count[0] < E.Count[1] ? E.Count[0] : E.Count[1]);
+}
+
+/// The variant's blocks in x for Grid: the blocks the device holds at
+/// once, shared by the grid's rows, at least one.
+unsigned rowBlocks(unsigned Blocks, const CoaldaDim3 &Grid) {
+  uint64_t Rows = uint64_t(Grid.y) * Grid.z;
+  return Rows >= Blocks ? 1u : unsigned(Blocks / Rows);
 }
 
 int launchVariant(const void *Variant, unsigned Blocks, CoaldaDim3 Grid,
@@ -244,8 +256,10 @@ int launchVariant(const void *Variant, unsigned Blocks, CoaldaDim3 Grid,
     Moved[I] = Args[I];
   unsigned VirtualBlocks = Grid.x;
   Moved[NumArgs] = &VirtualBlocks;
-  int Status = cudaLaunchKernel(Variant, CoaldaDim3{Blocks, 1, 1}, Block,
-                                Moved, SharedMem, Stream);
+  int Status = cudaLaunchKernel(Variant,
+                                CoaldaDim3{rowBlocks(Blocks, Grid), Grid.y,
+                                           Grid.z},
+                                Block, Moved, SharedMem, Stream);
   if (Moved != Inline)
     free(Moved);
   return Status;
@@ -274,19 +288,20 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
     return cudaLaunchKernel(Kernel, Grid, Block, Args, SharedMem, Stream);
   };
   int Device = 0;
-  if (pin() == 1 || Grid.y != 1 || Grid.z != 1)
+  if (pin() == 1)
     return Original();
   if (cudaGetDevice(&Device) != 0) {
     cudaGetLastError();
     return Original();
   }
   Entry *E = entryFor(Variant, Device, Block.x * Block.y * Block.z,
-                      SharedMem, sizeClass(Grid.x));
+                      SharedMem,
+                      sizeClass(Grid.x) * 32 + sizeClass(Grid.y * Grid.z));
   if (!E)
     return Original();
   // Locked from here until the choice is made.
   unsigned Blocks = unsigned(E->Blocks);
-  if (Blocks == 0 || Grid.x <= Blocks) {
+  if (Blocks == 0 || Grid.x <= rowBlocks(Blocks, Grid)) {
     unlock();
     return Original();
   }

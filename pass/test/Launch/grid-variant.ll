@@ -9,7 +9,7 @@
 ;
 ; The two one-element-per-thread kernels get a grid-stride variant; the loop
 ; keeps its launch, with the reason.
-; CHECK: remark: {{.*}}kernel `copy_guarded`: launch reshaped where its grid is one-dimensional
+; CHECK: remark: {{.*}}kernel `copy_guarded`: launch reshaped where its grid is larger than the device holds
 ; CHECK: remark: {{.*}}kernel `soa_to_aos`: launch reshaped
 ; CHECK: remark: {{.*}}kernel `copy_grid_stride`: launch kept: each thread loops over its own work
 
