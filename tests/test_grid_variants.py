@@ -262,3 +262,20 @@ def test_planted_bugs_are_caught(optimized: dict) -> None:
     assert ("control", Verdict.MISMATCH) in verdicts
     assert {verdict for kernel, verdict in verdicts if kernel in ("dynamic_shared", "early_return_math")} <= {
         Verdict.RACE, Verdict.MISMATCH}
+
+
+def test_transposes_variants_on_their_2d_grids(tmp_path: Path) -> None:
+    """testcases/transpose.cu's kernels (a transposed store staged through a
+    block's shared tile, 2-D blocks) on their own 2-D grids: each row of
+    blocks of the variant loops over its row, the tile reused from one
+    virtual block to the next behind the variant's barrier. Issue 40's
+    transposes are launched this way until their own form is built."""
+    source = TESTCASES / "transpose.cu"
+    (out, _), = optimize_levels(source, tmp_path, (3,), OPTION).values()
+    read = {kind: (out / f"transpose.{kind}").read_text() for kind in ("before.ll", "after.ll", "report.json")}
+    spec = load_spec(source.with_suffix(".toml"))
+    run = check_variants(Compiled(read["before.ll"], read["after.ll"], "", "", json.loads(read["report.json"])), spec,
+                         sizes=spec.sizes[:2])
+    assert run.kernels() == {"transpose_naive", "transpose_scale"} and not run.skipped, run.skipped
+    assert not run.failures, summary(run)
+    assert all(spec.kernels[name].dims(n)[0][1] > 1 for name in run.kernels() for n in spec.sizes[:2])  # 2-D grids
