@@ -23,6 +23,7 @@ Flags are clang's: everything that is not an input, `-o`, `-x`, a mode (`-c`),
 an architecture, a dependency-file flag or a link-only flag is passed to every
 compile step; the link step gets the link flags in their original order.
 `-fno-coalda` builds the same way without the plugin (the baseline);
+`-fcoalda-reshape` adds reshaped launches (launches.py; off by default);
 `-Wcoalda` prints what the pass did to each file's kernels, a line per
 rewrite and per refusal with its reason, and a count. nvcc's
 common spellings are translated first (`nvcc_to_clang`): `-use_fast_math`,
@@ -856,7 +857,9 @@ def cc_command(args: tuple[str, ...]) -> None:
     flags: `coalda cc main.cu -o app`, `coalda cc -c k.cu -o k.o -I inc
     -DN=4 -std=c++17 --cuda-gpu-arch=sm_80`, `coalda cc main.o k.o -o app`.
     -arch sm_XX is accepted too (default sm_90); -fno-coalda builds without
-    the plugin; --print-cuda-path prints the CUDA tree (CMake's
+    the plugin; -fcoalda-reshape adds reshaped launches (a grid-stride
+    variant of each rewritten kernel of one piece of work per thread,
+    chosen at run time by measurement); --print-cuda-path prints the CUDA tree (CMake's
     CUDAToolkit_ROOT for CMAKE_CUDA_COMPILER=coalda-cc). Executables link
     the CUDA 12 runtime (libcudart.so.12 from the nvidia-cuda-runtime-cu12
     wheel, found through the run-path)."""
