@@ -225,6 +225,10 @@ def print_findings(report: Report, console: Console, would: bool = False) -> Non
         staged = sum(s["transformed"] for s in stagings)
         verb = "would be staged" if would else "staged"
         console.print(f"{staged} of {len(stagings)} blocks of strided elements {verb} through shared memory.")
+    # reshaped launches (-coalda-reshape-launches, `coalda cc -fcoalda-reshape`)
+    for kernel in report["kernels"]:
+        if kernel.get("launch"):
+            console.print(f"{escape(kernel['name'])}: {escape(kernel['launch']['reason'])}", soft_wrap=True)
 
 
 _VERDICT_LABEL = {

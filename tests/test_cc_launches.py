@@ -66,3 +66,16 @@ def test_variants_read_from_ptx_and_kept_where_every_architecture_has_them() -> 
     assert launches.variants_in_ptx(ptx) == {"_Z1kPf", "_Z1gv"}
     assert launches.common_variants([{"a", "b"}, {"b", "c"}]) == ["b"]
     assert launches.common_variants([]) == []
+
+
+def test_findings_say_which_launches_are_reshaped() -> None:
+    """`coalda analyze` with the pass's option says, per rewritten kernel,
+    whether its launch would be reshaped and why, as -Wcoalda does; without
+    the option it says nothing of launches."""
+    said = run_cli("analyze", TESTCASES / "rgb.cu", "--pass-arg=-coalda-reshape-launches")
+    assert said.returncode == 0, said.stderr
+    lines = [ln for ln in said.stdout.splitlines() if ": launch " in ln]
+    assert [ln.split(":")[0] for ln in lines] == ["copy_naive", "copy_naive_guarded"], lines
+    assert all("launch reshaped where its grid is larger than the device holds" in ln for ln in lines), lines
+    plain = run_cli("analyze", TESTCASES / "rgb.cu")
+    assert plain.returncode == 0 and ": launch " not in plain.stdout
