@@ -166,13 +166,19 @@ void prepare(Entry &E) {
 /// is full (the original then). Returns with the lock held when non-null.
 Entry *entryFor(const void *Variant, int Device, unsigned Threads,
                 size_t SharedMem, unsigned SizeClass) {
+  auto Find = [&]() -> Entry * { // with the lock held
+    for (unsigned I = 0; I < Used; ++I) {
+      Entry &E = Table[I];
+      if (E.Variant == Variant && E.Device == Device &&
+          E.Threads == Threads && E.SharedMem == SharedMem &&
+          E.SizeClass == SizeClass)
+        return &E;
+    }
+    return nullptr;
+  };
   lock();
-  for (unsigned I = 0; I < Used; ++I) {
-    Entry &E = Table[I];
-    if (E.Variant == Variant && E.Device == Device && E.Threads == Threads &&
-        E.SharedMem == SharedMem && E.SizeClass == SizeClass)
-      return &E;
-  }
+  if (Entry *Known = Find())
+    return Known;
   unlock();
   Entry Fresh{};
   Fresh.Variant = Variant;
@@ -182,11 +188,8 @@ Entry *entryFor(const void *Variant, int Device, unsigned Threads,
   Fresh.SizeClass = SizeClass;
   prepare(Fresh);
   lock();
-  for (unsigned I = 0; I < Used; ++I) // another thread made it meanwhile
-    if (Table[I].Variant == Variant && Table[I].Device == Device &&
-        Table[I].Threads == Threads && Table[I].SharedMem == SharedMem &&
-        Table[I].SizeClass == SizeClass)
-      return &Table[I];
+  if (Entry *Known = Find()) // another thread made it meanwhile
+    return Known;
   if (Used == TableSize) {
     unlock();
     return nullptr;
