@@ -98,8 +98,8 @@ def launches(report: dict) -> dict[str, dict | None]:
     return {k["name"]: k.get("launch") for k in report["kernels"]}
 
 
-def compiled(out: Path) -> Compiled:
-    read = {kind: (out / f"{SOURCE.stem}.{kind}").read_text() for kind in ("before.ll", "after.ll", "report.json")}
+def compiled(out: Path, stem: str = SOURCE.stem) -> Compiled:
+    read = {kind: (out / f"{stem}.{kind}").read_text() for kind in ("before.ll", "after.ll", "report.json")}
     return Compiled(read["before.ll"], read["after.ll"], "", "", json.loads(read["report.json"]))
 
 
@@ -272,10 +272,8 @@ def test_transposes_variants_on_their_2d_grids(tmp_path: Path) -> None:
     transposes are launched this way until their own form is built."""
     source = TESTCASES / "transpose.cu"
     (out, _), = optimize_levels(source, tmp_path, (3,), OPTION).values()
-    read = {kind: (out / f"transpose.{kind}").read_text() for kind in ("before.ll", "after.ll", "report.json")}
     spec = load_spec(source.with_suffix(".toml"))
-    run = check_variants(Compiled(read["before.ll"], read["after.ll"], "", "", json.loads(read["report.json"])), spec,
-                         sizes=spec.sizes[:2])
+    run = check_variants(compiled(out, source.stem), spec, sizes=spec.sizes[:2])
     assert run.kernels() == {"transpose_naive", "transpose_scale"} and not run.skipped, run.skipped
     assert not run.failures, summary(run)
     assert all(spec.kernels[name].dims(n)[0][1] > 1 for name in run.kernels() for n in spec.sizes[:2])  # 2-D grids

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..emulator.emulate import EmulationRefused, EmulatorExecutor
 from ..emulator.schedule import Schedule
-from ..errors import CoaldaError
+from ..driver.launches import SUFFIX  # GridVariant.h's GridVariantSuffix
 from ..ir import byval_params, kernel_names, noalias_params
 from .oracle import ALIAS_LAYOUT, LAYOUTS, OVERLAP_LAYOUTS, SCHEDULES, Arg, CaseResult, Executor, Layout, check
 from .run_command import Compiled, may_overlap, symbol_map, with_byval
@@ -40,8 +40,6 @@ from .spec import Dim3, Spec, unknown_kernel
 __all__ = ["SUFFIX", "VariantLaunch", "VariantResult", "VariantsChecked", "check_variants", "variant_blocks",
            "variant_symbols"]
 
-# GridVariant.h's GridVariantSuffix: K's variant is K's symbol with it
-SUFFIX = "__coalda_grid"
 
 
 def variant_symbols(after_ir: str) -> dict[str, str]:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..errors import ToolNotFound
 
+# GridVariant.h's GridVariantSuffix: K's variant is K's symbol with it
 SUFFIX = "__coalda_grid"
 _ENTRY = re.compile(r"^\.visible\s+\.entry\s+(\S+?)" + SUFFIX + r"\(", re.MULTILINE)
 

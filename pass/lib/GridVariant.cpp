@@ -234,20 +234,24 @@ bool mayExitBeforeSync(Function &K, const RowUniformity &Block,
   return false;
 }
 
+/// K's nodes in nvvm.annotations (kernel, maxntid, cluster_dim_x, ...).
+SmallVector<MDNode *, 4> annotationsOf(const Function &K) {
+  SmallVector<MDNode *, 4> Mine;
+  if (NamedMDNode *Annotations =
+          K.getParent()->getNamedMetadata("nvvm.annotations"))
+    for (MDNode *Node : Annotations->operands())
+      if (Node->getNumOperands() >= 1 &&
+          mdconst::dyn_extract_or_null<Function>(Node->getOperand(0)) == &K)
+        Mine.push_back(Node);
+  return Mine;
+}
+
 bool declaresCluster(const Function &K) {
-  const NamedMDNode *Annotations =
-      K.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!Annotations)
-    return false;
-  for (const MDNode *Node : Annotations->operands()) {
-    if (Node->getNumOperands() < 2 ||
-        mdconst::dyn_extract_or_null<Function>(Node->getOperand(0)) != &K)
-      continue;
+  for (const MDNode *Node : annotationsOf(K))
     for (unsigned I = 1; I + 1 < Node->getNumOperands(); I += 2)
       if (auto *Tag = dyn_cast<MDString>(Node->getOperand(I)))
         if (Tag->getString().contains("cluster"))
           return true;
-  }
   return false;
 }
 
@@ -295,18 +299,12 @@ Function *cloneWithGridParam(Function &K) {
   CloneFunctionInto(V, &K, VMap, CloneFunctionChangeType::GlobalChanges,
                     Returns);
   V->setCallingConv(K.getCallingConv());
-  if (NamedMDNode *Annotations =
-          K.getParent()->getNamedMetadata("nvvm.annotations")) {
-    SmallVector<MDNode *, 4> Mine;
-    for (MDNode *Node : Annotations->operands())
-      if (Node->getNumOperands() >= 1 &&
-          mdconst::dyn_extract_or_null<Function>(Node->getOperand(0)) == &K)
-        Mine.push_back(Node);
-    for (MDNode *Node : Mine) {
-      SmallVector<Metadata *, 4> Ops(Node->operands());
-      Ops[0] = ValueAsMetadata::get(V);
-      Annotations->addOperand(MDNode::get(K.getContext(), Ops));
-    }
+  for (MDNode *Node : annotationsOf(K)) {
+    SmallVector<Metadata *, 4> Ops(Node->operands());
+    Ops[0] = ValueAsMetadata::get(V);
+    K.getParent()
+        ->getNamedMetadata("nvvm.annotations")
+        ->addOperand(MDNode::get(K.getContext(), Ops));
   }
   return V;
 }
