@@ -526,7 +526,8 @@ bool adoptCopy(Function &Kernel, Function *Copy, bool Changed,
 /// functions inlined when it calls any (adopted only when something was
 /// rewritten in it), else on the kernel itself. Returns whether it changed.
 bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
-                       json::Array *Report) {
+                       json::Array *Report,
+                       std::optional<KernelFlatCopy> *Flat = nullptr) {
   Function *Copy = withHelpersInlined(Kernel);
   Function &F = Copy ? *Copy : Kernel;
   if (unsigned Size = F.getInstructionCount();
@@ -570,8 +571,15 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
   }
   std::vector<StagingOutcome> Stagings =
       decideStagingsOf(F, Groups, Info, FAM);
+  // Read before the rewrite erases the copy, kept if it was rewritten.
+  if (Flat && !Copy)
+    *Flat = findKernelFlatCopy(F, Groups, Stagings, Info);
   bool Changed =
       transformKernel(F, Kernel, Groups, Stagings, Promotions, Info, Report);
+  if (Flat && none_of(Groups, [](const GroupOutcome &O) {
+        return O.Transformed;
+      }))
+    Flat->reset();
   // Before the copy goes: the remarks name its arguments.
   for (const GroupOutcome &O : Groups)
     remarkGroup(O, Kernel, Remarks);
@@ -589,8 +597,9 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
 /// one (GridVariant.h), and says what was decided in a remark and in
 /// Kernel's report entry (the last one, transformKernelOf's).
 void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
+                   const std::optional<KernelFlatCopy> &Flat,
                    FunctionAnalysisManager &FAM, json::Array *Report) {
-  GridVariantResult Result = makeGridVariant(Kernel, BeforeRewrite, FAM);
+  GridVariantResult Result = makeGridVariant(Kernel, BeforeRewrite, Flat, FAM);
   if (Result.Variant)
     boundRegisters(*Result.Variant);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
@@ -598,7 +607,8 @@ void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LaunchReshaped", &Kernel)
              << "kernel `" << sourceName(Kernel)
-             << "`: " << describe(Result.Why);
+             << "`: " << describe(Result.Why) << " ("
+             << describe(Result.Form) << ")";
     });
   else
     ORE.emit([&] {
@@ -613,8 +623,12 @@ void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
     return;
   json::Object Launch{{"reshaped", Result.Variant != nullptr},
                       {"reason", describe(Result.Why)}};
-  if (Result.Variant)
+  if (Result.Variant) {
     Launch["variant"] = Result.Variant->getName();
+    Launch["form"] = Result.Form == GridVariantForm::FlatCopy ? "flat copy"
+                                                              : "block loop";
+    Launch["does"] = describe(Result.Form);
+  }
   (*Entry)["launch"] = std::move(Launch);
 }
 
@@ -652,13 +666,15 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     GridVariantRefusal Shape = opts::ReshapeLaunches
                                    ? shapeBeforeRewrite(*F)
                                    : GridVariantRefusal::KernelLoops;
+    std::optional<KernelFlatCopy> Flat;
     if (!transformKernelOf(*F, FAM,
-                           opts::ReportFile.empty() ? nullptr : &Report))
+                           opts::ReportFile.empty() ? nullptr : &Report,
+                           opts::ReshapeLaunches ? &Flat : nullptr))
       continue;
     Changed = true;
     boundRegisters(*F);
     if (opts::ReshapeLaunches)
-      reshapeLaunch(*F, Shape, FAM,
+      reshapeLaunch(*F, Shape, Flat, FAM,
                     opts::ReportFile.empty() ? nullptr : &Report);
   }
   if (!opts::ReportFile.empty())

@@ -9,9 +9,14 @@
 // thread, then the last bytes in member-width units) and skips the loop,
 // which otherwise runs, each iteration rewritten by the region copy.
 //
+// The flat copy itself (FlatCopy.h) knows nothing of the loop: its caller
+// gives the element count and any further condition. A one-copy kernel's
+// grid variant (GridVariantFlat.cpp) is the other caller.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CopyGroup.h"
+#include "FlatCopy.h"
 #include "IRUtils.h"
 #include "Options.h"
 
@@ -44,54 +49,49 @@ Value *copyBefore(ArrayRef<Instruction *> Copies, Value *V,
 
 class FlatCopyEmitter {
 public:
-  FlatCopyEmitter(const CopyGroup &G, const RewritePlan &P)
-      : G(G), P(P), F(P.FlatEntry->getParent()), Ctx(F->getContext()),
-        Loc(G.Stores.back()->Inst->getDebugLoc()),
-        I64(Type::getInt64Ty(Ctx)), I8(Type::getInt8Ty(Ctx)),
-        U(P.Units.front()),
-        MemberAlign(commonAlignment(memberAlignment(G), G.MemberWidth)) {}
+  FlatCopyEmitter(const FlatCopyShape &S, BasicBlock *Entry, BasicBlock *Exit)
+      : S(S), Entry(Entry), Exit(Exit), F(Entry->getParent()),
+        Ctx(F->getContext()), I64(Type::getInt64Ty(Ctx)),
+        I8(Type::getInt8Ty(Ctx)), U(S.Unit) {}
 
-  void emit() {
-    BasicBlock *Head = emitCheck();
+  void emit(FlatCopyEnd End) {
+    BasicBlock *Head = emitCheck(End);
     // Whole units first, then the few bytes of the last partial unit in
     // member-width units.
-    LocatedBuilder HB(Head, Loc);
+    LocatedBuilder HB(Head, S.Loc);
     Value *Whole =
         HB.CreateAnd(Bytes, HB.getInt64(~uint64_t(U - 1)), "flat.whole");
     BasicBlock *Tail = BasicBlock::Create(Ctx, "flat.tail");
     emitLoop(Head, U, 4, HB.getInt64(0), Whole, Tail, "flat.units");
     Tail->insertInto(F);
-    emitLoop(Tail, G.MemberWidth, 1, Whole, Bytes, P.FlatExit, "flat.bytes");
-    LLVM_DEBUG(dbgs() << "coalda: emitted the flat copy of the loop after "
-                      << P.FlatEntry->getName() << " in " << F->getName()
-                      << "\n");
+    emitLoop(Tail, S.MemberWidth, 1, Whole, Bytes, Exit, "flat.bytes");
+    LLVM_DEBUG(dbgs() << "coalda: emitted the flat copy after "
+                      << Entry->getName() << " in " << F->getName() << "\n");
   }
 
 private:
-  const CopyGroup &G;
-  const RewritePlan &P;
+  const FlatCopyShape &S;
+  BasicBlock *Entry, *Exit;
   Function *F;
   LLVMContext &Ctx;
-  DebugLoc Loc;
   Type *I64, *I8;
   unsigned U; ///< the widest unit
-  Align MemberAlign;
   Value *Gid = nullptr, *Threads = nullptr, *Bytes = nullptr;
   Value *Dst = nullptr, *Src = nullptr;
 
-  BasicBlock *emitCheck();
+  BasicBlock *emitCheck(FlatCopyEnd End);
   void emitLoop(BasicBlock *From, unsigned Width, unsigned Unroll,
                 Value *First, Value *Limit, BasicBlock *Next,
                 const std::string &Name);
   void move(IRBuilder<> &B, Type *Ty, Align A, ArrayRef<Value *> At);
 };
 
-/// In front of the loop: `br flat.ok, flat.copy, <the original jump into
-/// the loop>`; returns flat.copy.
-BasicBlock *FlatCopyEmitter::emitCheck() {
-  Instruction *Term = P.FlatEntry->getTerminator();
+/// In front of Entry's terminator: `br flat.ok, flat.copy, <the terminator,
+/// moved to flat.orig>`; returns flat.copy.
+BasicBlock *FlatCopyEmitter::emitCheck(FlatCopyEnd End) {
+  Instruction *Term = Entry->getTerminator();
   IRBuilder<> B(Term);
-  B.SetCurrentDebugLocation(Loc);
+  B.SetCurrentDebugLocation(S.Loc);
   auto Reg = [&](Intrinsic::ID ID, const char *Name) {
     return B.CreateZExt(B.CreateIntrinsic(ID, {}, {}), I64, Name);
   };
@@ -101,47 +101,34 @@ BasicBlock *FlatCopyEmitter::emitCheck() {
   Value *Nctaid = Reg(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, "flat.nctaid");
   Gid = B.CreateAdd(B.CreateMul(Ctaid, Ntid), Tid, "flat.gid");
   Threads = B.CreateMul(Ntid, Nctaid, "flat.threads");
-  const PrefixBound &Loop = P.Bounds.front();
-  Value *Bound = copyBefore(P.FlatEndCopies, Loop.Hi, Term);
-  Value *End =
-      Loop.Signed ? B.CreateSExt(Bound, I64) : B.CreateZExt(Bound, I64);
-  if (Loop.Inclusive) // i <= n covers elements [0, n]
-    End = B.CreateAdd(End, B.getInt64(1));
+  auto [Elements, Fits] = End(B, Threads);
   Bytes = B.CreateMul(
-      B.CreateBinaryIntrinsic(Intrinsic::smax, End, B.getInt64(0)),
-      B.getInt64(G.Stride), "flat.bytes");
+      B.CreateBinaryIntrinsic(Intrinsic::smax, Elements, B.getInt64(0)),
+      B.getInt64(S.Stride), "flat.bytes");
   // Element 0's member 0, on both sides.
-  auto Start = [&](const AccessExpr &A, const char *Name) {
-    return B.CreateGEP(I8, const_cast<Value *>(A.Base), B.getInt64(A.Offset),
-                       Name);
+  auto Start = [&](Value *Base, int64_t Offset, const char *Name) {
+    return B.CreateGEP(I8, Base, B.getInt64(Offset), Name);
   };
-  Dst = Start(G.first(), "flat.dst");
-  Src = Start(G.source(), "flat.src");
+  Dst = Start(S.DstBase, S.DstOffset, "flat.dst");
+  Src = Start(S.SrcBase, S.SrcOffset, "flat.src");
   Value *DstInt = B.CreatePtrToInt(Dst, I64);
   Value *SrcInt = B.CreatePtrToInt(Src, I64);
   Value *Ok = B.CreateICmpEQ(
       B.CreateAnd(B.CreateOr(DstInt, SrcInt), B.getInt64(U - 1)),
       B.getInt64(0));
-  if (P.NeedsOverlapCheck)
+  if (S.NeedsOverlapCheck)
     Ok = B.CreateAnd(Ok, emitApart(B, DstInt, Bytes, SrcInt, Bytes));
-  // The loop covers [0, n) only if its index cannot wrap on its way past n:
-  // n + ntid.x*nctaid.x fits the index's type. (A 64-bit n counts elements
-  // of an allocation, far below 2^63.)
-  if (Loop.Hi->getType()->getIntegerBitWidth() < 64) {
-    unsigned Bits = Loop.Hi->getType()->getIntegerBitWidth();
-    Value *Past = B.CreateAdd(End, Threads);
-    Ok = B.CreateAnd(
-        Ok, B.CreateICmpSLE(Past, integerLimit(I64, Bits, Loop.Signed, true)));
-  }
+  if (Fits)
+    Ok = B.CreateAnd(Ok, Fits);
   Ok->setName("flat.ok");
 
   BasicBlock *Orig = BasicBlock::Create(Ctx, "flat.orig", F);
   Term->removeFromParent();
   Term->insertInto(Orig, Orig->end());
   for (BasicBlock *Succ : successors(Orig))
-    Succ->replacePhiUsesWith(P.FlatEntry, Orig);
+    Succ->replacePhiUsesWith(Entry, Orig);
   BasicBlock *Head = BasicBlock::Create(Ctx, "flat.copy", F);
-  B.SetInsertPoint(P.FlatEntry);
+  B.SetInsertPoint(Entry);
   B.CreateCondBr(Ok, Head, Orig, MDBuilder(Ctx).createLikelyBranchWeights());
   return Head;
 }
@@ -166,11 +153,11 @@ void FlatCopyEmitter::move(IRBuilder<> &B, Type *Ty, Align A,
 void FlatCopyEmitter::emitLoop(BasicBlock *From, unsigned Width,
                                unsigned Unroll, Value *First, Value *Limit,
                                BasicBlock *Next, const std::string &Name) {
-  LocatedBuilder FB(From, Loc);
+  LocatedBuilder FB(From, S.Loc);
   Type *Ty = copyUnitType(FB.getContext(), Width);
   // Whole units are aligned by the run-time check; member-width units as
   // the original members were.
-  Align A = Width == G.MemberWidth && Width < U ? MemberAlign : Align(Width);
+  Align A = Width == S.MemberWidth && Width < U ? S.MemberAlign : Align(Width);
   Value *Step = FB.CreateMul(Threads, FB.getInt64(Width), Name + ".step");
   Value *Begin = FB.CreateAdd(First, FB.CreateMul(Gid, FB.getInt64(Width)));
   BasicBlock *Many = BasicBlock::Create(Ctx, Name + ".many", F);
@@ -180,7 +167,7 @@ void FlatCopyEmitter::emitLoop(BasicBlock *From, unsigned Width,
   // Unroll units in flight per thread while the last of them is in range.
   FB.CreateCondBr(FB.CreateICmpULT(FB.CreateAdd(Begin, Reach), Limit), Many,
                   SingleTest);
-  LocatedBuilder MB(Many, Loc);
+  LocatedBuilder MB(Many, S.Loc);
   PHINode *At = MB.CreatePHI(I64, 2, Name + ".at");
   At->addIncoming(Begin, From);
   SmallVector<Value *, 4> Ats{At};
@@ -192,12 +179,12 @@ void FlatCopyEmitter::emitLoop(BasicBlock *From, unsigned Width,
   MB.CreateCondBr(MB.CreateICmpULT(MB.CreateAdd(After, Reach), Limit), Many,
                   SingleTest);
   // The remaining units, one per iteration.
-  LocatedBuilder TB(SingleTest, Loc);
+  LocatedBuilder TB(SingleTest, S.Loc);
   PHINode *From1 = TB.CreatePHI(I64, 2, Name + ".from");
   From1->addIncoming(Begin, From);
   From1->addIncoming(After, Many);
   TB.CreateCondBr(TB.CreateICmpULT(From1, Limit), Single, Next);
-  LocatedBuilder OB(Single, Loc);
+  LocatedBuilder OB(Single, S.Loc);
   PHINode *One = OB.CreatePHI(I64, 2, Name + ".at1");
   One->addIncoming(From1, SingleTest);
   move(OB, Ty, A, {One});
@@ -215,8 +202,43 @@ std::string describeFlatOnly(const CopyGroup &G, const RewritePlan &P) {
          "overlap, so each iteration keeps its original code)";
 }
 
+void emitFlatCopyAt(const FlatCopyShape &Shape, BasicBlock *Entry,
+                    BasicBlock *Exit, FlatCopyEnd End) {
+  FlatCopyEmitter(Shape, Entry, Exit).emit(End);
+}
+
 void emitFlatCopy(const CopyGroup &G, const RewritePlan &P) {
-  FlatCopyEmitter(G, P).emit();
+  FlatCopyShape Shape;
+  Shape.DstBase = const_cast<Value *>(G.first().Base);
+  Shape.SrcBase = const_cast<Value *>(G.source().Base);
+  Shape.DstOffset = G.first().Offset;
+  Shape.SrcOffset = G.source().Offset;
+  Shape.Stride = G.Stride;
+  Shape.MemberWidth = G.MemberWidth;
+  Shape.MemberAlign = commonAlignment(memberAlignment(G), G.MemberWidth);
+  Shape.Unit = P.Units.front();
+  Shape.NeedsOverlapCheck = P.NeedsOverlapCheck;
+  Shape.Loc = G.Stores.back()->Inst->getDebugLoc();
+  const PrefixBound &Loop = P.Bounds.front();
+  Instruction *Term = P.FlatEntry->getTerminator();
+  emitFlatCopyAt(
+      Shape, P.FlatEntry, P.FlatExit, [&](IRBuilder<> &B, Value *Threads) {
+        Value *Bound = copyBefore(P.FlatEndCopies, Loop.Hi, Term);
+        Value *End = Loop.Signed ? B.CreateSExt(Bound, B.getInt64Ty())
+                                 : B.CreateZExt(Bound, B.getInt64Ty());
+        if (Loop.Inclusive) // i <= n covers elements [0, n]
+          End = B.CreateAdd(End, B.getInt64(1));
+        // The loop covers [0, n) only if its index cannot wrap on its way
+        // past n: n + ntid.x*nctaid.x fits the index's type. (A 64-bit n
+        // counts elements of an allocation, far below 2^63.)
+        Value *Fits = nullptr;
+        if (unsigned Bits = Loop.Hi->getType()->getIntegerBitWidth();
+            Bits < 64)
+          Fits = B.CreateICmpSLE(
+              B.CreateAdd(End, Threads),
+              integerLimit(B.getInt64Ty(), Bits, Loop.Signed, true));
+        return std::make_pair(End, Fits);
+      });
 }
 
 } // namespace coalda

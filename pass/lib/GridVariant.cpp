@@ -322,7 +322,9 @@ void collectIndexReads(Function &V, SmallVectorImpl<CallInst *> &Index,
 }
 
 /// V's body becomes the loop over virtual blocks the banner describes.
-void wrapInBlockLoop(Function &V, bool BarrierAtEnd) {
+/// Returns the blocks in front of it and after it.
+std::pair<BasicBlock *, BasicBlock *> wrapInBlockLoop(Function &V,
+                                                      bool BarrierAtEnd) {
   LLVMContext &Ctx = V.getContext();
   Module &M = *V.getParent();
   Value *G = V.getArg(V.arg_size() - 1);
@@ -379,6 +381,7 @@ void wrapInBlockLoop(Function &V, bool BarrierAtEnd) {
   VB->addIncoming(After, Next);
   B.CreateCondBr(B.CreateICmpULT(After, G), Body, Done);
   ReturnInst::Create(Ctx, Done);
+  return {Pre, Done};
 }
 
 } // namespace
@@ -400,6 +403,7 @@ GridVariantRefusal shapeBeforeRewrite(Function &Kernel) {
 
 GridVariantResult makeGridVariant(Function &Kernel,
                                   GridVariantRefusal BeforeRewrite,
+                                  const std::optional<KernelFlatCopy> &Flat,
                                   FunctionAnalysisManager &FAM) {
   GridVariantResult Result;
   bool UsesShared = false;
@@ -413,7 +417,11 @@ GridVariantResult makeGridVariant(Function &Kernel,
     return Result;
   }
   Result.Variant = cloneWithGridParam(Kernel);
-  wrapInBlockLoop(*Result.Variant, UsesShared);
+  auto [Pre, Done] = wrapInBlockLoop(*Result.Variant, UsesShared);
+  if (Flat) {
+    emitFlatVariant(*Result.Variant, *Flat, Pre, Done);
+    Result.Form = GridVariantForm::FlatCopy;
+  }
   ++NumGridVariants;
   return Result;
 }
@@ -447,6 +455,18 @@ StringRef describe(GridVariantRefusal Why) {
     return "launch kept: the kernel declares a cluster shape";
   }
   llvm_unreachable("unknown refusal");
+}
+
+StringRef describe(GridVariantForm Form) {
+  switch (Form) {
+  case GridVariantForm::BlockLoop:
+    return "each block loops over original blocks";
+  case GridVariantForm::FlatCopy:
+    return "one flat copy of the original grid's elements by all threads "
+           "when aligned and disjoint, else each block loops over original "
+           "blocks";
+  }
+  llvm_unreachable("unknown form");
 }
 
 } // namespace coalda

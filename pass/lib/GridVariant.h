@@ -10,15 +10,24 @@
 #ifndef COALDA_LIB_GRIDVARIANT_H
 #define COALDA_LIB_GRIDVARIANT_H
 
+#include "CopyGroup.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Support/Alignment.h"
+
+#include <optional>
 
 namespace llvm {
 class Function;
+class GlobalValue;
 class Module;
 } // namespace llvm
 
 namespace coalda {
+
+struct StagingOutcome;
 
 /// The suffix of a variant's name: the kernel `K`'s variant is
 /// `K__coalda_grid`. The host half and `coalda cc` find variants by it.
@@ -37,11 +46,57 @@ enum class GridVariantRefusal {
   ClusterLaunch,    ///< declares a cluster shape
 };
 
+/// What a variant runs (GridVariant.cpp, GridVariantFlat.cpp).
+enum class GridVariantForm {
+  BlockLoop, ///< each block loops over original blocks of its row
+  FlatCopy,  ///< one flat copy of the whole grid's elements, else BlockLoop
+};
+
 /// What the reshaping did to one kernel.
 struct GridVariantResult {
   llvm::Function *Variant = nullptr;
   GridVariantRefusal Why = GridVariantRefusal::None;
+  GridVariantForm Form = GridVariantForm::BlockLoop;
 };
+
+/// A kernel whose whole effect is one copy of element gid = blockIdx.x *
+/// blockDim.x + threadIdx.x below bounds: what its variant moves as one
+/// flat copy (GridVariantFlat.cpp). Values are named by parameter number,
+/// so that they can be found in the variant.
+struct KernelFlatCopy {
+  /// The ArgNo-th parameter, or Global, plus Offset bytes.
+  struct Base {
+    unsigned ArgNo = 0;
+    llvm::GlobalValue *Global = nullptr;
+    int64_t Offset = 0;
+  };
+  /// `gid < End` (`<=` when Inclusive): the ArgNo-th parameter, or Constant.
+  struct Bound {
+    std::optional<unsigned> ArgNo;
+    int64_t Constant = 0;
+    bool Signed = true;
+    bool Inclusive = false;
+  };
+  Base Dst, Src;
+  int64_t Stride = 0;
+  uint64_t MemberWidth = 0;
+  llvm::Align MemberAlign;
+  unsigned Unit = 0;
+  bool NeedsOverlapCheck = true;
+  llvm::SmallVector<Bound, 2> Bounds;
+};
+
+/// The flat copy of F, a kernel about to be rewritten whose legal rewrites
+/// are Groups and Stagings, when its whole effect is one such copy.
+std::optional<KernelFlatCopy>
+findKernelFlatCopy(const llvm::Function &F, llvm::ArrayRef<GroupOutcome> Groups,
+                   llvm::ArrayRef<StagingOutcome> Stagings,
+                   const CoalescingInfo &Info);
+
+/// In front of Entry's terminator in the variant V: C's flat copy, which
+/// then goes to Exit.
+void emitFlatVariant(llvm::Function &V, const KernelFlatCopy &C,
+                     llvm::BasicBlock *Entry, llvm::BasicBlock *Exit);
 
 /// What Kernel, before any rewrite, says of a variant: KernelLoops unless
 /// it does one piece of work per thread (no loop: the shape whose launch
@@ -51,13 +106,17 @@ GridVariantRefusal shapeBeforeRewrite(llvm::Function &Kernel);
 
 /// Adds Kernel's grid-stride variant to its module when it may have one.
 /// Kernel is a rewritten kernel; BeforeRewrite what shapeBeforeRewrite
-/// said of it before the rewrite.
+/// said of it before the rewrite; Flat its flat copy, when it had one.
 GridVariantResult makeGridVariant(llvm::Function &Kernel,
                                   GridVariantRefusal BeforeRewrite,
+                                  const std::optional<KernelFlatCopy> &Flat,
                                   llvm::FunctionAnalysisManager &FAM);
 
 /// The reason, in the source's terms, for the report and -Wcoalda.
 llvm::StringRef describe(GridVariantRefusal Why);
+
+/// What a variant of that form does, for the report and -Wcoalda.
+llvm::StringRef describe(GridVariantForm Form);
 
 } // namespace coalda
 

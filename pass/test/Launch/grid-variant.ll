@@ -7,23 +7,37 @@
 ; through a block tile, with barriers), and the same copy as a grid-stride
 ; loop.
 ;
-; The two one-element-per-thread kernels get a grid-stride variant; the loop
-; keeps its launch, with the reason.
-; CHECK: remark: {{.*}}kernel `copy_guarded`: launch reshaped where its grid is larger than the device holds
-; CHECK: remark: {{.*}}kernel `soa_to_aos`: launch reshaped
+; The two one-element-per-thread kernels get a grid-stride variant: the copy
+; one flat copy, the staging a loop over virtual blocks; the loop keeps its
+; launch, with the reason.
+; CHECK: remark: {{.*}}kernel `copy_guarded`: launch reshaped where its grid is larger than the device holds{{.*}}(one flat copy of the original grid's elements by all threads when aligned and disjoint, else each block loops over original blocks)
+; CHECK: remark: {{.*}}kernel `soa_to_aos`: launch reshaped{{.*}}(each block loops over original blocks)
 ; CHECK: remark: {{.*}}kernel `copy_grid_stride`: launch kept: each thread loops over its own work
 
-; The variant takes the original's parameters and the original grid's x
-; size; it starts at its own block index and steps by its grid's size; the
-; body reads the virtual block where the original read blockIdx.x.
+; The copy's variant takes the original's parameters and the original
+; grid's x size. In front of its loop over virtual blocks it is one flat
+; copy: the elements are the original grid's threads in x (G * blockDim.x)
+; below n; it runs when that count fits 2^31 (the original's 32-bit index
+; never wrapped) and the buffers are aligned and disjoint, and then leaves.
 ; CHECK-LABEL: define {{.*}}@_Z12copy_guardedP5PixelPKS_i__coalda_grid(ptr {{.*}}, ptr {{.*}}, i32 noundef %2, i32 %coalda.grid)
 ; CHECK-NEXT: vgrid.pre:
 ; CHECK-NEXT: %vgrid.first = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; CHECK-NEXT: %vgrid.step = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 ; CHECK-NEXT: [[ANY:%[0-9]+]] = icmp ult i32 %vgrid.first, %coalda.grid
-; CHECK-NEXT: br i1 [[ANY]], label %[[BODY:[0-9]+]], label %vgrid.done
-; CHECK: [[BODY]]:
-; CHECK-NEXT: %vgrid.block = phi i32 [ %vgrid.first, %vgrid.pre ], [ %vgrid.after, %vgrid.next ]
+; CHECK: [[G:%[0-9]+]] = zext i32 %coalda.grid to i64
+; CHECK-NEXT: %flat.gids = mul i64 [[G]], {{%[0-9]+}}
+; CHECK-NEXT: [[FITS:%[0-9]+]] = icmp ule i64 %flat.gids, 2147483648
+; CHECK-NEXT: [[N:%[0-9]+]] = sext i32 %2 to i64
+; CHECK-NEXT: [[END:%[0-9]+]] = call i64 @llvm.smin.i64(i64 %flat.gids, i64 [[N]])
+; CHECK-NEXT: [[COUNT:%[0-9]+]] = call i64 @llvm.smax.i64(i64 [[END]], i64 0)
+; CHECK-NEXT: %flat.bytes = mul i64 [[COUNT]], 3
+; CHECK: %flat.ok = and i1 {{%[0-9]+}}, [[FITS]]
+; CHECK-NEXT: br i1 %flat.ok, label %flat.copy, label %flat.orig
+; Otherwise the loop: it starts at its own block index and steps by its
+; grid's size; the body reads the virtual block where the original read
+; blockIdx.x.
+; CHECK: [[BODY:[0-9]+]]:
+; CHECK-NEXT: %vgrid.block = phi i32 [ %vgrid.first, %flat.orig ], [ %vgrid.after, %vgrid.next ]
 ; CHECK-NOT: ctaid.x
 ; CHECK: mul i32 %vgrid.block,
 ; The original's return goes to the next virtual block; no barrier there,
@@ -35,6 +49,11 @@
 ; CHECK-NEXT: br i1 [[MORE]], label %[[BODY]], label %vgrid.done
 ; CHECK: vgrid.done:
 ; CHECK-NEXT: ret void
+; CHECK: flat.orig:
+; CHECK-NEXT: br i1 [[ANY]], label %[[BODY]], label %vgrid.done
+; The flat copy's last loop (member-width units) leaves to the return.
+; CHECK: flat.bytes.one:
+; CHECK: br i1 {{%[0-9]+}}, label %flat.bytes.one, label %vgrid.done
 
 ; The staged kernel's variant ends each virtual block with a barrier: the
 ; next block's tile must not be written while a warp still reads this one.
