@@ -149,8 +149,10 @@ def analyze_program(recipe: dict[str, Any], prog_dir: Path) -> list[dict[str, An
 LINEINFO_FLAGS = ["-lineinfo", "-Xptxas", "-lineinfo"]
 
 
-def cc_command(recipe: dict[str, Any], out: Path, plain: bool, lineinfo: bool = False) -> list[str]:
-    return [str(COALDA), "cc", "-arch", "sm_90", *(["-fno-coalda"] if plain else []),
+def cc_command(recipe: dict[str, Any], out: Path, plain: bool, lineinfo: bool = False,
+               reshape: bool = False) -> list[str]:
+    coalda = ["-fno-coalda"] if plain else (["-fcoalda-reshape"] if reshape else [])
+    return [str(COALDA), "cc", "-arch", "sm_90", *coalda,
             *(LINEINFO_FLAGS if lineinfo else []), *recipe.get("flags", []), *recipe["sources"], "-o", str(out)]
 
 
@@ -178,11 +180,12 @@ def copy_source(prog_dir: Path, dest: Path) -> None:
 
 
 def compile_one(name: str, build: str, recipe: dict[str, Any], corpus: Path, out: Path,
-                lineinfo: bool = False) -> tuple[float, str | None]:
+                lineinfo: bool = False, reshape: bool = False) -> tuple[float, str | None]:
     """One build of one program into OUT/NAME/BUILD: (seconds, the failure
     line naming the program and the command to reproduce it, or None)."""
     prog_dir = (corpus / recipe["dir"]).resolve()
-    cmd = cc_command(recipe, (out / name / build).resolve(), plain=build == "plain", lineinfo=lineinfo)
+    cmd = cc_command(recipe, (out / name / build).resolve(), plain=build == "plain", lineinfo=lineinfo,
+                     reshape=reshape)
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=prog_dir, capture_output=True, text=True)
     seconds = round(time.monotonic() - start, 2)
@@ -429,7 +432,10 @@ def cli() -> None:
 @click.option("--lineinfo", is_flag=True,
               help="Device code with a line table (-lineinfo, for ptxas too), for Nsight Compute's "
                    "source view; use its own --out.")
-def build(only: str, out: Path, corpus: Path, jobs: int, lineinfo: bool) -> None:
+@click.option("--reshape", is_flag=True,
+              help="The coalda build with reshaped launches and their run-time choice "
+                   "(coalda cc -fcoalda-reshape, issue 40); use its own --out.")
+def build(only: str, out: Path, corpus: Path, jobs: int, lineinfo: bool, reshape: bool) -> None:
     """Build every program with and without COALDA, record its rewritten
     kernels, and pack OUT into OUT.tar.gz."""
     if not COALDA.is_file():
@@ -463,7 +469,7 @@ def build(only: str, out: Path, corpus: Path, jobs: int, lineinfo: bool) -> None
     jobs_list = [(name, b) for name in recipes for b in BUILDS]
 
     def compile_job(job: tuple[str, str]) -> tuple[float, str | None]:
-        return compile_one(*job[:2], recipes[job[0]], corpus, out, lineinfo)
+        return compile_one(*job[:2], recipes[job[0]], corpus, out, lineinfo, reshape)
 
     def finish(name: str, builds: dict[str, tuple[float, str | None]]) -> dict[str, Any]:
         entry = finish_program(name, recipes[name], corpus, out, stamp, builds)
@@ -482,10 +488,12 @@ def build(only: str, out: Path, corpus: Path, jobs: int, lineinfo: bool) -> None
     programs = merged_programs(out, set(available), set(names), fresh)
     partial = set(programs) <= set(names) and only
     command = "scripts/corpus.py build" + (f" --only {only}" if partial else "")
-    if lineinfo:
-        command += f" --lineinfo --out {shown_path(out)}"
+    if lineinfo or reshape:
+        command += (" --lineinfo" if lineinfo else "") + (" --reshape" if reshape else "") + \
+            f" --out {shown_path(out)}"
     manifest = {**stamp, "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "command": command, **({"lineinfo": True} if lineinfo else {}),
+                **({"reshape": True} if reshape else {}),
                 "build_s": round(time.monotonic() - start, 1), "programs": programs}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     tar = pack(out)

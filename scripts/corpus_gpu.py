@@ -62,9 +62,16 @@ def run_order(repeat: int) -> list[str]:
     return order
 
 
+# A reshaped launch (coalda cc -fcoalda-reshape) runs the kernel or its grid
+# variant, K + this suffix (pass/lib/GridVariant.h): both are timed as K.
+VARIANT_SUFFIX = "__coalda_grid"
+
+
 def kernel_regex(symbols: list[str]) -> str:
-    """ncu's --kernel-name filter for exactly these mangled symbols."""
-    return "regex:^(" + "|".join(re.escape(s) for s in sorted(set(symbols))) + ")$"
+    """ncu's --kernel-name filter for exactly these mangled symbols and
+    their grid variants."""
+    names = sorted({n for s in symbols for n in (s, s + VARIANT_SUFFIX)})
+    return "regex:^(" + "|".join(re.escape(s) for s in names) + ")$"
 
 
 def parse_number(text: str) -> float:
@@ -85,7 +92,7 @@ def parse_ncu_csv(text: str) -> dict[str, dict[str, float]]:
         unit = (row.get("Metric Unit") or "nsecond").strip()
         if unit not in UNIT_MS:
             raise ValueError(f"unknown ncu time unit {unit!r}")
-        name = row["Kernel Name"]
+        name = row["Kernel Name"].removesuffix(VARIANT_SUFFIX)  # a reshaped launch counts as its kernel's
         entry = totals.setdefault(name, {"ms": 0.0, "launches": 0})
         entry["ms"] += parse_number(row["Metric Value"]) * UNIT_MS[unit]
         entry["launches"] += 1

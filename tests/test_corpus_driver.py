@@ -56,9 +56,18 @@ def test_ncu_csv_sums_each_kernel_in_ms() -> None:
     assert gpu.parse_ncu_csv("==PROF== No kernels were profiled.\n") == {}
 
 
-def test_kernel_regex_matches_only_the_symbols() -> None:
+def test_kernel_regex_matches_only_the_symbols_and_their_variants() -> None:
     regex = gpu.kernel_regex(["_Z3mapPfi", "_Z1kv", "_Z3mapPfi"])
-    assert regex == "regex:^(_Z1kv|_Z3mapPfi)$"
+    assert regex == "regex:^(_Z1kv|_Z1kv__coalda_grid|_Z3mapPfi|_Z3mapPfi__coalda_grid)$"
+
+
+def test_a_reshaped_launch_counts_as_its_kernel() -> None:
+    """With -fcoalda-reshape a launch of K may run K__coalda_grid: its time
+    and launch are K's."""
+    variant = NCU_LOG.replace('"2","31337","coalda","127.0.0.1","_Z3mapPfi"',
+                              '"2","31337","coalda","127.0.0.1","_Z3mapPfi__coalda_grid"')
+    assert variant != NCU_LOG
+    assert gpu.parse_ncu_csv(variant)["_Z3mapPfi"] == {"ms": pytest.approx(0.004096), "launches": 1}
 
 
 def test_run_order_alternates() -> None:
