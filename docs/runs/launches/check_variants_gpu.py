@@ -1,5 +1,5 @@
-"""On the GPU machine (run.sh): every grid variant of the adversary
-(prepare_variants.py's build) against its original on the H200, at reduced
+"""On the GPU machine (run.sh): every grid variant of an adversary, STEM
+(default grid_variants; prepare_variants.py's build), against its original on the H200, at reduced
 grids with the original grid's x size as the extra argument
 (coalda/check/variants.py with the GPU executors), REPS seeds at each size.
 Prints each failing (kernel, n, blocks) and exits 1 if any."""
@@ -18,13 +18,14 @@ from coalda.check.spec import load_spec
 from coalda.check.variants import check_variants
 
 d = Path(".device/launches/variants")
-read = lambda k: (d / f"grid_variants.{k}").read_text()  # noqa: E731
+stem = sys.argv[3] if len(sys.argv) > 3 else "grid_variants"
+read = lambda k: (d / f"{stem}.{k}").read_text()  # noqa: E731
 c = Compiled(read("before.ll"), read("after.ll"), read("before.ptx"), read("after.ptx"), json.loads(read("report.json")))
-sigs = {k: {n: tuple(tuple(p) for p in v) for n, v in s.items()} for k, s in json.loads((d / "sigs.json").read_text()).items()}
+sigs = {k: {n: tuple(tuple(p) for p in v) for n, v in s.items()} for k, s in json.loads(read("sigs.json")).items()}
 names = source_names(c.report)
 executors = (GpuExecutor(c.before_ptx, sigs["before"], "original", names),
              GpuExecutor(c.after_ptx, sigs["after"], "optimized", names))
-spec = load_spec(Path("testcases/adversarial/grid_variants.toml"))
+spec = load_spec(Path(f"testcases/adversarial/{stem}.toml"))
 reps, sizes = int(sys.argv[1]), [int(x) for x in sys.argv[2].split(",")]
 fails: collections.Counter = collections.Counter()
 total: collections.Counter = collections.Counter()

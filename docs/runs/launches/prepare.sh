@@ -2,7 +2,9 @@
 # Builds what docs/runs/launches/run.sh runs, into .device/launches (carry
 # .device and .whl): the probe docs/probe/launch_reshape.cu three ways
 # (plain: -fno-coalda; coalda: the default build; reshape: -fcoalda-reshape),
-# and the CUDA 12 runtime they link.
+# the CUDA 12 runtime they link, and (run 3 on) the corpus programs whose
+# rewritten kernels take a variant, built with -fcoalda-reshape
+# (build/corpus-reshape.tar.gz; carry it too).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=.device/launches
@@ -17,3 +19,5 @@ for build in plain coalda reshape; do
 done
 # the CUDA 12 runtime the builds link (the GPU machine has CUDA 13's)
 cp -L "$(.venv/bin/python -c 'from coalda.driver.cc import find_cudart; from coalda.driver.toolchain import cuda_path; print(find_cudart(cuda_path()))')" "$out/libcudart.so.12"
+.venv/bin/python scripts/corpus.py build --reshape --only aligned-types,matrixT,rodinia-gaussian16,rodinia-gaussian32 \
+  --out build/corpus-reshape

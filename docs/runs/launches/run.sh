@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Reshaped launches on the GPU machine (OUT set; carry .device and .whl,
-# built by prepare.sh and prepare_variants.py): the probe's three builds,
-# alternating, twice; the reshaped build with its choices printed
-# (COALDA_LAUNCH_REPORT=1) and pinned to each kernel (COALDA_LAUNCH); the
-# reshaped build at the small size under memcheck, racecheck and synccheck;
-# the adversary's grid variants against their originals on the GPU.
+# Reshaped launches on the GPU machine (OUT set; carry .device, .whl and
+# build/corpus-reshape.tar.gz, built by prepare.sh and prepare_variants.py):
+# the probe's three builds, alternating, twice; the reshaped build with its
+# choices printed (COALDA_LAUNCH_REPORT=1) and pinned to each kernel
+# (COALDA_LAUNCH); the reshaped build at the small size under memcheck,
+# racecheck and synccheck; the adversaries' grid variants against their
+# originals on the GPU; the corpus programs whose kernels take a variant,
+# built with -fcoalda-reshape, timed against their plain builds (the choice
+# printed) and under memcheck and racecheck.
 source scripts/gpu_prelude.sh
 d=.device/launches
 export LD_LIBRARY_PATH=$PWD/$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -21,5 +24,16 @@ for tool in memcheck racecheck synccheck; do
   step "$tool" 100 compute-sanitizer --tool "$tool" --error-exitcode 9 "$d/launch_reshape_reshape" 8 small \
     > "$OUT/reshape-$tool.txt" 2>&1
 done
-step "variants" 150 python3 docs/runs/launches/check_variants_gpu.py 2 1000,100000 > "$OUT/variants.txt" 2>&1
+for stem in grid_variants flat_variants; do
+  [ -f "$d/variants/$stem.sigs.json" ] || continue
+  step "variants-$stem" 150 python3 docs/runs/launches/check_variants_gpu.py 2 1000,100000 $stem \
+    > "$OUT/variants-$stem.txt" 2>&1
+done
+if [ -f build/corpus-reshape.tar.gz ]; then
+  mkdir -p /tmp/r && tar xzf build/corpus-reshape.tar.gz -C /tmp/r
+  COALDA_LAUNCH_REPORT=1 step "corpus-time" 240 python3 scripts/corpus_gpu.py /tmp/r/corpus-reshape --repeat 3 \
+    --phase time --out "$OUT/corpus-reshape-time.json"
+  step "corpus-sanitize" 240 python3 scripts/corpus_gpu.py /tmp/r/corpus-reshape --phase sanitize \
+    --run-timeout 100 --out "$OUT/corpus-reshape-sanitize.json"
+fi
 cp docs/runs/launches/run.sh "$OUT/"
