@@ -47,7 +47,10 @@ from coalda.check.variants import SUFFIX, VariantsChecked, check_variants, varia
 SOURCE = TESTCASES / "adversarial" / "grid_variants.cu"
 SPEC = SOURCE.with_suffix(".toml")
 LEVELS = (3, 0)
-OPTION = "--pass-arg=-coalda-reshape-launches"
+# The block loops too: by default only one-copy kernels get a variant (their
+# flat copy; tests/test_flat_variants.py), a cost rule since the GPU's run 3
+# (docs/runs/launches/README.md). This corpus attacks the loop over blocks.
+OPTIONS = ("--pass-arg=-coalda-reshape-launches", "--pass-arg=-coalda-reshape-block-loops")
 
 # The variant's refusals (GridVariant.cpp, describe()), by what the report says.
 LOOPS = "launch kept: each thread loops over its own work"
@@ -109,7 +112,7 @@ def summary(checked: VariantsChecked, limit: int = 12) -> str:
 
 @pytest.fixture(scope="module")
 def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
-    return optimize_levels(SOURCE, tmp_path_factory.mktemp("grid-variants"), LEVELS, OPTION)
+    return optimize_levels(SOURCE, tmp_path_factory.mktemp("grid-variants"), LEVELS, *OPTIONS)
 
 
 @pytest.fixture(scope="module")
@@ -271,7 +274,7 @@ def test_transposes_variants_on_their_2d_grids(tmp_path: Path) -> None:
     virtual block to the next behind the variant's barrier. Issue 40's
     transposes are launched this way until their own form is built."""
     source = TESTCASES / "transpose.cu"
-    (out, _), = optimize_levels(source, tmp_path, (3,), OPTION).values()
+    (out, _), = optimize_levels(source, tmp_path, (3,), *OPTIONS).values()
     spec = load_spec(source.with_suffix(".toml"))
     run = check_variants(compiled(out, source.stem), spec, sizes=spec.sizes[:2])
     assert run.kernels() == {"transpose_naive", "transpose_scale"} and not run.skipped, run.skipped

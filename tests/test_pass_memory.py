@@ -99,9 +99,10 @@ def parse(stderr: str, returncode: int | None) -> Batch:
 
 def run_batch(tool: Path, plugin: Path, inputs: list[Path]) -> Batch:
     # with reshaped launches' variants made of every rewritten kernel
-    # (GridVariant.cpp clones and rewires what the other rewrites emitted)
+    # (GridVariant.cpp clones and rewires what the other rewrites emitted),
+    # the loops over blocks too, which the cost rule refuses by default
     cmd = [VALGRIND, "--error-exitcode=9", "-q", str(tool), f"-load-pass-plugin={plugin}", "-passes=coalda",
-           "-coalda-reshape-launches", *map(str, inputs)]
+           "-coalda-reshape-launches", "-coalda-reshape-block-loops", *map(str, inputs)]
     try:
         run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired as timeout:

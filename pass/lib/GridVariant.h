@@ -44,6 +44,7 @@ enum class GridVariantRefusal {
   SharedNoBarrier,  ///< shared memory shared without a block barrier
   ExitBeforeSync,   ///< a thread may leave while others still synchronize
   ClusterLaunch,    ///< declares a cluster shape
+  BlockLoopCost,    ///< only a loop over blocks, measured no faster
 };
 
 /// What a variant runs (GridVariant.cpp, GridVariantFlat.cpp).

@@ -56,6 +56,12 @@ cl::opt<bool> ReshapeLaunches(
              "grid-stride variant, K__coalda_grid, for a reshaped launch "
              "(GridVariant.cpp). Off by default: only a build whose host "
              "side launches the variant (coalda cc) turns it on"));
+cl::opt<bool> ReshapeBlockLoops(
+    "coalda-reshape-block-loops", cl::init(false),
+    cl::desc("With -coalda-reshape-launches, also give a variant that loops "
+             "over the original blocks to kernels whose whole effect is not "
+             "one copy (measured no faster on the H200: "
+             "docs/runs/launches/README.md)"));
 cl::opt<bool> StageReadOnly(
     "coalda-stage-read-only", cl::init(false),
     cl::desc("Also stage read-only arrays read whole at the same index as a "

@@ -35,6 +35,7 @@ extern llvm::cl::opt<bool> PromoteLoops;
 extern llvm::cl::opt<bool> Staging;
 extern llvm::cl::opt<bool> StageArraysInTurn;
 extern llvm::cl::opt<bool> ReshapeLaunches;
+extern llvm::cl::opt<bool> ReshapeBlockLoops;
 extern llvm::cl::opt<bool> StageReadOnly;
 extern llvm::cl::opt<unsigned> StageReadOnlyRows;
 extern llvm::cl::opt<unsigned> StagePartialGap;

@@ -1,4 +1,4 @@
-; RUN: %opt -passes=coalda -coalda-reshape-launches -S %s | FileCheck %s
+; RUN: %opt -passes=coalda -coalda-reshape-launches -coalda-reshape-block-loops -S %s | FileCheck %s
 
 ; A rewritten copy whose entry block also holds a private array (an alloca
 ; that -O3 keeps, as a dynamically indexed local array is kept). The

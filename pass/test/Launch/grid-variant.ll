@@ -1,4 +1,5 @@
-; RUN: %opt -passes=coalda -coalda-reshape-launches -pass-remarks=coalda -pass-remarks-missed=coalda -S %s 2>&1 | FileCheck %s
+; RUN: %opt -passes=coalda -coalda-reshape-launches -coalda-reshape-block-loops -pass-remarks=coalda -pass-remarks-missed=coalda -S %s 2>&1 | FileCheck %s
+; RUN: %opt -passes=coalda -coalda-reshape-launches -pass-remarks=coalda -pass-remarks-missed=coalda -S %s 2>&1 | FileCheck --check-prefix=DEFAULT %s
 ; RUN: %opt -passes=coalda -S %s | FileCheck --check-prefix=OFF %s
 
 ; Three kernels of one source (clang++-19 -O3 --cuda-device-only, no debug
@@ -7,9 +8,9 @@
 ; through a block tile, with barriers), and the same copy as a grid-stride
 ; loop.
 ;
-; The two one-element-per-thread kernels get a grid-stride variant: the copy
-; one flat copy, the staging a loop over virtual blocks; the loop keeps its
-; launch, with the reason.
+; With -coalda-reshape-block-loops the two one-element-per-thread kernels
+; get a grid-stride variant: the copy one flat copy, the staging a loop over
+; virtual blocks; the loop keeps its launch, with the reason.
 ; CHECK: remark: {{.*}}kernel `copy_guarded`: launch reshaped where its grid is larger than the device holds{{.*}}(one flat copy of the original grid's elements by all threads when aligned and disjoint, else each block loops over original blocks)
 ; CHECK: remark: {{.*}}kernel `soa_to_aos`: launch reshaped{{.*}}(each block loops over original blocks)
 ; CHECK: remark: {{.*}}kernel `copy_grid_stride`: launch kept: each thread loops over its own work
@@ -66,6 +67,14 @@
 ; The variants are kernels.
 ; CHECK: !{ptr @_Z12copy_guardedP5PixelPKS_i__coalda_grid, !"kernel", i32 1}
 ; CHECK: !{ptr @_Z10soa_to_aosP2F3PKfS2_S2_i__coalda_grid, !"kernel", i32 1}
+
+; By default (no -coalda-reshape-block-loops) only the copy gets a variant,
+; its flat copy: the staging's loop over blocks is refused by the cost rule.
+; DEFAULT: remark: {{.*}}kernel `copy_guarded`: launch reshaped{{.*}}(one flat copy
+; DEFAULT: remark: {{.*}}kernel `soa_to_aos`: launch kept: not profitable: a variant that loops over the original blocks measured no faster
+; DEFAULT: remark: {{.*}}kernel `copy_grid_stride`: launch kept: each thread loops
+; DEFAULT: define {{.*}}@_Z12copy_guardedP5PixelPKS_i__coalda_grid(
+; DEFAULT-NOT: define {{.*}}__coalda_grid(
 
 ; Without -coalda-reshape-launches (the default), no variant.
 ; OFF-NOT: __coalda_grid
