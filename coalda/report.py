@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .driver.launches import launch_said
 from .verdicts import Unchecked, Verdict
 
 Report = dict[str, Any]
@@ -228,7 +229,7 @@ def print_findings(report: Report, console: Console, would: bool = False) -> Non
     # reshaped launches (-coalda-reshape-launches, `coalda cc -fcoalda-reshape`)
     for kernel in report["kernels"]:
         if kernel.get("launch"):
-            console.print(f"{escape(kernel['name'])}: {escape(kernel['launch']['reason'])}", soft_wrap=True)
+            console.print(f"{escape(kernel['name'])}: {escape(launch_said(kernel['launch']))}", soft_wrap=True)
 
 
 _VERDICT_LABEL = {

@@ -770,7 +770,7 @@ def summary_lines(path: str, pass_report: dict) -> list[str]:
             where = f"{path}:{item['line']}" if item.get("line") else path
             lines.append(f"{where}: coalda: {kernel['name']}: {verdict}: {item['reason']}")
         if kernel.get("launch"):
-            lines.append(f"{path}: coalda: {kernel['name']}: {kernel['launch']['reason']}")
+            lines.append(f"{path}: coalda: {kernel['name']}: {launches.launch_said(kernel['launch'])}")
     kernels = len(pass_report.get("kernels", []))
     lines.append(f"{path}: coalda: {done} rewritten, {left} left alone, in {kernels} kernel{'s' if kernels != 1 else ''}")
     return lines

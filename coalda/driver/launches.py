@@ -29,6 +29,13 @@ SUFFIX = "__coalda_grid"
 _ENTRY = re.compile(r"^\.visible\s+\.entry\s+(\S+?)" + SUFFIX + r"\(", re.MULTILINE)
 
 
+def launch_said(launch: dict) -> str:
+    """A report's "launch" decision as -Wcoalda and `coalda analyze` say
+    it: the reason, and what a variant does when one was made."""
+    does = launch.get("does")
+    return f"{launch['reason']} ({does})" if does else launch["reason"]
+
+
 def variants_in_ptx(ptx: str) -> set[str]:
     """The kernels whose variant the PTX defines, by their device names."""
     return set(_ENTRY.findall(ptx))
