@@ -122,15 +122,17 @@ def rewritten_kernels(report: dict[str, Any], source: str) -> list[dict[str, Any
     return found
 
 
-def analyze_program(recipe: dict[str, Any], prog_dir: Path) -> list[dict[str, Any]]:
+def analyze_program(recipe: dict[str, Any], prog_dir: Path, pass_args: tuple[str, ...] = (),
+                    reports: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The rewritten kernels of every .cu source, one file at a time; a
-    host-only file (no __global__ function) has none."""
+    host-only file (no __global__ function) has none. PASS_ARGS go to the
+    pass; each report is appended to REPORTS when given."""
     found: list[dict[str, Any]] = []
     for source in recipe["sources"]:
         if not source.endswith(".cu"):
             continue
         cmd = [str(COALDA), "analyze", source, "--format", "json", "-q",
-               *analyze_args(recipe.get("flags", []), prog_dir)]
+               *(f"--pass-arg={a}" for a in pass_args), *analyze_args(recipe.get("flags", []), prog_dir)]
         proc = subprocess.run(cmd, cwd=prog_dir, capture_output=True, text=True)
         if proc.returncode == 1 and "defines no CUDA kernel" in proc.stderr:
             continue
@@ -139,6 +141,8 @@ def analyze_program(recipe: dict[str, Any], prog_dir: Path) -> list[dict[str, An
             raise RecipeError(f"analyze failed ({last}): cd {prog_dir} && {shlex.join(cmd)}")
         (report,) = json.loads(proc.stdout)["reports"]  # one file: one report
         found += rewritten_kernels(report, source)
+        if reports is not None:
+            reports.append(report)
     return found
 
 
@@ -508,6 +512,32 @@ def build(only: str, out: Path, corpus: Path, jobs: int, lineinfo: bool, reshape
         for line in failures:
             click.echo(line, err=True)
         sys.exit(1)
+
+
+@cli.command()
+@click.option("--corpus", "corpus", type=click.Path(path_type=Path), default=ROOT / "corpus", show_default=True)
+def launches(corpus: Path) -> None:
+    """Which rewritten kernels of the built programs get a grid variant
+    under `coalda cc -fcoalda-reshape` (issue 40), and why the others do
+    not: `coalda analyze --pass-arg=-coalda-reshape-launches` over every
+    source with its recipe's flags. No GPU."""
+    taken = kept = 0
+    for name in recipe_names(corpus):
+        try:
+            recipe = load_recipe(corpus / "recipes" / f"{name}.toml", corpus)
+            if not recipe.get("run", True):
+                continue
+            reports: list[dict[str, Any]] = []
+            analyze_program(recipe, (corpus / recipe["dir"]).resolve(), ("-coalda-reshape-launches",), reports)
+        except RecipeError as exc:
+            die(f"{name}: {exc}")
+        for kernel in (k for r in reports for k in r.get("kernels", []) if k.get("launch")):
+            launch = kernel["launch"]
+            taken += launch["reshaped"]
+            kept += not launch["reshaped"]
+            form = f" [{launch['form']}]" if launch.get("form") else ""
+            click.echo(f"{name}: {kernel['name']}: {launch['reason']}{form}")
+    click.echo(f"{taken} rewritten kernels get a variant, {kept} keep their launch")
 
 
 @cli.command()

@@ -3,7 +3,7 @@
 
     tar xzf build/corpus.tar.gz -C /tmp
     python3 scripts/corpus_gpu.py /tmp/corpus --repeat 3 [--only A,B]
-        [--phase time|sanitize|all] [--shard K/N] [--budget SECONDS] --out corpus-run.json
+        [--phase time|sanitize|all] [--shard K/N] [--budget SECONDS] [--no-ncu] --out corpus-run.json
 
 Standard library only (Python 3.10+): the GPU machine has nvcc, ncu and
 compute-sanitizer but no clang and no .venv. The CUDA 12 runtime the
@@ -14,7 +14,11 @@ plain, plain, coalda, ...), REPEAT times each, from fresh copies of its
 directory. A program with rewritten kernels runs under ncu, which times only
 those kernels (gpu__time_duration.sum of up to 50 launches, matched by their
 mangled symbols); the program's stdout stays its own. A program without one
-runs once per build, uninstrumented (verification and wall time only).
+runs once per build, uninstrumented (verification and wall time only), and
+so does every program with --no-ncu (a reshaped build's run-time choice
+times its launches with events, which ncu's serialized launches distort:
+its choices are read in such a run, its kernels' times under ncu with the
+choice pinned, COALDA_LAUNCH=original or reshaped).
 sanitize: the coalda build of each program with rewritten kernels, once
 under compute-sanitizer memcheck and once under racecheck, on sanitize_args.
 
@@ -395,6 +399,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--budget", type=float, default=0, help="start no program after this many seconds")
     ap.add_argument("--keep-logs", type=Path, default=None, help="copy every ncu and sanitizer log here")
     ap.add_argument("--run-timeout", type=float, default=300, help="seconds one run may take (default 300)")
+    ap.add_argument("--no-ncu", action="store_true",
+                    help="time phase without ncu: verification, wall time and stderr only (a reshaped build's "
+                         "run-time choices, which ncu's serialized launches would distort)")
     return ap.parse_args(argv)
 
 
@@ -425,9 +432,9 @@ def main(argv: list[str]) -> int:
             names = shard(names, {n for n in names if programs[n].get("rewritten_kernels")}, opts.shard)
         except ValueError as exc:
             return fail(str(exc))
-    ncu = find_tool("ncu")
+    ncu = None if opts.no_ncu else find_tool("ncu")
     sanitizer = find_tool("compute-sanitizer")
-    if opts.phase in ("time", "all") and not ncu:
+    if opts.phase in ("time", "all") and not ncu and not opts.no_ncu:
         return fail("ncu not found on PATH or under /usr/local/cuda*/bin")
     if opts.phase in ("sanitize", "all") and not sanitizer:
         return fail("compute-sanitizer not found on PATH or under /usr/local/cuda*/bin")

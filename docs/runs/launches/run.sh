@@ -9,9 +9,10 @@
 # built with -fcoalda-reshape, timed against their plain builds (the choice
 # printed) and under memcheck and racecheck.
 #   bash docs/runs/launches/run.sh [PART...]   PART: probe, variants,
-#       corpus-time, corpus-sanitize (default: all four, in that order)
+#       corpus-time, corpus-choice, corpus-sanitize (default: all, in that
+#       order)
 source scripts/gpu_prelude.sh
-parts=" ${*:-probe variants corpus-time corpus-sanitize} "
+parts=" ${*:-probe variants corpus-time corpus-choice corpus-sanitize} "
 want() { [[ $parts == *" $1 "* ]]; }
 d=.device/launches
 export LD_LIBRARY_PATH=$PWD/$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -36,8 +37,13 @@ for stem in grid_variants flat_variants; do
     > "$OUT/variants-$stem.txt" 2>&1
 done
 mkdir -p /tmp/r && tar xzf build/corpus-reshape.tar.gz -C /tmp/r
-want corpus-time && COALDA_LAUNCH_REPORT=1 step "corpus-time" 240 python3 scripts/corpus_gpu.py \
+# Under ncu the choice's events time ncu's serialized launches (run 3a):
+# the kernels are timed with the choice pinned to the variants, and the
+# choice itself is read from runs without ncu.
+want corpus-time && COALDA_LAUNCH=reshaped step "corpus-time" 240 python3 scripts/corpus_gpu.py \
   /tmp/r/corpus-reshape --repeat 3 --phase time --out "$OUT/corpus-reshape-time.json"
-want corpus-sanitize && step "corpus-sanitize" 300 python3 scripts/corpus_gpu.py /tmp/r/corpus-reshape \
-  --phase sanitize --run-timeout 60 --out "$OUT/corpus-reshape-sanitize.json"
+want corpus-choice && COALDA_LAUNCH_REPORT=1 step "corpus-choice" 120 python3 scripts/corpus_gpu.py \
+  /tmp/r/corpus-reshape --repeat 2 --phase time --no-ncu --out "$OUT/corpus-reshape-choice.json"
+want corpus-sanitize && COALDA_LAUNCH=reshaped step "corpus-sanitize" 300 python3 scripts/corpus_gpu.py \
+  /tmp/r/corpus-reshape --phase sanitize --run-timeout 120 --out "$OUT/corpus-reshape-sanitize.json"
 cp docs/runs/launches/run.sh "$OUT/"
