@@ -238,9 +238,13 @@ void emitFlatVariant(Function &V, const KernelFlatCopy &C, BasicBlock *Entry,
                               : B.getInt64(Bound.Constant);
       if (Bound.Inclusive)
         Hi = B.CreateAdd(Hi, B.getInt64(1));
-      // End is not negative: umin reads an unsigned bound as it is.
-      End = B.CreateBinaryIntrinsic(
-          Bound.Signed ? Intrinsic::smin : Intrinsic::umin, End, Hi);
+      // End stays in [0, the grid's threads]: a signed bound below 0 admits
+      // no element, and umin reads an unsigned one as it is. (smin alone
+      // let a negative End pass to the next bound's umin as 2^64 - 1:
+      // found by tests/test_flat_variants.py, unsigned_outside_signed.)
+      if (Bound.Signed)
+        Hi = B.CreateBinaryIntrinsic(Intrinsic::smax, Hi, B.getInt64(0));
+      End = B.CreateBinaryIntrinsic(Intrinsic::umin, End, Hi);
     }
     return std::make_pair(End, Fits);
   });

@@ -18,8 +18,9 @@
 ; The copy's variant takes the original's parameters and the original
 ; grid's x size. In front of its loop over virtual blocks it is one flat
 ; copy: the elements are the original grid's threads in x (G * blockDim.x)
-; below n; it runs when that count fits 2^31 (the original's 32-bit index
-; never wrapped) and the buffers are aligned and disjoint, and then leaves.
+; below n (none when n is negative); it runs when that count fits 2^31
+; (the original's 32-bit index never wrapped) and the buffers are aligned
+; and disjoint, and then leaves.
 ; CHECK-LABEL: define {{.*}}@_Z12copy_guardedP5PixelPKS_i__coalda_grid(ptr {{.*}}, ptr {{.*}}, i32 noundef %2, i32 %coalda.grid)
 ; CHECK-NEXT: vgrid.pre:
 ; CHECK-NEXT: %vgrid.first = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -29,7 +30,8 @@
 ; CHECK-NEXT: %flat.gids = mul i64 [[G]], {{%[0-9]+}}
 ; CHECK-NEXT: [[FITS:%[0-9]+]] = icmp ule i64 %flat.gids, 2147483648
 ; CHECK-NEXT: [[N:%[0-9]+]] = sext i32 %2 to i64
-; CHECK-NEXT: [[END:%[0-9]+]] = call i64 @llvm.smin.i64(i64 %flat.gids, i64 [[N]])
+; CHECK-NEXT: [[N0:%[0-9]+]] = call i64 @llvm.smax.i64(i64 [[N]], i64 0)
+; CHECK-NEXT: [[END:%[0-9]+]] = call i64 @llvm.umin.i64(i64 %flat.gids, i64 [[N0]])
 ; CHECK-NEXT: [[COUNT:%[0-9]+]] = call i64 @llvm.smax.i64(i64 [[END]], i64 0)
 ; CHECK-NEXT: %flat.bytes = mul i64 [[COUNT]], 3
 ; CHECK: %flat.ok = and i1 {{%[0-9]+}}, [[FITS]]
