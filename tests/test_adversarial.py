@@ -46,7 +46,7 @@ CORPUS = TESTCASES / "adversarial"
 # each rewritten kernel's variant against the original, at -O3 and -O0, the
 # variant at g = G blocks being the rewritten kernel, block after block.
 OWN_TESTS = {"windows", "read_only_windows", "real_shapes", "arrays_in_turn", "private_pointers",
-             "records_break", "store_windows", "grid_variants"}
+             "records_break", "store_windows", "grid_variants", "flat_variants"}
 SOURCES = sorted(p for p in CORPUS.glob("*.cu") if p.stem not in OWN_TESTS)
 OPT_LEVELS = (0, 3)
 
