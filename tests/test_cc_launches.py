@@ -11,6 +11,7 @@ from pathlib import Path
 
 from coalda.driver import launches
 from coalda.driver.cc import embedded_images
+from coalda.driver.toolchain import find_plugin
 
 from conftest import TESTCASES, run_cli
 
@@ -34,16 +35,20 @@ def test_reshape_builds_variants_and_redirects_the_stubs(tmp_path: Path) -> None
     built = run_cli("cc", "-fcoalda-reshape", "-Wcoalda", "-c", TESTCASES / "rgb.cu", "-o", tmp_path / "rgb.o",
                     "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_90")
     assert built.returncode == 0, built.stderr
+    kernels = {VARIANT.removesuffix(launches.SUFFIX), GUARDED_VARIANT.removesuffix(launches.SUFFIX)}
     for sm in (80, 90):
-        assert launches.variants_in_ptx(ptx_text(tmp_path / "rgb.o", sm)) == {
-            VARIANT.removesuffix(launches.SUFFIX), GUARDED_VARIANT.removesuffix(launches.SUFFIX)}
+        ptx = ptx_text(tmp_path / "rgb.o", sm)
+        assert launches.variants_in_ptx(ptx) == kernels
+        # 3-byte pixels: flat copies of small elements, launched until measured
+        assert launches.preferred_in_ptx(ptx) == kernels
     assert " t __coalda_launch_grid" in symbols(tmp_path / "rgb.o")
     data = (tmp_path / "rgb.o").read_bytes()
     assert VARIANT.encode() + b"\0" in data and GUARDED_VARIANT.encode() + b"\0" in data
     said = [ln for ln in built.stderr.splitlines() if "launch " in ln]
     assert [ln.split(": coalda: ")[1].split(":")[0] for ln in said] == ["copy_naive", "copy_naive_guarded"], said
     assert all("launch reshaped where its grid is larger than the device holds" in ln and
-               "(one flat copy of the original grid's elements" in ln for ln in said), said
+               "(one flat copy of the original grid's elements" in ln and
+               ln.endswith("; until measured, the variant") for ln in said), said
     # separate compilation: the object links alone
     linked = run_cli("cc", tmp_path / "rgb.o", "-o", tmp_path / "rgb")
     assert linked.returncode == 0, linked.stderr
@@ -63,8 +68,13 @@ def test_default_build_launches_as_written(tmp_path: Path) -> None:
 
 def test_variants_read_from_ptx_and_kept_where_every_architecture_has_them() -> None:
     ptx = (".visible .entry _Z1kPf__coalda_grid(\n.visible .entry _Z1kPf(\n"
-           ".visible .entry _Z1gv__coalda_grid(\n// .visible .entry _Z1hv__coalda_grid(\n")
+           ".visible .entry _Z1gv__coalda_grid(\n// .visible .entry _Z1hv__coalda_grid(\n"
+           ".visible .global .align 1 .u8 _Z1kPf__coalda_prefer = 1;\n"
+           "// .visible .global .align 1 .u8 _Z1gv__coalda_prefer = 1;\n")
     assert launches.variants_in_ptx(ptx) == {"_Z1kPf", "_Z1gv"}
+    assert launches.preferred_in_ptx(ptx) == {"_Z1kPf"}
+    flags = launches.host_flags(find_plugin(), ["_Z1gv", "_Z1kPf"], ["_Z1kPf", "_Z1xv"])
+    assert "-coalda-launch-variants=_Z1gv,_Z1kPf" in flags and "-coalda-launch-preferred=_Z1kPf" in flags
     assert launches.common_variants([{"a", "b"}, {"b", "c"}]) == ["b"]
     assert launches.common_variants([]) == []
 

@@ -66,6 +66,22 @@ def test_original_until_the_events_complete(mock: Path) -> None:
     assert set(order[6:decided]) == {"O"} and set(order[decided:]) == {"V"}, order
 
 
+def test_a_preferred_variant_launches_until_measured(mock: Path) -> None:
+    """A variant the device code marks preferred (a flat copy of small
+    elements) is the static decision: it launches while the events are not
+    done and in a captured stream; the measurement still decides, either
+    way."""
+    lines, _ = launches(mock, 40, (5000, 1), MOCK_VAR_MS="1.5", MOCK_DELAY="2", MOCK_PREFERRED="1")
+    order = kinds(lines)
+    assert order.startswith("OVOVOV" + "V")
+    decided = order.index("O", 6)
+    assert set(order[6:decided]) == {"V"} and set(order[decided:]) == {"O"}, order
+    assert kinds(launches(mock, 8, (5000, 1), 256, "capture", MOCK_PREFERRED="1")[0]) == "V" * 8
+    # a grid the variant cannot shrink launches the original all the same
+    assert kinds(launches(mock, 4, (100, 1), MOCK_PREFERRED="1")[0]) == "O" * 4
+    assert kinds(launches(mock, 4, (5000, 1), COALDA_LAUNCH="original", MOCK_PREFERRED="1")[0]) == "O" * 4
+
+
 @pytest.mark.parametrize("grid", [(RESIDENT, 1), (100, 1), (RESIDENT // 2, 2)])
 def test_grids_the_variant_cannot_shrink_launch_the_original(mock: Path, grid: tuple[int, int]) -> None:
     """Rows no longer than the device holds of them at once."""

@@ -26,19 +26,32 @@ from ..errors import ToolNotFound
 
 # GridVariant.h's GridVariantSuffix: K's variant is K's symbol with it
 SUFFIX = "__coalda_grid"
+# GridVariantPreferSuffix: the device global that marks a variant launched
+# until the run-time measurement is in (small elements, a cost rule)
+PREFER_SUFFIX = "__coalda_prefer"
 _ENTRY = re.compile(r"^\.visible\s+\.entry\s+(\S+?)" + SUFFIX + r"\(", re.MULTILINE)
+_PREFER = re.compile(r"^\.visible\s+\.global\s+(?:\.align\s+\d+\s+)?\.[us]8\s+(\S+?)" + PREFER_SUFFIX + r"\b",
+                     re.MULTILINE)
 
 
 def launch_said(launch: dict) -> str:
     """A report's "launch" decision as -Wcoalda and `coalda analyze` say
     it: the reason, and what a variant does when one was made."""
     does = launch.get("does")
-    return f"{launch['reason']} ({does})" if does else launch["reason"]
+    if not does:
+        return launch["reason"]
+    until = launch.get("until_measured")
+    return f"{launch['reason']} ({does})" + (f"; until measured, the {until}" if until else "")
 
 
 def variants_in_ptx(ptx: str) -> set[str]:
     """The kernels whose variant the PTX defines, by their device names."""
     return set(_ENTRY.findall(ptx))
+
+
+def preferred_in_ptx(ptx: str) -> set[str]:
+    """The kernels whose variant the PTX marks to launch until measured."""
+    return set(_PREFER.findall(ptx))
 
 
 def common_variants(per_arch: Iterable[set[str]]) -> list[str]:
@@ -64,10 +77,13 @@ def device_flags() -> list[str]:
     return ["-mllvm", "-coalda-reshape-launches"]
 
 
-def host_flags(plugin: Path, variants: list[str]) -> list[str]:
-    """The host compile's flags that launch VARIANTS through the choice."""
+def host_flags(plugin: Path, variants: list[str], preferred: Iterable[str] = ()) -> list[str]:
+    """The host compile's flags that launch VARIANTS through the choice,
+    those of PREFERRED (among them) until measured."""
     if not variants:
         return []
+    first = [k for k in variants if k in set(preferred)]
     return ["-Xclang", "-load", "-Xclang", str(plugin), f"-fpass-plugin={plugin}",
             "-mllvm", f"-coalda-launch-variants={','.join(variants)}",
+            *(["-mllvm", f"-coalda-launch-preferred={','.join(first)}"] if first else []),
             "-mllvm", f"-coalda-launch-runtime={find_launch_runtime(plugin)}"]

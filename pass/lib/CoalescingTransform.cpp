@@ -608,7 +608,8 @@ void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
       return OptimizationRemark(DEBUG_TYPE, "LaunchReshaped", &Kernel)
              << "kernel `" << sourceName(Kernel)
              << "`: " << describe(Result.Why) << " ("
-             << describe(Result.Form) << ")";
+             << describe(Result.Form) << "); until measured, the "
+             << (Result.Preferred ? "variant" : "kernel");
     });
   else
     ORE.emit([&] {
@@ -628,6 +629,7 @@ void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
     Launch["form"] = Result.Form == GridVariantForm::FlatCopy ? "flat copy"
                                                               : "block loop";
     Launch["does"] = describe(Result.Form);
+    Launch["until_measured"] = Result.Preferred ? "variant" : "original";
   }
   (*Entry)["launch"] = std::move(Launch);
 }

@@ -385,6 +385,29 @@ std::pair<BasicBlock *, BasicBlock *> wrapInBlockLoop(Function &V,
   return {Pre, Done};
 }
 
+/// Cost rule (docs/runs/launches/README.md, run 3): the flat copy of
+/// elements of at most this many bytes is launched until the measurement
+/// is in. Measured on the H200: rgb's 3-byte pixels 2.0-3.0x over plain at
+/// 128 to 1024 threads a block, where the rewrite alone gives 1.0-1.5x;
+/// aligned-types' 12- and 16-byte records 0.95-0.99x of plain, where the
+/// rewrite gives 1.02-1.03x; its 32-byte records 1.0-1.1x of the rewrite.
+constexpr int64_t PreferredElementBytes = 8;
+
+/// Whether Kernel's flat variant is launched until measured: its elements
+/// are small. Marked for the host by a global of the device code,
+/// `K__coalda_prefer`, which `coalda cc` reads from the PTX.
+bool preferVariant(Function &Kernel, const KernelFlatCopy &Flat) {
+  if (Flat.Stride > PreferredElementBytes)
+    return false;
+  Module &M = *Kernel.getParent();
+  Type *I8 = Type::getInt8Ty(M.getContext());
+  new GlobalVariable(M, I8, /*isConstant=*/true, GlobalValue::ExternalLinkage,
+                     ConstantInt::get(I8, 1),
+                     Kernel.getName() + GridVariantPreferSuffix, nullptr,
+                     GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
+  return true;
+}
+
 } // namespace
 
 GridVariantRefusal shapeBeforeRewrite(Function &Kernel) {
@@ -429,6 +452,7 @@ GridVariantResult makeGridVariant(Function &Kernel,
   if (Flat) {
     emitFlatVariant(*Result.Variant, *Flat, Pre, Done);
     Result.Form = GridVariantForm::FlatCopy;
+    Result.Preferred = preferVariant(Kernel, *Flat);
   }
   ++NumGridVariants;
   return Result;

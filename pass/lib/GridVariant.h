@@ -33,6 +33,12 @@ struct StagingOutcome;
 /// `K__coalda_grid`. The host half and `coalda cc` find variants by it.
 inline constexpr llvm::StringLiteral GridVariantSuffix = "__coalda_grid";
 
+/// The suffix of the device global that marks a variant to launch until
+/// the run-time measurement is in (`K__coalda_prefer`); `coalda cc` reads
+/// it from the PTX.
+inline constexpr llvm::StringLiteral GridVariantPreferSuffix =
+    "__coalda_prefer";
+
 /// Why a rewritten kernel gets no variant, or None when it got one.
 enum class GridVariantRefusal {
   None,
@@ -58,6 +64,8 @@ struct GridVariantResult {
   llvm::Function *Variant = nullptr;
   GridVariantRefusal Why = GridVariantRefusal::None;
   GridVariantForm Form = GridVariantForm::BlockLoop;
+  /// Launched until the run-time measurement is in (else the original).
+  bool Preferred = false;
 };
 
 /// A kernel whose whole effect is one copy of element gid = blockIdx.x *

@@ -64,6 +64,11 @@ static cl::list<std::string>
                    cl::desc("Host side: the device names of the kernels "
                             "whose device code has a grid variant "
                             "(coalda cc passes them)"));
+static cl::list<std::string> LaunchPreferred(
+    "coalda-launch-preferred", cl::CommaSeparated,
+    cl::desc("Host side: those of -coalda-launch-variants whose variant is "
+             "launched until the run-time measurement is in (coalda cc "
+             "reads them from the PTX's K__coalda_prefer)"));
 static cl::opt<std::string>
     LaunchRuntime("coalda-launch-runtime",
                   cl::desc("Host side: the bitcode of the run-time choice "
@@ -111,7 +116,7 @@ FunctionCallee runtimeEntry(Module &M, Type *Status) {
   return M.getOrInsertFunction(
       RuntimeEntry, FunctionType::get(Status,
                                       {Ptr, Ptr, Ptr, I64, I32, I64, I32, Ptr,
-                                       I32, I64, Ptr},
+                                       I32, I64, Ptr, I32},
                                       false));
 }
 
@@ -133,17 +138,20 @@ GlobalVariable *registerVariant(CallInst &Original, StringRef Variant) {
   return Handle;
 }
 
-/// Launch, the stub's call, goes through the run-time choice.
-void redirect(CallInst &Launch, GlobalVariable &Handle, StringRef Kernel) {
+/// Launch, the stub's call, goes through the run-time choice; Preferred:
+/// the variant until measured.
+void redirect(CallInst &Launch, GlobalVariable &Handle, StringRef Kernel,
+              bool Preferred) {
   Function &Stub = *Launch.getFunction();
   IRBuilder<> B(&Launch);
   Value *Name = B.CreateGlobalStringPtr(Kernel, "__coalda_kernel_name");
-  SmallVector<Value *, 11> Args{Launch.getArgOperand(0), &Handle, Name};
+  SmallVector<Value *, 12> Args{Launch.getArgOperand(0), &Handle, Name};
   for (unsigned I = 1; I <= 5; ++I) // grid.xy, grid.z, block.xy, block.z, args
     Args.push_back(Launch.getArgOperand(I));
   Args.push_back(B.getInt32(Stub.arg_size()));
   Args.push_back(Launch.getArgOperand(6)); // shared memory
   Args.push_back(Launch.getArgOperand(7)); // stream
+  Args.push_back(B.getInt32(Preferred));
   CallInst *Choice = B.CreateCall(
       runtimeEntry(*Stub.getParent(), Launch.getType()), Args);
   Choice->setDebugLoc(Launch.getDebugLoc());
@@ -221,7 +229,7 @@ PreservedAnalyses LaunchHostPass::run(Module &M, ModuleAnalysisManager &) {
     }
     GlobalVariable *Handle =
         registerVariant(*Registration, Kernel + GridVariantSuffix.str());
-    redirect(*Launch, *Handle, Kernel);
+    redirect(*Launch, *Handle, Kernel, is_contained(LaunchPreferred, Kernel));
     ++NumLaunchesRedirected;
     Changed = true;
   }

@@ -25,8 +25,11 @@
 //     good, by each one's fastest launch (a first launch may include the
 //     module's lazy loading, between its events). Until then, and in a
 //     stream that is being captured into a graph (no events there), it
-//     launches the original: a program that launches a kernel once gets
-//     the static decision.
+//     launches the static decision: the variant where the device code
+//     marks it preferred (Preferred: a flat copy of small elements,
+//     GridVariant.cpp's cost rule), else the original. A program that
+//     launches a kernel once, or in one burst that ends before the GPU has
+//     run the timed launches, gets the static decision.
 // Outputs are equal either way (GridVariant.cpp's proof).
 // COALDA_LAUNCH=original or =reshaped pins the choice (reshaped where the
 // grid allows it); COALDA_LAUNCH_REPORT=1 prints each configuration's
@@ -284,7 +287,7 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
                                     uint32_t GridZ, uint64_t BlockXY,
                                     uint32_t BlockZ, void **Args,
                                     uint32_t NumArgs, uint64_t SharedMem,
-                                    void *Stream) {
+                                    void *Stream, uint32_t Preferred) {
   CoaldaDim3 Grid{unsigned(GridXY), unsigned(GridXY >> 32), GridZ};
   CoaldaDim3 Block{unsigned(BlockXY), unsigned(BlockXY >> 32), BlockZ};
   auto Original = [&] {
@@ -308,7 +311,8 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
     unlock();
     return Original();
   }
-  Choice Use = Choice::Original;
+  // Until measured (and in a stream being captured): the static decision.
+  Choice Use = Preferred ? Choice::Variant : Choice::Original;
   int Trial = -1;
   if (pin() == 2) {
     Use = Choice::Variant;

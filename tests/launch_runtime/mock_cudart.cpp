@@ -17,7 +17,7 @@ struct CoaldaDim3 {
 };
 int __coalda_launch_grid(const void *Kernel, const void *Variant, const char *Name, uint64_t GridXY,
                          uint32_t GridZ, uint64_t BlockXY, uint32_t BlockZ, void **Args, uint32_t NumArgs,
-                         uint64_t SharedMem, void *Stream);
+                         uint64_t SharedMem, void *Stream, uint32_t Preferred);
 }
 
 static char Original, Variant;
@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
     float *p = nullptr;
     void *Args[] = {&p, &n};
     __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", uint64_t(GridX) | uint64_t(GridY) << 32, 1, Block | uint64_t(1) << 32, 1, Args,
-                         2, 0, Stream);
+                         2, 0, Stream, uint32_t(envMs("MOCK_PREFERRED", 0)));
   }
   return 0;
 }
