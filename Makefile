@@ -46,6 +46,7 @@ fuzz: build
 	COALDA_TURN_FUZZ=480 $(BIN)/pytest -q -n auto tests/test_turn_fuzz.py
 	COALDA_RECORD_FUZZ=600 $(BIN)/pytest -q -n auto tests/test_record_fuzz.py
 	COALDA_STORE_WINDOW_FUZZ=600 $(BIN)/pytest -q -n auto tests/test_store_window_fuzz.py
+	COALDA_FLAT_FUZZ=400 $(BIN)/pytest -q -n auto tests/test_flat_variant_fuzz.py
 
 # the adversarial corpora at -O0 under the whole matrix, as at -O3 (make test
 # runs -O0 under the forward and reverse schedules, and test_adversarial.py's

@@ -95,6 +95,7 @@ private:
 
   BasicBlock *splitAndCheckPreconditions();
   Value *activeLeft(IRBuilder<> &B, Value *&NoWrap);
+  Value *wideLeft(IRBuilder<> &B, const PrefixBound &Bound);
   Value *rowStartInRange(IRBuilder<> &B, const PrefixBound &Bound,
                          Value *First);
   Value *fullRow(IRBuilder<> &B);
@@ -161,6 +162,24 @@ static Value *extendSide(IRBuilder<> &B, const PrefixBound &Bound, Value *V,
   return Bound.Signed ? B.CreateSExt(V, To) : B.CreateZExt(V, To);
 }
 
+/// Hi - (Lo - tid.x) of a bound whose sides are 64 bits wide, computed
+/// exactly in i128 and clamped to [-1, ntid.x] (the caller may add one for
+/// `<=`), so that it fits i64: an unsigned Hi of 2^63 or more read as a
+/// signed i64 would make the row's active threads none. (Found by
+/// tests/test_flat_variant_fuzz.py: `size_t i; if (i < n)` with n = ~0ul
+/// copied nothing.)
+Value *RegionCopyEmitter::wideLeft(IRBuilder<> &B, const PrefixBound &Bound) {
+  Type *I128 = B.getInt128Ty();
+  Value *First = B.CreateSub(extendSide(B, Bound, Bound.Lo, I128),
+                             B.CreateZExt(Tid, I128));
+  Value *Exact = B.CreateSub(extendSide(B, Bound, Bound.Hi, I128), First);
+  Value *Clamped = B.CreateBinaryIntrinsic(
+      Intrinsic::smax,
+      B.CreateBinaryIntrinsic(Intrinsic::smin, Exact, B.CreateZExt(Ntid, I128)),
+      ConstantInt::getSigned(I128, -1));
+  return B.CreateTrunc(Clamped, I64, "coalda.left");
+}
+
 /// With a guard, the row's first `Left` threads are active (all of them when
 /// Left >= ntid.x, the fast path's case): the least Left over the bounds;
 /// null without a guard. NoWrap: that no bound's lane side wraps in the row.
@@ -170,7 +189,9 @@ Value *RegionCopyEmitter::activeLeft(IRBuilder<> &B, Value *&NoWrap) {
   for (const PrefixBound &Bound : P.Bounds) {
     auto Ext = [&](Value *V) { return extendSide(B, Bound, V, I64); };
     Value *First = B.CreateSub(Ext(Bound.Lo), Tid, "coalda.first");
-    Value *This = B.CreateSub(Ext(Bound.Hi), First, "coalda.left");
+    Value *This = Bound.Hi->getType()->getIntegerBitWidth() < 64
+                      ? B.CreateSub(Ext(Bound.Hi), First, "coalda.left")
+                      : wideLeft(B, Bound);
     if (Bound.Inclusive)
       This = B.CreateAdd(This, B.getInt64(1), "coalda.left");
     Left = Left ? B.CreateBinaryIntrinsic(Intrinsic::smin, Left, This) : This;
