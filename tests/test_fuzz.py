@@ -12,7 +12,7 @@ in one allocation (one thread), where the oracle has those layouts; the
 `accumulate` family's (loops the pass keeps in registers) also with every
 buffer at one address, the whole grid (the alias layout).
 
-COALDA_FUZZ_EXAMPLES kernels (default 480; `make fuzz` runs 5000), each
+COALDA_FUZZ_EXAMPLES kernels (default 240 in `make test`, for CI time; `make fuzz` runs 5000), each
 compiled at both levels, from every family of tests/fuzz_kernels.py: the
 first six (plain copies and issue 9's defects) and six from the
 adversarial corpus's miscompiles (select/phi pointers, extern __shared__
@@ -58,7 +58,7 @@ BATCH = 80
 # at 320 a run rewrote 3 of 44 dynshared compiles (the family's floor is 8%,
 # its rate over 160 kernels 33%). The floors and the every-family check apply
 # where a family has 40 and 80 compiles; `make fuzz` runs the campaign, 5000
-KERNELS = int(os.environ.get("COALDA_FUZZ_EXAMPLES", "480"))
+KERNELS = int(os.environ.get("COALDA_FUZZ_EXAMPLES", "240"))
 ONLY = [f for f in os.environ.get("COALDA_FUZZ_FAMILIES", "").split(",") if f]
 LEVELS = (0, 3)
 SHRINK = os.environ.get("COALDA_FUZZ_SHRINK") == "1"

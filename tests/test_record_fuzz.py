@@ -24,7 +24,7 @@ A fixed case pins the int index with the loads in a branch's arms at -O3
 (dslash's shape with 32-bit indexes), which perIteration refused until
 2026-12-04 while it asked for an add recurrence.
 
-Campaigns: COALDA_RECORD_FUZZ random kernels (default 12, in batches of
+Campaigns: COALDA_RECORD_FUZZ random kernels (default 6 in `make test`, in batches of
 6; when this was written, 300 kernels: all windowed per iteration at -O3,
 every byte equal). The -O0 run takes only the kernels -O0 rewrites.
 """
@@ -39,7 +39,7 @@ import pytest
 from conftest import O0_SCHEDULES, assert_all_match, optimize_levels, run_in_process
 from record_kernels import UNIT_BYTES, RecordKernel, random_kernels
 
-FUZZ = int(os.environ.get("COALDA_RECORD_FUZZ", "12"))
+FUZZ = int(os.environ.get("COALDA_RECORD_FUZZ", "6"))
 BATCH = 6
 EVERY_ITERATION = "on every iteration"
 

@@ -48,7 +48,7 @@ random kernels):
 Every kernel is compared whatever is decided: a refused kernel's other
 windows (and the original path) run too.
 
-Campaigns: COALDA_STORE_WINDOW_FUZZ random kernels (default 12, in batches
+Campaigns: COALDA_STORE_WINDOW_FUZZ random kernels (default 6 in `make test`, in batches
 of 6).
 """
 
@@ -62,7 +62,7 @@ import pytest
 from conftest import O0_SCHEDULES, assert_all_match, optimize_levels, run_in_process
 from store_window_kernels import StoreWindowKernel, random_kernels
 
-FUZZ = int(os.environ.get("COALDA_STORE_WINDOW_FUZZ", "12"))
+FUZZ = int(os.environ.get("COALDA_STORE_WINDOW_FUZZ", "6"))
 BATCH = 6
 STORES = "--pass-arg=-coalda-window-stores"
 # twists whose storing loop the pass must leave alone
