@@ -10,10 +10,19 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .driver.launches import launch_said
 from .verdicts import Unchecked, Verdict
 
 Report = dict[str, Any]
+
+
+def launch_said(launch: dict) -> str:
+    """A report's "launch" decision as -Wcoalda and `coalda analyze` say
+    it: the reason, and what a variant does when one was made."""
+    does = launch.get("does")
+    if not does:
+        return launch["reason"]
+    until = launch.get("until_measured")
+    return f"{launch['reason']} ({does})" + (f"; until measured, the {until}" if until else "")
 
 
 def build_report(pass_report: Path, source: Path, arch: str, opt_level: int, inputs: str = "") -> Report:

@@ -61,6 +61,7 @@ import click
 from . import launches, pch, registers
 from .compile import ARCHES
 from ..errors import CoaldaError, ToolFailed, ToolNotFound
+from ..report import launch_said
 from .toolchain import cuda_path, cuda_version, find_clang, find_plugin
 
 DEFAULT_ARCH = "sm_90"
@@ -774,7 +775,7 @@ def summary_lines(path: str, pass_report: dict) -> list[str]:
             where = f"{path}:{item['line']}" if item.get("line") else path
             lines.append(f"{where}: coalda: {kernel['name']}: {verdict}: {item['reason']}")
         if kernel.get("launch"):
-            lines.append(f"{path}: coalda: {kernel['name']}: {launches.launch_said(kernel['launch'])}")
+            lines.append(f"{path}: coalda: {kernel['name']}: {launch_said(kernel['launch'])}")
     kernels = len(pass_report.get("kernels", []))
     lines.append(f"{path}: coalda: {done} rewritten, {left} left alone, in {kernels} kernel{'s' if kernels != 1 else ''}")
     return lines

@@ -34,16 +34,6 @@ _PREFER = re.compile(r"^\.visible\s+\.global\s+(?:\.align\s+\d+\s+)?\.[us]8\s+(\
                      re.MULTILINE)
 
 
-def launch_said(launch: dict) -> str:
-    """A report's "launch" decision as -Wcoalda and `coalda analyze` say
-    it: the reason, and what a variant does when one was made."""
-    does = launch.get("does")
-    if not does:
-        return launch["reason"]
-    until = launch.get("until_measured")
-    return f"{launch['reason']} ({does})" + (f"; until measured, the {until}" if until else "")
-
-
 def variants_in_ptx(ptx: str) -> set[str]:
     """The kernels whose variant the PTX defines, by their device names."""
     return set(_ENTRY.findall(ptx))
