@@ -42,9 +42,14 @@
 //     volatile access in a loop refuses the kernel;
 //   - calls and inline assembly (they may read %ctaid), grid and cluster
 //     registers, cluster shapes.
-// The cost rule: only kernels with no loop before the rewrite (one piece of
-// work per thread). A kernel that loops over its own work is not bound by
-// the block rate.
+// The cost rules: only kernels with no loop before the rewrite (one piece
+// of work per thread); a kernel that loops over its own work is not bound
+// by the block rate. And by default only kernels whose whole effect is one
+// copy (GridVariantFlat.cpp), whose variant starts with one flat copy of
+// the original grid's elements: the bare loop over blocks measured no
+// faster on the H200 (BlockLoopCost; -coalda-reshape-block-loops makes it
+// anyway). A flat copy of small elements is marked (K__coalda_prefer) for
+// the host to launch until the run-time measurement is in.
 //
 //===----------------------------------------------------------------------===//
 
