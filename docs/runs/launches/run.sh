@@ -9,10 +9,10 @@
 # built with -fcoalda-reshape, timed against their plain builds (the choice
 # printed) and under memcheck and racecheck.
 #   bash docs/runs/launches/run.sh [PART...]   PART: probe, variants,
-#       corpus-time, corpus-choice, corpus-sanitize (default: all, in that
-#       order)
+#       variants-sanitize, corpus-time, corpus-choice, corpus-sanitize
+#       (default: all, in that order)
 source scripts/gpu_prelude.sh
-parts=" ${*:-probe variants corpus-time corpus-choice corpus-sanitize} "
+parts=" ${*:-probe variants variants-sanitize corpus-time corpus-choice corpus-sanitize} "
 want() { [[ $parts == *" $1 "* ]]; }
 d=.device/launches
 export LD_LIBRARY_PATH=$PWD/$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -38,6 +38,14 @@ for stem_sizes in grid_variants:1000,100000 flat_variants:1000; do
   want variants && [ -f "$d/variants/$stem.sigs.json" ] || continue
   step "variants-$stem" 150 python3 docs/runs/launches/check_variants_gpu.py 2 ${stem_sizes#*:} $stem \
     > "$OUT/variants-$stem.txt" 2>&1
+done
+# the same comparisons (one seed, the spec's size) under each sanitizer
+for stem in grid_variants flat_variants; do
+  want variants-sanitize && [ -f "$d/variants/$stem.sigs.json" ] || continue
+  for tool in memcheck racecheck synccheck; do
+    step "$tool-$stem" 200 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+      python3 docs/runs/launches/check_variants_gpu.py 1 1000 $stem > "$OUT/variants-$stem-$tool.txt" 2>&1
+  done
 done
 mkdir -p /tmp/r && tar xzf build/corpus-reshape.tar.gz -C /tmp/r
 # Under ncu the choice's events time ncu's serialized launches (run 3a):
