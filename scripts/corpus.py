@@ -521,8 +521,11 @@ def launches(corpus: Path) -> None:
     under `coalda cc -fcoalda-reshape` (issue 40), and why the others do
     not: `coalda analyze --pass-arg=-coalda-reshape-launches` over every
     source with its recipe's flags. No GPU."""
+    names = recipe_names(corpus)
+    if not names:
+        die(f"no recipes in {corpus / 'recipes'}")
     taken = kept = 0
-    for name in recipe_names(corpus):
+    for name in names:
         try:
             recipe = load_recipe(corpus / "recipes" / f"{name}.toml", corpus)
             if not recipe.get("run", True):

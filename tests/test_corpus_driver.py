@@ -258,6 +258,10 @@ def test_gpu_script_refuses_bad_input(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, str(REPO / "scripts" / "corpus.py"), "report", str(bad),
                            "--docs", str(tmp_path)], capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "not a readable run JSON" in proc.stderr
+    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "corpus.py"), "launches",
+                           "--corpus", str(tmp_path)], capture_output=True, text=True)
+    said = f"corpus: error: no recipes in {tmp_path / 'recipes'}\n"
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr == said
 
 
 @pytest.mark.skipif(not (REPO / "corpus" / "recipes" / "matrixT.toml").is_file(), reason="no matrixT recipe yet")
