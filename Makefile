@@ -37,7 +37,7 @@ demo: setup build
 
 # the differential fuzzers at campaign size (about 30 minutes on two
 # cores): copies, element stagings, chunk windows, transposes, arrays in turn,
-# records refilled per iteration, store windows
+# records refilled per iteration, store windows, one-copy kernels' grid variants
 fuzz: build
 	COALDA_FUZZ_EXAMPLES=5000 $(BIN)/pytest -q tests/test_fuzz.py
 	COALDA_STAGE_FUZZ=1600 $(BIN)/pytest -q -n auto tests/test_staging.py -k random_staging
