@@ -4,10 +4,12 @@ them on, and the kernels that got a grid-stride variant.
 Off by default; `coalda cc -fcoalda-reshape` turns it on (until the corpus
 has measured it: a rewrite that loses on a real program is a bug of its
 cost rule). The device compile then runs the pass with
-`-coalda-reshape-launches`: each
-rewritten kernel K of one piece of work per thread gets a variant
-`K__coalda_grid` (pass/lib/GridVariant.cpp). The variants' names are read
-from each architecture's PTX; those every architecture has are passed to the
+`-coalda-reshape-launches`: each rewritten kernel K whose whole effect is
+one copy gets a variant `K__coalda_grid`, one flat copy of the original
+grid's elements (pass/lib/GridVariantFlat.cpp; a cost rule:
+GridVariant.cpp), marked `K__coalda_prefer` where it is launched until
+measured. The variants' names and marks are read from each architecture's
+PTX; those every architecture has are passed to the
 host compile of the same source, where the plugin's host pass makes K's stub
 launch through a run-time choice between K and its variant
 (pass/lib/LaunchHost.cpp, pass/runtime/LaunchGrid.cpp). At run time,
