@@ -32,7 +32,8 @@ def mock(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def launches(mock: Path, n: int, grid: tuple[int, int], block: int = 256, *extra: str,
              **env: str) -> tuple[list[str], str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("COALDA_LAUNCH", "MOCK_"))}
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("COALDA_LAUNCH", "MOCK_")) and k != "CUDA_INJECTION64_PATH"}
     proc = subprocess.run([str(mock), str(n), str(grid[0]), str(grid[1]), str(block), *extra],
                           capture_output=True, text=True, env={**clean, **env}, check=True)
     return proc.stdout.splitlines(), proc.stderr
@@ -80,6 +81,17 @@ def test_a_preferred_variant_launches_until_measured(mock: Path) -> None:
     # a grid the variant cannot shrink launches the original all the same
     assert kinds(launches(mock, 4, (100, 1), MOCK_PREFERRED="1")[0]) == "O" * 4
     assert kinds(launches(mock, 4, (5000, 1), COALDA_LAUNCH="original", MOCK_PREFERRED="1")[0]) == "O" * 4
+
+
+def test_under_an_injected_profiler_the_static_decision_stands(mock: Path) -> None:
+    """ncu and nsys inject themselves (CUDA_INJECTION64_PATH) and serialize
+    launches, so events would time the tool: no launch is timed, and the
+    static decision launches; COALDA_LAUNCH still pins."""
+    tool = {"CUDA_INJECTION64_PATH": "/opt/tool/libinjection.so"}
+    assert kinds(launches(mock, 10, (5000, 1), MOCK_VAR_MS="0.1", **tool)[0]) == "O" * 10
+    assert kinds(launches(mock, 10, (5000, 1), MOCK_VAR_MS="9", MOCK_PREFERRED="1", **tool)[0]) == "V" * 10
+    assert kinds(launches(mock, 3, (5000, 1), COALDA_LAUNCH="reshaped", **tool)[0]) == "VVV"
+    assert kinds(launches(mock, 8, (5000, 1), MOCK_VAR_MS="0.5", CUDA_INJECTION64_PATH="")[0]) == "OVOVOV" + "VV"
 
 
 @pytest.mark.parametrize("grid", [(RESIDENT, 1), (100, 1), (RESIDENT // 2, 2)])

@@ -25,7 +25,9 @@
 //     good, by each one's fastest launch (a first launch may include the
 //     module's lazy loading, between its events). Until then, and in a
 //     stream that is being captured into a graph (no events there), it
-//     launches the static decision: the variant where the device code
+//     launches the static decision, as it does under a profiler that
+//     injects itself into the runtime (CUDA_INJECTION64_PATH: its events
+//     would time the tool): the variant where the device code
 //     marks it preferred (Preferred: a flat copy of small elements,
 //     GridVariant.cpp's cost rule), else the original. A program that
 //     launches a kernel once, or in one burst that ends before the GPU has
@@ -135,6 +137,20 @@ bool reporting() {
     const char *Set = getenv("COALDA_LAUNCH_REPORT");
     Known = Set && !strcmp(Set, "1");
     __atomic_store_n(&Reporting, Known, __ATOMIC_RELAXED);
+  }
+  return Known;
+}
+/// Whether a tool is injected into the CUDA runtime (ncu and nsys set
+/// CUDA_INJECTION64_PATH): it serializes and replays launches, so events
+/// would time the tool, not the kernels (docs/runs/launches/README.md,
+/// run 3a). Then no launch is timed, and the static decision stands.
+int Injected = -1;
+bool toolInjected() {
+  int Known = __atomic_load_n(&Injected, __ATOMIC_RELAXED);
+  if (Known < 0) {
+    const char *Set = getenv("CUDA_INJECTION64_PATH");
+    Known = Set && *Set;
+    __atomic_store_n(&Injected, Known, __ATOMIC_RELAXED);
   }
   return Known;
 }
@@ -318,7 +334,7 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
     Use = Choice::Variant;
   } else if (E->Decided) {
     Use = E->Chosen;
-  } else if (E->Issued < Trials && !capturing(Stream)) {
+  } else if (E->Issued < Trials && !toolInjected() && !capturing(Stream)) {
     Trial = int(E->Issued++);
     Use = Trial % 2 ? Choice::Variant : Choice::Original;
   } else {
