@@ -21,6 +21,9 @@ import pytest
 
 import cli_server
 
+from coalda.check.run_command import Compiled
+from coalda.driver.pipeline import Artifacts
+
 REPO = Path(__file__).resolve().parent.parent
 TESTCASES = REPO / "testcases"
 
@@ -192,6 +195,20 @@ def plant(out: Path, tmp_path: Path, edit: Callable[[str], str], what: str = "")
     assert new != text, what or "the planted edit matched nothing"
     after.write_text(new)
     return bad
+
+
+def optimize_outputs(out: Path, stem: str) -> Compiled:
+    """What `coalda optimize STEM.cu -o OUT --no-ptx` wrote, as the checks
+    read it: the IR before and after, and the report."""
+    art = Artifacts(out, stem)
+    return Compiled(art.before.read_text(), art.after.read_text(), "", "", json.loads(art.report.read_text()))
+
+
+def function_text(module: str, symbol: str) -> str:
+    """The definition of SYMBOL in MODULE (its IR), from `define` to its
+    last instruction."""
+    start = module.rindex("\ndefine", 0, module.index(f"@{symbol}("))
+    return module[start:module.index("\n}\n", start)]
 
 
 def in_function(text: str, symbol: str, edit: Callable[[str], str]) -> str:

@@ -83,7 +83,6 @@ auto; `make fuzz`: 400, 36 s).
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 from collections.abc import Callable
@@ -91,7 +90,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import in_function, optimize_levels
+from conftest import function_text, in_function, optimize_levels, optimize_outputs
 from flat_variant_kernels import FlatKernel, module_source, module_spec, random_kernels
 
 from coalda.check.oracle import LAYOUTS, Verdict
@@ -149,11 +148,6 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], Built]:
     return built
 
 
-def compiled(out: Path, stem: str = "flat") -> Compiled:
-    read = {kind: (out / f"{stem}.{kind}").read_text() for kind in ("before.ll", "after.ll", "report.json")}
-    return Compiled(read["before.ll"], read["after.ll"], "", "", json.loads(read["report.json"]))
-
-
 def forms(report: dict, after: str) -> dict[str, str]:
     """Kernel -> its variant's form; asserts each kernel has one (a
     reshaped launch decision, the variant defined in the after-IR, the flat
@@ -168,11 +162,6 @@ def forms(report: dict, after: str) -> dict[str, str]:
         assert ("%flat.gids = " in body) == (launch["form"] == FLAT_FORM), k["name"]
         found[k["name"]] = launch["form"]
     return found
-
-
-def function_text(module: str, symbol: str) -> str:
-    start = module.rindex("\ndefine", 0, module.index(f"@{symbol}("))
-    return module[start:module.index("\n}\n", start)]
 
 
 def failures(run: VariantsChecked, kernels: list[FlatKernel]) -> list[str]:
@@ -190,7 +179,7 @@ def test_random_flat_variants(batch: int, build: Callable[[int], Built],
     spec = load_spec(source.with_suffix(".toml"))
     for level in LEVELS:
         out, report = levels[level]
-        c = compiled(out)
+        c = optimize_outputs(out, "flat")
         form = forms(report, c.after_ir)
         assert set(form) == names, sorted(names ^ set(form))
         flat = sum(f == FLAT_FORM for f in form.values())
@@ -300,7 +289,7 @@ def test_generator_catches_the_unclamped_count(edit: Callable[[str], str], level
     spec = load_spec(source.with_suffix(".toml"))
     by_name = {k.name: k for k in kernels}
     out, report = levels[level]
-    c = compiled(out)
+    c = optimize_outputs(out, "flat")
     form = forms(report, c.after_ir)
     flat = [k["symbol"] + SUFFIX for k in report["kernels"] if form[k["name"]] == FLAT_FORM]
     after = planted_module(c.after_ir, flat, edit)
@@ -359,7 +348,7 @@ def test_wide_unsigned_bound_is_counted_exactly(tmp_path: Path, level: int) -> N
     source.write_text(WIDE_SOURCE)
     source.with_suffix(".toml").write_text(WIDE_SPEC)
     out, report = optimize_levels(source, tmp_path, (level,), *OPTIONS, "-q")[level]
-    c = compiled(out, "wide")
+    c = optimize_outputs(out, "wide")
     assert forms(report, c.after_ir) == {"wide_unsigned": FLAT_FORM}
     run = check_variants(c, load_spec(source.with_suffix(".toml")), schedules=(FORWARD,))
     assert not run.skipped and run.kernels() == {"wide_unsigned"}

@@ -51,7 +51,6 @@ about 4,100 comparisons).
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import tomllib
@@ -60,7 +59,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, in_function, optimize_levels
+from conftest import TESTCASES, function_text, in_function, optimize_levels, optimize_outputs
 
 from coalda.check.oracle import Verdict
 from coalda.check.run_command import Compiled
@@ -128,17 +127,8 @@ def kernel_names() -> set[str]:
     return set(re.findall(r"^__global__ void (\w+)\(", SOURCE.read_text(), re.M))
 
 
-def compiled(out: Path) -> Compiled:
-    read = {kind: (out / f"{SOURCE.stem}.{kind}").read_text() for kind in ("before.ll", "after.ll", "report.json")}
-    return Compiled(read["before.ll"], read["after.ll"], "", "", json.loads(read["report.json"]))
-
-
 def symbols(report: dict) -> dict[str, str]:
     return {k["name"]: k["symbol"] for k in report["kernels"]}
-
-
-def summary(checked: VariantsChecked, limit: int = 12) -> str:
-    return "\n".join(str(r) for r in checked.failures[:limit])
 
 
 @functools.cache
@@ -147,13 +137,6 @@ def grid_of(name: str) -> int:
     spec = load_spec(SPEC)
     (size,) = spec.sizes
     return spec.kernels[name].dims(size)[0][0]
-
-
-def function_text(module: str, symbol: str) -> str:
-    """The definition of SYMBOL in MODULE (its IR), from `define` to its
-    last instruction."""
-    start = module.rindex("\ndefine", 0, module.index(f"@{symbol}("))
-    return module[start:module.index("\n}\n", start)]
 
 
 def reshape_remarks(remarks: str) -> dict[str, str]:
@@ -190,7 +173,7 @@ def checked(optimized: dict) -> dict[int, VariantsChecked]:
         run = VariantsChecked()
         names = FLAT[level] | LOOP[level]
         for each in {schedules(level, name) for name in names}:
-            part = check_variants(compiled(out), spec, schedules=each,
+            part = check_variants(optimize_outputs(out, SOURCE.stem), spec, schedules=each,
                                   kernels={name for name in names if schedules(level, name) == each})
             run.results += part.results
             run.skipped |= part.skipped
@@ -258,7 +241,7 @@ def test_every_variant_computes_the_original_bytes(level: int, checked: dict) ->
     assert not run.skipped, run.skipped
     assert run.kernels() == FLAT[level] | LOOP[level]
     good = [r for r in run.failures if r.result.kernel not in BROKEN[level]]
-    assert not good, summary(run)
+    assert not good, run.summary()
     for name in FLAT[level] | LOOP[level]:
         mine = [r for r in run.results if r.result.kernel == name]
         names = {str(s) for s in schedules(level, name)}
@@ -365,7 +348,7 @@ def test_flat_path_is_what_runs_and_planted_bugs_are_caught(optimized: dict) -> 
     its edit leaves right, and mismatches everywhere else."""
     out, report = optimized[3]
     syms = symbols(report)
-    original = compiled(out)
+    original = optimize_outputs(out, SOURCE.stem)
     after = original.after_ir
     # (unsigned_outside_signed runs with n = -1: the original copies
     # nothing, so a variant that skips its block loop copies nothing too)

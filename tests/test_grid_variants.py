@@ -32,7 +32,6 @@ at both levels, about 4,000 comparisons).
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import re
 import tomllib
@@ -40,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, in_function, optimize_levels
+from conftest import TESTCASES, in_function, optimize_levels, optimize_outputs
 
 from coalda.check.oracle import Verdict
 from coalda.check.run_command import Compiled
@@ -105,15 +104,6 @@ def launches(report: dict) -> dict[str, dict | None]:
     return {k["name"]: k.get("launch") for k in report["kernels"]}
 
 
-def compiled(out: Path, stem: str = SOURCE.stem) -> Compiled:
-    read = {kind: (out / f"{stem}.{kind}").read_text() for kind in ("before.ll", "after.ll", "report.json")}
-    return Compiled(read["before.ll"], read["after.ll"], "", "", json.loads(read["report.json"]))
-
-
-def summary(checked: VariantsChecked, limit: int = 12) -> str:
-    return "\n".join(str(r) for r in checked.failures[:limit])
-
-
 @pytest.fixture(scope="module")
 def optimized(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, dict]]:
     return optimize_levels(SOURCE, tmp_path_factory.mktemp("grid-variants"), LEVELS, *OPTIONS)
@@ -124,7 +114,7 @@ def checked(optimized: dict) -> dict[int, VariantsChecked]:
     """-O3 under every schedule, -O0 under forward and reverse (as the
     adversarial corpus runs -O0; COALDA_ADVERSARIAL_O0=full: every one)."""
     spec = load_spec(SPEC)
-    return {level: check_variants(compiled(out), spec, schedules=schedules_at(level))
+    return {level: check_variants(optimize_outputs(out, SOURCE.stem), spec, schedules=schedules_at(level))
             for level, (out, _) in optimized.items()}
 
 
@@ -160,10 +150,10 @@ def test_grids_of_more_dimensions_loop_in_x(optimized: dict) -> None:
     shapes = {"grid_y_linear": ["cdiv(n, 2 * block)", 2], "control": ["cdiv(n, block)", 2, 2],
               "soa_to_aos": ["cdiv(n, block)", 2]}
     spec.kernels = {name: dataclasses.replace(spec.kernels[name], grid=grid) for name, grid in shapes.items()}
-    run = check_variants(compiled(optimized[3][0]), spec)
+    run = check_variants(optimize_outputs(optimized[3][0], SOURCE.stem), spec)
     assert not run.skipped, run.skipped
     assert run.kernels() == set(shapes)
-    assert not run.failures, summary(run)
+    assert not run.failures, run.summary()
     assert {r.blocks for r in run.results if r.result.kernel == "grid_y_linear"} == {1, 2, 3, 4}  # G = 4
 
 
@@ -202,7 +192,7 @@ def test_every_variant_computes_the_original_bytes(level: int, checked: dict) ->
     assert not run.skipped, run.skipped
     assert run.kernels() == VARIANT[level]
     good = [r for r in run.failures if r.result.kernel not in BROKEN[level]]
-    assert not good, summary(run)
+    assert not good, run.summary()
     for name in BROKEN[level]:
         mine = [r for r in run.results if r.result.kernel == name]
         assert mine and all(r.result.verdict is Verdict.FAULT and "barrier divergence" in r.result.detail
@@ -252,7 +242,7 @@ def test_planted_bugs_are_caught(optimized: dict) -> None:
     matches."""
     out, report = optimized[3]
     symbols = {k["name"]: k["symbol"] for k in report["kernels"]}
-    original = compiled(out)
+    original = optimize_outputs(out, SOURCE.stem)
     after = original.after_ir
     for name, edit in PLANTED.items():
         if edit is not None:
@@ -262,7 +252,7 @@ def test_planted_bugs_are_caught(optimized: dict) -> None:
     planted = Compiled(original.before_ir, after, "", "", original.report)
     run = check_variants(planted, load_spec(SPEC), kernels=set(PLANTED), overlap=False)
     failing = {(r.result.kernel, r.blocks) for r in run.failures}
-    assert {name for name, _ in failing} == {name for name, edit in PLANTED.items() if edit}, summary(run)
+    assert {name for name, _ in failing} == {name for name, edit in PLANTED.items() if edit}, run.summary()
     for name, edit in PLANTED.items():
         if edit is None:
             continue
@@ -287,7 +277,7 @@ def test_transposes_variants_on_their_2d_grids(tmp_path: Path) -> None:
     source = TESTCASES / "transpose.cu"
     (out, _), = optimize_levels(source, tmp_path, (3,), *OPTIONS).values()
     spec = load_spec(source.with_suffix(".toml"))
-    run = check_variants(compiled(out, source.stem), spec, sizes=spec.sizes[:2])
+    run = check_variants(optimize_outputs(out, source.stem), spec, sizes=spec.sizes[:2])
     assert run.kernels() == {"transpose_naive", "transpose_scale"} and not run.skipped, run.skipped
-    assert not run.failures, summary(run)
+    assert not run.failures, run.summary()
     assert all(spec.kernels[name].dims(n)[0][1] > 1 for name in run.kernels() for n in spec.sizes[:2])  # 2-D grids

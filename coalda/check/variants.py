@@ -104,6 +104,10 @@ class VariantsChecked:
         """The spec's kernels that were compared at least once."""
         return {r.result.kernel for r in self.results}
 
+    def summary(self, limit: int = 12) -> str:
+        """The first LIMIT failures, a line each (for an assertion's message)."""
+        return "\n".join(str(r) for r in self.failures[:limit])
+
 
 def check_variants(
     compiled: Compiled,
