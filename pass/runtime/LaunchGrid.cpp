@@ -116,43 +116,40 @@ void lock() {
 }
 void unlock() { __atomic_clear(&Locked, __ATOMIC_RELEASE); }
 
-/// The environment's COALDA_LAUNCH (0: unset, 1: original, 2: reshaped)
-/// and COALDA_LAUNCH_REPORT, read once per process (a program may launch
-/// a kernel 10,000 times); racing first reads agree.
-int Pin = -1, Reporting = -1;
-int pin() {
-  int Known = __atomic_load_n(&Pin, __ATOMIC_RELAXED);
+/// Read(getenv(Name)), read once per process into Slot (a program may
+/// launch a kernel 10,000 times); racing first reads agree.
+template <typename ReadFn>
+int fromEnvironment(int &Slot, const char *Name, ReadFn Read) {
+  int Known = __atomic_load_n(&Slot, __ATOMIC_RELAXED);
   if (Known < 0) {
-    const char *Set = getenv("COALDA_LAUNCH");
-    Known = !Set ? 0 : !strcmp(Set, "original") ? 1
-                   : !strcmp(Set, "reshaped") ? 2
-                                              : 0;
-    __atomic_store_n(&Pin, Known, __ATOMIC_RELAXED);
+    Known = Read(getenv(Name));
+    __atomic_store_n(&Slot, Known, __ATOMIC_RELAXED);
   }
   return Known;
 }
+
+int Pin = -1, Reporting = -1, Injected = -1;
+/// COALDA_LAUNCH: 0 unset, 1 original, 2 reshaped.
+int pin() {
+  return fromEnvironment(Pin, "COALDA_LAUNCH", [](const char *Set) {
+    return !Set ? 0 : !strcmp(Set, "original") ? 1
+                  : !strcmp(Set, "reshaped") ? 2
+                                             : 0;
+  });
+}
 bool reporting() {
-  int Known = __atomic_load_n(&Reporting, __ATOMIC_RELAXED);
-  if (Known < 0) {
-    const char *Set = getenv("COALDA_LAUNCH_REPORT");
-    Known = Set && !strcmp(Set, "1");
-    __atomic_store_n(&Reporting, Known, __ATOMIC_RELAXED);
-  }
-  return Known;
+  return fromEnvironment(Reporting, "COALDA_LAUNCH_REPORT",
+                         [](const char *Set) {
+                           return int(Set && !strcmp(Set, "1"));
+                         });
 }
 /// Whether a tool is injected into the CUDA runtime (ncu and nsys set
 /// CUDA_INJECTION64_PATH): it serializes and replays launches, so events
 /// would time the tool, not the kernels (docs/runs/launches/README.md,
 /// run 3a). Then no launch is timed, and the static decision stands.
-int Injected = -1;
 bool toolInjected() {
-  int Known = __atomic_load_n(&Injected, __ATOMIC_RELAXED);
-  if (Known < 0) {
-    const char *Set = getenv("CUDA_INJECTION64_PATH");
-    Known = Set && *Set;
-    __atomic_store_n(&Injected, Known, __ATOMIC_RELAXED);
-  }
-  return Known;
+  return fromEnvironment(Injected, "CUDA_INJECTION64_PATH",
+                         [](const char *Set) { return int(Set && *Set); });
 }
 
 unsigned sizeClass(unsigned GridX) {
