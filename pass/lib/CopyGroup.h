@@ -164,6 +164,11 @@ void decideLegality(std::vector<GroupOutcome> &Groups,
                     llvm::DominatorTree &DT, llvm::LoopInfo &LI,
                     const llvm::CycleInfo &Cycles);
 
+/// The thread's index in the grid, tid.x + ctaid.x * ntid.x, as a
+/// polynomial of Info's atoms (a grid-stride loop's start, a one-copy
+/// kernel's element).
+Poly gridIndex(const CoalescingInfo &Info);
+
 /// emit: the region copy of one legal group, at its last member, with the
 /// original members as the fallback; returns what it did, for people.
 std::string emitRegionCopy(const CopyGroup &G, const RewritePlan &P,

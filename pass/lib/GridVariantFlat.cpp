@@ -170,9 +170,7 @@ findKernelFlatCopy(const Function &F, ArrayRef<GroupOutcome> Groups,
     return std::nullopt;
   const CopyGroup &G = O->Group;
   const RewritePlan &P = O->Plan;
-  Poly Gid = Poly::atom(Info.registerAtom(Atom::ThreadIdx, 0)) +
-             Poly::atom(Info.registerAtom(Atom::BlockIdx, 0)) *
-                 Poly::atom(Info.registerAtom(Atom::BlockDim, 0));
+  Poly Gid = gridIndex(Info);
   for (const AccessExpr *A : {&G.first(), &G.source()})
     if (Info.addressPoly(*A) + Poly::constant(-A->Offset) !=
         Gid.scaled(G.Stride)) {

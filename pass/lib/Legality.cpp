@@ -115,8 +115,7 @@ public:
            DominatorTree &DT, LoopInfo &LI, const CycleInfo &Cycles,
            const std::vector<GroupOutcome> &Groups)
       : Info(Info), PDT(PDT), DT(DT), LI(LI),
-        Threads(Info, PDT, DT, LI, Cycles),
-        Tid(Info.registerAtom(Atom::ThreadIdx, 0)) {
+        Threads(Info, PDT, DT, LI, Cycles) {
     // The members of every pure copy collect found, for the question which
     // other accesses may touch a copy's bytes.
     for (const GroupOutcome &O : Groups)
@@ -177,7 +176,6 @@ private:
   DominatorTree &DT;
   LoopInfo &LI;
   ActiveThreads Threads;
-  unsigned Tid;
   DenseMap<const Instruction *, const CopyGroup *> CopyOf;
 
   Verdict checkShape(const CopyGroup &G);
@@ -412,11 +410,9 @@ void Legality::findFlatLoop(const CopyGroup &G, RewritePlan &P) {
   BasicBlock *Entry = flatEntry(P, L, LI, PDT);
   if (!Entry)
     return;
-  unsigned Ctaid = Info.registerAtom(Atom::BlockIdx, 0);
-  unsigned Ntid = Info.registerAtom(Atom::BlockDim, 0);
-  unsigned Nctaid = Info.registerAtom(Atom::GridDim, 0);
-  Poly Gid = Poly::atom(Tid) + Poly::atom(Ctaid) * Poly::atom(Ntid);
-  Poly Grid = Poly::atom(Ntid) * Poly::atom(Nctaid);
+  Poly Gid = gridIndex(Info);
+  Poly Grid = Poly::atom(Info.registerAtom(Atom::BlockDim, 0)) *
+              Poly::atom(Info.registerAtom(Atom::GridDim, 0));
   std::optional<Poly> I = Info.readInteger(Phi);
   if (!I || *I != Gid + Grid * Poly::atom(Info.iterationAtom(Phi)))
     return;
@@ -461,6 +457,12 @@ void Legality::findFlatLoop(const CopyGroup &G, RewritePlan &P) {
 }
 
 } // namespace
+
+Poly gridIndex(const CoalescingInfo &Info) {
+  return Poly::atom(Info.registerAtom(Atom::ThreadIdx, 0)) +
+         Poly::atom(Info.registerAtom(Atom::BlockIdx, 0)) *
+             Poly::atom(Info.registerAtom(Atom::BlockDim, 0));
+}
 
 void decideLegality(std::vector<GroupOutcome> &Groups,
                     const CoalescingInfo &Info, PostDominatorTree &PDT,
