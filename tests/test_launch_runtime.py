@@ -123,3 +123,40 @@ def test_a_variant_the_device_cannot_run_launches_the_original(mock: Path) -> No
     cleared so that the program's own cudaGetLastError() does not see it."""
     lines, _ = launches(mock, 3, (5000, 1), MOCK_PER_SM="0")
     assert lines == ["cleared an error", *(f"launch original grid 5000,1 block 256 n {k}" for k in range(3))]
+
+
+@pytest.mark.parametrize("block,grid,tiles", [
+    ((32, 8), (256, 1024), (256, 256)),   # 4 virtual blocks down a tile
+    ((16, 16), (512, 512), (256, 256)),   # 2 x 2
+    ((8, 4), (7, 9), (2, 2)),             # 4 x 8, partial tiles at both edges
+    ((1, 1), (33, 32), (2, 1)),           # a block of one thread: 32 x 32
+])
+def test_tiles_launch_on_a_grid_of_32x32_tiles(mock: Path, block: tuple[int, int], grid: tuple[int, int],
+                                              tiles: tuple[int, int]) -> None:
+    """The tile form (GridVariantTile.cpp): each block of the variant runs
+    32/x by 32/y original blocks, on a grid of as many fewer blocks, with
+    the original grid's x and y sizes appended."""
+    lines, _ = launches(mock, 2, grid, block[0], COALDA_LAUNCH="reshaped", MOCK_FORM="1", MOCK_BLOCK_Y=str(block[1]))
+    shape = f"{block[0]}" + (f"x{block[1]}" if block[1] != 1 else "")
+    assert lines == [f"launch variant grid {tiles[0]},{tiles[1]} block {shape} G {grid[0]},{grid[1]} n {k}"
+                     for k in range(2)]
+
+
+@pytest.mark.parametrize("block", [(32, 32), (64, 4), (24, 8), (32, 3)])
+def test_blocks_that_do_not_fit_the_tiles_launch_the_original(mock: Path, block: tuple[int, int]) -> None:
+    """More than 512 threads (a tile of one block), an x or y that is not a
+    power of two up to 32: the original, even when pinned to the variant."""
+    lines, _ = launches(mock, 3, (256, 1024), block[0], COALDA_LAUNCH="reshaped", MOCK_FORM="1",
+                        MOCK_BLOCK_Y=str(block[1]))
+    assert kinds(lines) == "OOO"
+
+
+def test_tile_choices_are_per_block_shape(mock: Path) -> None:
+    """32x8 and 16x16 have as many threads, not the same tiles: each shape
+    is measured on its own. Launches alternating between the two time two
+    of each in turn (one configuration would time O V O V O V and decide)."""
+    lines, _ = launches(mock, 8, (256, 1024), 32, MOCK_BLOCK_Y="8", MOCK_OTHER_BLOCK="16,16", MOCK_FORM="1",
+                        MOCK_VAR_MS="0.5")
+    assert kinds(lines) == "OOVVOOVV"
+    assert lines[2] == "launch variant grid 256,256 block 32x8 G 256,1024 n 2"
+    assert lines[3] == "launch variant grid 128,512 block 16x16 G 256,1024 n 3"

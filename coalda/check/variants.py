@@ -31,14 +31,14 @@ import numpy as np
 
 from ..emulator.emulate import EmulationRefused, EmulatorExecutor
 from ..emulator.schedule import Schedule
-from ..driver.launches import SUFFIX  # GridVariant.h's GridVariantSuffix
+from ..driver.launches import SUFFIX, TILE_SUFFIX  # GridVariant.h's suffixes
 from ..ir import byval_params, kernel_names, noalias_params
 from .oracle import ALIAS_LAYOUT, LAYOUTS, OVERLAP_LAYOUTS, SCHEDULES, Arg, CaseResult, Executor, Layout, check
 from .run_command import Compiled, may_overlap, symbol_map, with_byval
 from .spec import Dim3, Spec, unknown_kernel
 
-__all__ = ["SUFFIX", "VariantLaunch", "VariantResult", "VariantsChecked", "check_variants", "variant_blocks",
-           "variant_symbols"]
+__all__ = ["SUFFIX", "TileLaunch", "VariantLaunch", "VariantResult", "VariantsChecked", "check_variants",
+           "tile_grid", "tile_kernels", "variant_blocks", "variant_symbols"]
 
 
 
@@ -49,6 +49,43 @@ def variant_symbols(after_ir: str) -> dict[str, str]:
     defined = set(re.findall(r"^define [^\n]*?@([-\w.$]+)\(", after_ir, re.M))
     return {k[: -len(SUFFIX)]: k for k in kernels
             if k.endswith(SUFFIX) and k in defined and k[: -len(SUFFIX)] in kernels}
+
+
+def tile_kernels(after_ir: str) -> set[str]:
+    """The kernel symbols of AFTER_IR whose variant is of the tile form
+    (marked by a global `K__coalda_tile`, GridVariantTile.cpp)."""
+    return set(re.findall(r"^@([-\w.$]+?)" + TILE_SUFFIX + r" = ", after_ir, re.M))
+
+
+def tile_grid(grid: Dim3, block: Dim3) -> Dim3 | None:
+    """The tile form's grid for a launch of GRID by BLOCK, as the run time
+    computes it (pass/runtime/LaunchGrid.cpp, tileGrid): None where the
+    block does not fit the tiles, and the original kernel launches."""
+    def fits(d: int) -> bool:
+        return 1 <= d <= 32 and d & (d - 1) == 0
+    if block[2] != 1 or not fits(block[0]) or not fits(block[1]) or block[0] * block[1] > 512:
+        return None
+    across, down = 32 // block[0], 32 // block[1]
+    return (-(-grid[0] // across), -(-grid[1] // down), grid[2])
+
+
+@dataclass(frozen=True)
+class TileLaunch:
+    """oracle.Executor: a launch of kernel K at GRID by BLOCK runs, on
+    INNER, K's tile variant at tile_grid(GRID, BLOCK) with GRID's x and y
+    appended, or K itself where the block does not fit the tiles (as the run
+    time does)."""
+
+    inner: Executor
+
+    def run(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], schedule: Schedule | None = None,
+            **extra: int) -> None:
+        tiles = tile_grid(grid, block)
+        if tiles is None:
+            self.inner.run(kernel, grid, block, args, schedule=schedule, **extra)  # type: ignore[call-arg]
+        else:
+            self.inner.run(kernel + SUFFIX, tiles, block, [*args, grid[0], grid[1]], schedule=schedule,
+                           **extra)  # type: ignore[call-arg]
 
 
 def variant_blocks(grid: int) -> list[int]:
@@ -130,6 +167,7 @@ def check_variants(
     variants') runs each case once, under SCHEDULES[:1]."""
     symbols = symbol_map(compiled.report)
     variants = variant_symbols(compiled.after_ir)
+    tiled = tile_kernels(compiled.after_ir)
     given = list(executors or ())
 
     def pair() -> tuple[Executor, Executor]:
@@ -157,7 +195,7 @@ def check_variants(
             sym = symbol(kspec.name)
             if sym not in variants:
                 continue
-            grid, _ = kspec.dims(n)
+            grid, block = kspec.dims(n)
             original, optimized = pair()
             refused = refusal(original, sym) or refusal(optimized, variants[sym])
             if refused:
@@ -165,14 +203,18 @@ def check_variants(
                 continue
             kspec = with_byval(kspec, byval.get(sym, frozenset()))
             both = overlap and may_overlap(kspec, noalias.get(sym, frozenset()))
-            for k, blocks in enumerate(variant_blocks(grid[0])):
+            # a tile variant's grid follows from the block: one launch
+            tiles = tile_grid(grid, block) if sym in tiled else None
+            reduced = [tiles[0] if tiles else grid[0]] if sym in tiled else variant_blocks(grid[0])
+            for k, blocks in enumerate(reduced):
                 # the overlap layouts launch one thread (G = 1): once; the
                 # alias layout the whole grid: at every g, on the emulator
                 # (whose schedules tell a racy original there; as `coalda run`)
                 extra = ((*(OVERLAP_LAYOUTS if k == 0 else ()), *((ALIAS_LAYOUT,) if executors is None else ()))
                          if both else ())
+                launch = TileLaunch(optimized) if sym in tiled else VariantLaunch(optimized, blocks)
                 try:
-                    results = check(kspec, symbol, original, VariantLaunch(optimized, blocks), n, rng,
+                    results = check(kspec, symbol, original, launch, n, rng,
                                     [*layouts, *extra], None, schedules if executors is None else schedules[:1])
                 except EmulationRefused as exc:  # reached a stub the analysis did not see: not compared at all
                     out.skipped.setdefault(kspec.name, []).append(f"n={n}: the emulator cannot run it: {exc}")

@@ -706,6 +706,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     reshape = tools.plugin is not None and inv.reshape
     variants: list[set[str]] = []
     preferred: list[set[str]] = []
+    tiles: list[set[str]] = []
     for arch in inv.arches:
         ptx = scratch / f"{Path(source.path).stem}.{arch}.ptx"
         cubin = ptx.with_suffix(".cubin")
@@ -743,6 +744,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             text = ptx.read_text(errors="replace")
             variants.append(launches.variants_in_ptx(text))
             preferred.append(launches.preferred_in_ptx(text))
+            tiles.append(launches.tiles_in_ptx(text))
         assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device)
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
         images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
@@ -754,8 +756,8 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     ]
     # the plugin's launch pass on the host side, outside the PCH's key (it
     # changes no declaration)
-    relaunch = (launches.host_flags(tools.plugin, launches.common_variants(variants),
-                                    launches.common_variants(preferred))
+    relaunch = (launches.host_flags(tools.plugin, launches.agreed_variants(variants, tiles),
+                                    launches.common_variants(preferred), launches.common_variants(tiles))
                 if reshape and tools.plugin is not None else [])
     _compile_with_pch(inv, [*host, *inv.dep_flags, *relaunch, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob],
                       ["-c", source.path, "-o", str(obj)], f"clang++-19 could not compile the host code of {source.path}",

@@ -8,7 +8,9 @@ cost rule). The device compile then runs the pass with
 one copy gets a variant `K__coalda_grid`, one flat copy of the original
 grid's elements (pass/lib/GridVariantFlat.cpp; a cost rule:
 GridVariant.cpp), marked `K__coalda_prefer` where it is launched until
-measured. The variants' names and marks are read from each architecture's
+measured; each whose whole effect is one transposed store gets one that
+runs 32x32 tiles of original blocks (GridVariantTile.cpp), marked
+`K__coalda_tile` and `K__coalda_prefer`. The variants' names and marks are read from each architecture's
 PTX; those every architecture has are passed to the
 host compile of the same source, where the plugin's host pass makes K's stub
 launch through a run-time choice between K and its variant
@@ -31,9 +33,16 @@ SUFFIX = "__coalda_grid"
 # GridVariantPreferSuffix: the device global that marks a variant launched
 # until the run-time measurement is in (small elements, a cost rule)
 PREFER_SUFFIX = "__coalda_prefer"
+# GridVariantTileSuffix: the device global that marks a variant of the tile
+# form (a transpose's 32x32 tiles, GridVariantTile.cpp), launched on another
+# grid with the original grid's x and y sizes appended
+TILE_SUFFIX = "__coalda_tile"
 _ENTRY = re.compile(r"^\.visible\s+\.entry\s+(\S+?)" + SUFFIX + r"\(", re.MULTILINE)
-_PREFER = re.compile(r"^\.visible\s+\.global\s+(?:\.align\s+\d+\s+)?\.[us]8\s+(\S+?)" + PREFER_SUFFIX + r"\b",
-                     re.MULTILINE)
+
+
+def _marked(ptx: str, suffix: str) -> set[str]:
+    return set(re.findall(r"^\.visible\s+\.global\s+(?:\.align\s+\d+\s+)?\.[us]8\s+(\S+?)" + suffix + r"\b", ptx,
+                          re.MULTILINE))
 
 
 def variants_in_ptx(ptx: str) -> set[str]:
@@ -43,7 +52,12 @@ def variants_in_ptx(ptx: str) -> set[str]:
 
 def preferred_in_ptx(ptx: str) -> set[str]:
     """The kernels whose variant the PTX marks to launch until measured."""
-    return set(_PREFER.findall(ptx))
+    return _marked(ptx, PREFER_SUFFIX)
+
+
+def tiles_in_ptx(ptx: str) -> set[str]:
+    """The kernels whose variant the PTX marks as of the tile form."""
+    return _marked(ptx, TILE_SUFFIX)
 
 
 def common_variants(per_arch: Iterable[set[str]]) -> list[str]:
@@ -51,6 +65,13 @@ def common_variants(per_arch: Iterable[set[str]]) -> list[str]:
     variant registered for an architecture without it would fail to launch."""
     sets = list(per_arch)
     return sorted(set.intersection(*sets)) if sets else []
+
+
+def agreed_variants(variants: list[set[str]], tiles: list[set[str]]) -> list[str]:
+    """The kernels whose variant every architecture has, of the same form in
+    each (a tile variant takes one argument more than the other form)."""
+    mixed = set().union(*tiles) - set(common_variants(tiles)) if tiles else set()
+    return [k for k in common_variants(variants) if k not in mixed]
 
 
 def find_launch_runtime(plugin: Path) -> Path:
@@ -69,13 +90,17 @@ def device_flags() -> list[str]:
     return ["-mllvm", "-coalda-reshape-launches"]
 
 
-def host_flags(plugin: Path, variants: list[str], preferred: Iterable[str] = ()) -> list[str]:
+def host_flags(plugin: Path, variants: list[str], preferred: Iterable[str] = (),
+               tiles: Iterable[str] = ()) -> list[str]:
     """The host compile's flags that launch VARIANTS through the choice,
-    those of PREFERRED (among them) until measured."""
+    those of PREFERRED (among them) until measured, those of TILES on the
+    tile form's grid."""
     if not variants:
         return []
     first = [k for k in variants if k in set(preferred)]
+    tiled = [k for k in variants if k in set(tiles)]
     return ["-Xclang", "-load", "-Xclang", str(plugin), f"-fpass-plugin={plugin}",
             "-mllvm", f"-coalda-launch-variants={','.join(variants)}",
             *(["-mllvm", f"-coalda-launch-preferred={','.join(first)}"] if first else []),
+            *(["-mllvm", f"-coalda-launch-tiles={','.join(tiled)}"] if tiled else []),
             "-mllvm", f"-coalda-launch-runtime={find_launch_runtime(plugin)}"]

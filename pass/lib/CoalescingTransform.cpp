@@ -527,7 +527,7 @@ bool adoptCopy(Function &Kernel, Function *Copy, bool Changed,
 /// rewritten in it), else on the kernel itself. Returns whether it changed.
 bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
                        json::Array *Report,
-                       std::optional<KernelFlatCopy> *Flat = nullptr) {
+                       VariantShapes *Shapes = nullptr) {
   Function *Copy = withHelpersInlined(Kernel);
   Function &F = Copy ? *Copy : Kernel;
   if (unsigned Size = F.getInstructionCount();
@@ -572,14 +572,20 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
   std::vector<StagingOutcome> Stagings =
       decideStagingsOf(F, Groups, Info, FAM);
   // Read before the rewrite erases the copy, kept if it was rewritten.
-  if (Flat && !Copy)
-    *Flat = findKernelFlatCopy(F, Groups, Stagings, Info);
+  if (Shapes && !Copy) {
+    Shapes->Flat = findKernelFlatCopy(F, Groups, Stagings, Info);
+    Shapes->Tile = findKernelTileTranspose(F, Groups, Stagings);
+  }
   bool Changed =
       transformKernel(F, Kernel, Groups, Stagings, Promotions, Info, Report);
-  if (Flat && none_of(Groups, [](const GroupOutcome &O) {
+  if (Shapes && none_of(Groups, [](const GroupOutcome &O) {
         return O.Transformed;
       }))
-    Flat->reset();
+    Shapes->Flat.reset();
+  if (Shapes && none_of(Stagings, [](const StagingOutcome &O) {
+        return O.Transformed;
+      }))
+    Shapes->dropTile();
   // Before the copy goes: the remarks name its arguments.
   for (const GroupOutcome &O : Groups)
     remarkGroup(O, Kernel, Remarks);
@@ -597,9 +603,10 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
 /// one (GridVariant.h), and says what was decided in a remark and in
 /// Kernel's report entry (the last one, transformKernelOf's).
 void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
-                   const std::optional<KernelFlatCopy> &Flat,
-                   FunctionAnalysisManager &FAM, json::Array *Report) {
-  GridVariantResult Result = makeGridVariant(Kernel, BeforeRewrite, Flat, FAM);
+                   VariantShapes &Shapes, FunctionAnalysisManager &FAM,
+                   json::Array *Report) {
+  GridVariantResult Result =
+      makeGridVariant(Kernel, BeforeRewrite, Shapes, FAM);
   if (Result.Variant)
     boundRegisters(*Result.Variant);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
@@ -607,7 +614,7 @@ void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LaunchReshaped", &Kernel)
              << "kernel `" << sourceName(Kernel)
-             << "`: " << describe(Result.Why) << " ("
+             << "`: " << describeReshaped(Result.Form) << " ("
              << describe(Result.Form) << "); until measured, the "
              << (Result.Preferred ? "variant" : "kernel");
     });
@@ -623,11 +630,12 @@ void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
   if (!Entry)
     return;
   json::Object Launch{{"reshaped", Result.Variant != nullptr},
-                      {"reason", describe(Result.Why)}};
+                      {"reason", Result.Variant
+                                     ? describeReshaped(Result.Form)
+                                     : describe(Result.Why)}};
   if (Result.Variant) {
     Launch["variant"] = Result.Variant->getName();
-    Launch["form"] = Result.Form == GridVariantForm::FlatCopy ? "flat copy"
-                                                              : "block loop";
+    Launch["form"] = formName(Result.Form);
     Launch["does"] = describe(Result.Form);
     Launch["until_measured"] = Result.Preferred ? "variant" : "original";
   }
@@ -668,15 +676,17 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     GridVariantRefusal Shape = opts::ReshapeLaunches
                                    ? shapeBeforeRewrite(*F)
                                    : GridVariantRefusal::KernelLoops;
-    std::optional<KernelFlatCopy> Flat;
+    VariantShapes Shapes;
     if (!transformKernelOf(*F, FAM,
                            opts::ReportFile.empty() ? nullptr : &Report,
-                           opts::ReshapeLaunches ? &Flat : nullptr))
+                           opts::ReshapeLaunches ? &Shapes : nullptr)) {
+      Shapes.dropTile();
       continue;
+    }
     Changed = true;
     boundRegisters(*F);
     if (opts::ReshapeLaunches)
-      reshapeLaunch(*F, Shape, Flat, FAM,
+      reshapeLaunch(*F, Shape, Shapes, FAM,
                     opts::ReportFile.empty() ? nullptr : &Report);
   }
   if (!opts::ReportFile.empty())

@@ -285,33 +285,56 @@ GridVariantRefusal checkKernel(Function &K, bool &UsesShared,
   return GridVariantRefusal::None;
 }
 
-/// K's copy with one more parameter, the original grid's x size, and K's
-/// kernel annotations.
-Function *cloneWithGridParam(Function &K) {
+} // namespace
+
+Function *cloneWithGridParams(Function &K, ArrayRef<StringRef> Extra,
+                              ValueToValueMapTy &VMap) {
   SmallVector<Type *, 8> Params(K.getFunctionType()->params());
-  Params.push_back(Type::getInt32Ty(K.getContext()));
+  Params.append(Extra.size(), Type::getInt32Ty(K.getContext()));
   auto *Ty = FunctionType::get(K.getReturnType(), Params, false);
   Function *V = Function::Create(Ty, K.getLinkage(), K.getAddressSpace(),
                                  K.getName() + GridVariantSuffix,
                                  K.getParent());
-  ValueToValueMapTy VMap;
   auto NewArg = V->arg_begin();
   for (Argument &A : K.args()) {
     NewArg->setName(A.getName());
     VMap[&A] = &*NewArg++;
   }
-  NewArg->setName("coalda.grid");
+  for (StringRef Name : Extra)
+    (NewArg++)->setName(Name);
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(V, &K, VMap, CloneFunctionChangeType::GlobalChanges,
                     Returns);
   V->setCallingConv(K.getCallingConv());
+  return V;
+}
+
+void annotateLike(Function &V, Function &K) {
   for (MDNode *Node : annotationsOf(K)) {
     SmallVector<Metadata *, 4> Ops(Node->operands());
-    Ops[0] = ValueAsMetadata::get(V);
+    Ops[0] = ValueAsMetadata::get(&V);
     K.getParent()
         ->getNamedMetadata("nvvm.annotations")
         ->addOperand(MDNode::get(K.getContext(), Ops));
   }
+}
+
+void markVariant(Function &Kernel, StringRef Suffix) {
+  Module &M = *Kernel.getParent();
+  Type *I8 = Type::getInt8Ty(M.getContext());
+  new GlobalVariable(M, I8, /*isConstant=*/true, GlobalValue::ExternalLinkage,
+                     ConstantInt::get(I8, 1), Kernel.getName() + Suffix,
+                     nullptr, GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
+}
+
+namespace {
+
+/// K's copy with one more parameter, the original grid's x size, and K's
+/// kernel annotations.
+Function *cloneWithGridParam(Function &K) {
+  ValueToValueMapTy VMap;
+  Function *V = cloneWithGridParams(K, {"coalda.grid"}, VMap);
+  annotateLike(*V, K);
   return V;
 }
 
@@ -404,13 +427,24 @@ constexpr int64_t PreferredElementBytes = 8;
 bool preferVariant(Function &Kernel, const KernelFlatCopy &Flat) {
   if (Flat.Stride > PreferredElementBytes)
     return false;
-  Module &M = *Kernel.getParent();
-  Type *I8 = Type::getInt8Ty(M.getContext());
-  new GlobalVariable(M, I8, /*isConstant=*/true, GlobalValue::ExternalLinkage,
-                     ConstantInt::get(I8, 1),
-                     Kernel.getName() + GridVariantPreferSuffix, nullptr,
-                     GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
+  markVariant(Kernel, GridVariantPreferSuffix);
   return true;
+}
+
+/// The tile form (GridVariantTile.cpp): T's copy becomes the variant, marked
+/// as of that form and, by the cost rule, launched until measured
+/// (docs/runs/launches/README.md, run 4).
+GridVariantResult makeTileVariant(Function &Kernel,
+                                  const KernelTileTranspose &T) {
+  annotateLike(*T.Variant, Kernel);
+  emitTileVariant(T);
+  markVariant(Kernel, GridVariantTileSuffix);
+  markVariant(Kernel, GridVariantPreferSuffix);
+  GridVariantResult Result;
+  Result.Variant = T.Variant;
+  Result.Form = GridVariantForm::TileTranspose;
+  Result.Preferred = true;
+  return Result;
 }
 
 } // namespace
@@ -430,15 +464,29 @@ GridVariantRefusal shapeBeforeRewrite(Function &Kernel) {
                     : GridVariantRefusal::KernelLoops;
 }
 
+void VariantShapes::dropTile() {
+  if (Tile)
+    Tile->Variant->eraseFromParent();
+  Tile.reset();
+}
+
 GridVariantResult makeGridVariant(Function &Kernel,
                                   GridVariantRefusal BeforeRewrite,
-                                  const std::optional<KernelFlatCopy> &Flat,
+                                  VariantShapes &Shapes,
                                   FunctionAnalysisManager &FAM) {
   GridVariantResult Result;
   bool UsesShared = false;
   Result.Why = BeforeRewrite == GridVariantRefusal::None
                    ? checkKernel(Kernel, UsesShared, FAM)
                    : BeforeRewrite;
+  if (Result.Why == GridVariantRefusal::None && Shapes.Tile) {
+    Result = makeTileVariant(Kernel, *Shapes.Tile);
+    Shapes.Tile.reset(); // now the module's
+    ++NumGridVariants;
+    return Result;
+  }
+  Shapes.dropTile();
+  const std::optional<KernelFlatCopy> &Flat = Shapes.Flat;
   // Cost rule (docs/runs/launches/README.md, runs 2 and 3): a variant
   // that only loops over the original blocks measured no faster than the
   // rewritten kernel (rgb's copy at 256 and 512 threads, matrixT's
@@ -506,6 +554,29 @@ StringRef describe(GridVariantForm Form) {
     return "one flat copy of the original grid's elements by all threads "
            "when aligned and disjoint, else each block loops over original "
            "blocks";
+  case GridVariantForm::TileTranspose:
+    return "each block runs a 32x32 tile of original blocks, its "
+           "transposed stores written 32 to a column";
+  }
+  llvm_unreachable("unknown form");
+}
+
+StringRef describeReshaped(GridVariantForm Form) {
+  if (Form == GridVariantForm::TileTranspose)
+    return "launch reshaped (4 virtual blocks per block at 32x8 and 16x16 "
+           "threads), chosen at run time by measurement: the kernel or its "
+           "variant on a grid of 32x32 tiles";
+  return describe(GridVariantRefusal::None);
+}
+
+StringRef formName(GridVariantForm Form) {
+  switch (Form) {
+  case GridVariantForm::BlockLoop:
+    return "block loop";
+  case GridVariantForm::FlatCopy:
+    return "flat copy";
+  case GridVariantForm::TileTranspose:
+    return "tile transpose";
   }
   llvm_unreachable("unknown form");
 }

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Alignment.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <optional>
 
@@ -23,6 +24,7 @@ namespace llvm {
 class Function;
 class GlobalValue;
 class Module;
+class StoreInst;
 } // namespace llvm
 
 namespace coalda {
@@ -38,6 +40,12 @@ inline constexpr llvm::StringLiteral GridVariantSuffix = "__coalda_grid";
 /// it from the PTX.
 inline constexpr llvm::StringLiteral GridVariantPreferSuffix =
     "__coalda_prefer";
+
+/// The suffix of the device global that marks a variant of the tile form
+/// (`K__coalda_tile`, GridVariantTile.cpp): launched on a grid of 32x32
+/// tiles with the original grid's x and y sizes appended. `coalda cc`
+/// reads it from the PTX and tells the host half.
+inline constexpr llvm::StringLiteral GridVariantTileSuffix = "__coalda_tile";
 
 /// Why a rewritten kernel gets no variant, or None when it got one.
 enum class GridVariantRefusal {
@@ -57,6 +65,8 @@ enum class GridVariantRefusal {
 enum class GridVariantForm {
   BlockLoop, ///< each block loops over original blocks of its row
   FlatCopy,  ///< one flat copy of the whole grid's elements, else BlockLoop
+  TileTranspose, ///< a 32x32 tile of original blocks per block, its
+                 ///< transposed stores written down the tile's columns
 };
 
 /// What the reshaping did to one kernel.
@@ -95,6 +105,24 @@ struct KernelFlatCopy {
   llvm::SmallVector<Bound, 2> Bounds;
 };
 
+/// A kernel whose whole effect is one transposed store per thread, after
+/// its loads (GridVariantTile.cpp): its variant, a copy of the kernel
+/// before the rewrite with the original grid's x and y sizes appended,
+/// still to be emitted, and the store in it.
+struct KernelTileTranspose {
+  llvm::Function *Variant = nullptr;
+  llvm::StoreInst *Store = nullptr;
+};
+
+/// What a kernel about to be rewritten offers a variant, read before the
+/// rewrite: its flat copy or its transposed store.
+struct VariantShapes {
+  std::optional<KernelFlatCopy> Flat;
+  std::optional<KernelTileTranspose> Tile;
+  /// Erases the tile form's unfinished copy (the kernel was not rewritten).
+  void dropTile();
+};
+
 /// The flat copy of F, a kernel about to be rewritten whose legal rewrites
 /// are Groups and Stagings, when its whole effect is one such copy.
 std::optional<KernelFlatCopy>
@@ -107,6 +135,17 @@ findKernelFlatCopy(const llvm::Function &F, llvm::ArrayRef<GroupOutcome> Groups,
 void emitFlatVariant(llvm::Function &V, const KernelFlatCopy &C,
                      llvm::BasicBlock *Entry, llvm::BasicBlock *Exit);
 
+/// The tile form of F, a kernel about to be rewritten whose legal rewrites
+/// are Groups and Stagings, when its whole effect is one transposed store
+/// per thread after its loads: F's copy is made now, before the rewrite.
+std::optional<KernelTileTranspose>
+findKernelTileTranspose(llvm::Function &F, llvm::ArrayRef<GroupOutcome> Groups,
+                        llvm::ArrayRef<StagingOutcome> Stagings);
+
+/// T's variant's body becomes the loop over its tile's original blocks and
+/// the tile's write-back (GridVariantTile.cpp).
+void emitTileVariant(const KernelTileTranspose &T);
+
 /// What Kernel, before any rewrite, says of a variant: KernelLoops unless
 /// it does one piece of work per thread (no loop: the shape whose launch
 /// the block rate bounds), Call or InlineAsm when it calls (a helper may
@@ -115,10 +154,10 @@ GridVariantRefusal shapeBeforeRewrite(llvm::Function &Kernel);
 
 /// Adds Kernel's grid-stride variant to its module when it may have one.
 /// Kernel is a rewritten kernel; BeforeRewrite what shapeBeforeRewrite
-/// said of it before the rewrite; Flat its flat copy, when it had one.
+/// said of it before the rewrite; Shapes what it offered then.
 GridVariantResult makeGridVariant(llvm::Function &Kernel,
                                   GridVariantRefusal BeforeRewrite,
-                                  const std::optional<KernelFlatCopy> &Flat,
+                                  VariantShapes &Shapes,
                                   llvm::FunctionAnalysisManager &FAM);
 
 /// The reason, in the source's terms, for the report and -Wcoalda.
@@ -126,6 +165,27 @@ llvm::StringRef describe(GridVariantRefusal Why);
 
 /// What a variant of that form does, for the report and -Wcoalda.
 llvm::StringRef describe(GridVariantForm Form);
+
+/// Why a kernel's launch was reshaped into that form (the report's
+/// `launch.reason`, the remark's lead).
+llvm::StringRef describeReshaped(GridVariantForm Form);
+
+/// The form's name in the report's `launch.form`.
+llvm::StringRef formName(GridVariantForm Form);
+
+/// K's copy named K__coalda_grid, with one i32 parameter more per name of
+/// Extra, VMap mapping K's values to the copy's; not yet a kernel
+/// (annotateLike makes it one).
+llvm::Function *cloneWithGridParams(llvm::Function &K,
+                                    llvm::ArrayRef<llvm::StringRef> Extra,
+                                    llvm::ValueToValueMapTy &VMap);
+
+/// V gets K's kernel annotations (nvvm.annotations).
+void annotateLike(llvm::Function &V, llvm::Function &K);
+
+/// The device global Kernel's name + Suffix, an i8 of 1 in global memory:
+/// a mark `coalda cc` reads from the PTX.
+void markVariant(llvm::Function &Kernel, llvm::StringRef Suffix);
 
 } // namespace coalda
 

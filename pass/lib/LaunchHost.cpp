@@ -16,8 +16,10 @@
 //     "K__coalda_grid";
 //  2. the stub's `cudaLaunchKernel(@stub, grid, block, args, shmem,
 //     stream)` becomes `__coalda_launch_grid(@stub, @handle, "K", grid,
-//     block, args, number of args, shmem, stream)`, which chooses at run
-//     time (LaunchGrid.cpp);
+//     block, args, number of args, shmem, stream, preferred, form)`, which
+//     chooses at run time (LaunchGrid.cpp); preferred: K is in
+//     -coalda-launch-preferred, form: 1 when K is in -coalda-launch-tiles
+//     (a tile variant), else 0;
 //  3. the runtime's bitcode is linked in, its function made internal.
 // A K whose registration or launch is not in these forms is left as it is.
 // A direct `cudaLaunchKernel(K, ...)` written by the user, and launches of
@@ -69,6 +71,11 @@ static cl::list<std::string> LaunchPreferred(
     cl::desc("Host side: those of -coalda-launch-variants whose variant is "
              "launched until the run-time measurement is in (coalda cc "
              "reads them from the PTX's K__coalda_prefer)"));
+static cl::list<std::string> LaunchTiles(
+    "coalda-launch-tiles", cl::CommaSeparated,
+    cl::desc("Host side: those of -coalda-launch-variants whose variant is "
+             "of the tile form, launched on 32x32 tiles (coalda cc reads "
+             "them from the PTX's K__coalda_tile)"));
 static cl::opt<std::string>
     LaunchRuntime("coalda-launch-runtime",
                   cl::desc("Host side: the bitcode of the run-time choice "
@@ -78,6 +85,12 @@ namespace coalda {
 namespace {
 
 constexpr StringLiteral RuntimeEntry = "__coalda_launch_grid";
+
+/// The grid a variant is launched on, as LaunchGrid.cpp's Form reads it.
+enum class LaunchForm : uint32_t {
+  Rows = 0,  ///< fewer blocks in x, the original x size appended
+  Tiles = 1, ///< 32x32 tiles of blocks, the original x and y sizes appended
+};
 
 /// The registration calls in Register, by the device name they register.
 StringMap<CallInst *> registrations(Function &Register) {
@@ -116,7 +129,7 @@ FunctionCallee runtimeEntry(Module &M, Type *Status) {
   return M.getOrInsertFunction(
       RuntimeEntry, FunctionType::get(Status,
                                       {Ptr, Ptr, Ptr, I64, I32, I64, I32, Ptr,
-                                       I32, I64, Ptr, I32},
+                                       I32, I64, Ptr, I32, I32},
                                       false));
 }
 
@@ -139,9 +152,9 @@ GlobalVariable *registerVariant(CallInst &Original, StringRef Variant) {
 }
 
 /// Launch, the stub's call, goes through the run-time choice; Preferred:
-/// the variant until measured.
+/// the variant until measured; Form: the grid it is launched on.
 void redirect(CallInst &Launch, GlobalVariable &Handle, StringRef Kernel,
-              bool Preferred) {
+              bool Preferred, LaunchForm Form) {
   Function &Stub = *Launch.getFunction();
   IRBuilder<> B(&Launch);
   Value *Name = B.CreateGlobalStringPtr(Kernel, "__coalda_kernel_name");
@@ -152,6 +165,7 @@ void redirect(CallInst &Launch, GlobalVariable &Handle, StringRef Kernel,
   Args.push_back(Launch.getArgOperand(6)); // shared memory
   Args.push_back(Launch.getArgOperand(7)); // stream
   Args.push_back(B.getInt32(Preferred));
+  Args.push_back(B.getInt32(uint32_t(Form)));
   CallInst *Choice = B.CreateCall(
       runtimeEntry(*Stub.getParent(), Launch.getType()), Args);
   Choice->setDebugLoc(Launch.getDebugLoc());
@@ -229,7 +243,9 @@ PreservedAnalyses LaunchHostPass::run(Module &M, ModuleAnalysisManager &) {
     }
     GlobalVariable *Handle =
         registerVariant(*Registration, Kernel + GridVariantSuffix.str());
-    redirect(*Launch, *Handle, Kernel, is_contained(LaunchPreferred, Kernel));
+    redirect(*Launch, *Handle, Kernel, is_contained(LaunchPreferred, Kernel),
+             is_contained(LaunchTiles, Kernel) ? LaunchForm::Tiles
+                                               : LaunchForm::Rows);
     ++NumLaunchesRedirected;
     Changed = true;
   }

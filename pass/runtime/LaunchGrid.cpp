@@ -5,17 +5,24 @@
 // calls __coalda_launch_grid where the kernel's stub called
 // cudaLaunchKernel.
 //
-// The variant reads only blockIdx.x and gridDim.x anew (GridVariant.cpp):
-// it is launched with the original grid's y and z, and each row of blocks
-// loops over its own row, on X = max(1, R / (y * z)) blocks in x, where R
-// is the number of the variant's blocks the device holds at once; the
-// original grid's x size is its extra, last argument.
+// Two forms of variant (VariantForm, GridVariant.h's GridVariantForm):
+//   - rows: the variant reads only blockIdx.x and gridDim.x anew
+//     (GridVariant.cpp): it is launched with the original grid's y and z,
+//     and each row of blocks loops over its own row, on X = max(1, R / (y *
+//     z)) blocks in x, where R is the number of the variant's blocks the
+//     device holds at once; the original grid's x size is its extra, last
+//     argument;
+//   - tiles (GridVariantTile.cpp): each block runs a 32x32 tile of original
+//     blocks, 32/x by 32/y of them, for blocks whose x and y are powers of
+//     two up to 32, z is 1 and threads are at most 512 (else the original
+//     launches); on a grid of ceil(X / (32/x)) by ceil(Y / (32/y)) by Z,
+//     with the original grid's X and Y appended.
 //
-// The choice, per launch configuration (device, variant, threads a block,
-// dynamic shared memory, the grid's rows (y * z) and its x size, each
-// rounded up to a power of two):
-//   - the original kernel, on its own grid, when X is not smaller than the
-//     grid's x size (nothing to gain);
+// The choice, per launch configuration (device, variant, threads a block
+// and the block's x size, dynamic shared memory, the grid's rows (y * z)
+// and its x size, each rounded up to a power of two):
+//   - the original kernel, on its own grid, when the variant's grid is not
+//     smaller (nothing to gain) or the block does not fit the tiles;
 //   - else, by measurement: the first 2 * Rounds launches of the
 //     configuration alternate between the original and the variant, each
 //     between
@@ -87,11 +94,19 @@ constexpr unsigned Trials = 2 * Rounds; // even: original, odd: variant
 
 enum class Choice { Original, Variant };
 
+/// The variant's form (GridVariant.h's GridVariantForm, as the host pass
+/// passes it): which grid it is launched on, with which sizes appended.
+enum class Form : uint32_t {
+  Rows = 0,  ///< fewer blocks in x; the original grid's x size appended
+  Tiles = 1, ///< a 32x32 tile of original blocks per block; x and y sizes
+};
+
 /// One launch configuration's state.
 struct Entry {
   const void *Variant;
   int Device;
   unsigned Threads;
+  unsigned BlockX;    // a tile's shape depends on it, not only on Threads
   size_t SharedMem;
   unsigned SizeClass; // of the grid's x size and rows
   int Blocks;         // of the variant the device holds at once; 0: none
@@ -180,14 +195,15 @@ void prepare(Entry &E) {
 
 /// The entry of a configuration, made on first use; null when the table
 /// is full (the original then). Returns with the lock held when non-null.
-Entry *entryFor(const void *Variant, int Device, unsigned Threads,
+Entry *entryFor(const void *Variant, int Device, const CoaldaDim3 &Block,
                 size_t SharedMem, unsigned SizeClass) {
+  unsigned Threads = Block.x * Block.y * Block.z;
   auto Find = [&]() -> Entry * { // with the lock held
     for (unsigned I = 0; I < Used; ++I) {
       Entry &E = Table[I];
       if (E.Variant == Variant && E.Device == Device &&
-          E.Threads == Threads && E.SharedMem == SharedMem &&
-          E.SizeClass == SizeClass)
+          E.Threads == Threads && E.BlockX == Block.x &&
+          E.SharedMem == SharedMem && E.SizeClass == SizeClass)
         return &E;
     }
     return nullptr;
@@ -200,6 +216,7 @@ Entry *entryFor(const void *Variant, int Device, unsigned Threads,
   Fresh.Variant = Variant;
   Fresh.Device = Device;
   Fresh.Threads = Threads;
+  Fresh.BlockX = Block.x;
   Fresh.SharedMem = SharedMem;
   Fresh.SizeClass = SizeClass;
   prepare(Fresh);
@@ -240,19 +257,6 @@ void collect(Entry &E) {
                  : Choice::Original;
 }
 
-unsigned rowBlocks(unsigned Blocks, const CoaldaDim3 &Grid);
-
-void report(const char *Name, const CoaldaDim3 &Grid, const Entry &E,
-            const char *Why) {
-  fprintf(stderr,
-          "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
-          "%.4f ms, reshaped onto %u x %u x %u blocks %.4f ms, the fastest "
-          "of %u launches each)\n",
-          Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0],
-          rowBlocks(unsigned(E.Blocks), Grid), Grid.y, Grid.z, E.Ms[1],
-          E.Count[0] < E.Count[1] ? E.Count[0] : E.Count[1]);
-}
-
 /// The variant's blocks in x for Grid: the blocks the device holds at
 /// once, shared by the grid's rows, at least one.
 unsigned rowBlocks(unsigned Blocks, const CoaldaDim3 &Grid) {
@@ -260,25 +264,69 @@ unsigned rowBlocks(unsigned Blocks, const CoaldaDim3 &Grid) {
   return Rows >= Blocks ? 1u : unsigned(Blocks / Rows);
 }
 
-int launchVariant(const void *Variant, unsigned Blocks, CoaldaDim3 Grid,
-                  CoaldaDim3 Block, void **Args, uint32_t NumArgs,
-                  size_t SharedMem, void *Stream, int &Failed) {
+bool powerOfTwoUpTo32(unsigned N) { return N && N <= 32 && !(N & (N - 1)); }
+
+/// The tile form's blocks: a tile's 32x32 virtual threads are each block
+/// thread's 32*32 / threads virtual threads (GridVariantTile.cpp), so the
+/// block's x and y sizes divide 32, its z is 1, and it runs at least two
+/// original blocks. Otherwise there is no tile grid (z of 0).
+CoaldaDim3 tileGrid(const CoaldaDim3 &Grid, const CoaldaDim3 &Block) {
+  if (Block.z != 1 || !powerOfTwoUpTo32(Block.x) ||
+      !powerOfTwoUpTo32(Block.y) || Block.x * Block.y > 512)
+    return CoaldaDim3{0, 0, 0};
+  unsigned Across = 32 / Block.x, Down = 32 / Block.y;
+  return CoaldaDim3{Grid.x / Across + (Grid.x % Across != 0),
+                    Grid.y / Down + (Grid.y % Down != 0), Grid.z};
+}
+
+/// The variant's grid for a launch of Grid by Block, Blocks of it fitting
+/// the device at once; z of 0 where the variant has nothing to gain.
+CoaldaDim3 variantGrid(Form F, unsigned Blocks, const CoaldaDim3 &Grid,
+                       const CoaldaDim3 &Block) {
+  if (Blocks == 0)
+    return CoaldaDim3{0, 0, 0};
+  if (F == Form::Tiles) {
+    CoaldaDim3 Tiles = tileGrid(Grid, Block);
+    return uint64_t(Tiles.x) * Tiles.y < uint64_t(Grid.x) * Grid.y
+               ? Tiles
+               : CoaldaDim3{0, 0, 0};
+  }
+  unsigned X = rowBlocks(Blocks, Grid);
+  return X < Grid.x ? CoaldaDim3{X, Grid.y, Grid.z} : CoaldaDim3{0, 0, 0};
+}
+
+void report(const char *Name, const CoaldaDim3 &Grid,
+            const CoaldaDim3 &Reshaped, const Entry &E, const char *Why) {
+  fprintf(stderr,
+          "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
+          "%.4f ms, reshaped onto %u x %u x %u blocks %.4f ms, the fastest "
+          "of %u launches each)\n",
+          Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0], Reshaped.x,
+          Reshaped.y, Reshaped.z, E.Ms[1],
+          E.Count[0] < E.Count[1] ? E.Count[0] : E.Count[1]);
+}
+
+/// Launches the variant on Reshaped, with the original grid's x size (and,
+/// for tiles, its y size) appended to the arguments.
+int launchVariant(const void *Variant, CoaldaDim3 Reshaped,
+                  CoaldaDim3 Grid, CoaldaDim3 Block, void **Args,
+                  uint32_t NumArgs, size_t SharedMem, void *Stream,
+                  int &Failed) {
   void *Inline[32];
-  void **Moved = NumArgs < 32 ? Inline
-                              : static_cast<void **>(
-                                    malloc((NumArgs + 1) * sizeof(void *)));
+  void **Moved = NumArgs + 2 <= 32 ? Inline
+                                   : static_cast<void **>(malloc(
+                                         (NumArgs + 2) * sizeof(void *)));
   if (!Moved) {
     Failed = 1;
     return 0;
   }
   for (uint32_t I = 0; I < NumArgs; ++I)
     Moved[I] = Args[I];
-  unsigned VirtualBlocks = Grid.x;
-  Moved[NumArgs] = &VirtualBlocks;
-  int Status = cudaLaunchKernel(Variant,
-                                CoaldaDim3{rowBlocks(Blocks, Grid), Grid.y,
-                                           Grid.z},
-                                Block, Moved, SharedMem, Stream);
+  unsigned VirtualX = Grid.x, VirtualY = Grid.y;
+  Moved[NumArgs] = &VirtualX;
+  Moved[NumArgs + 1] = &VirtualY; // a parameter of tiles only
+  int Status =
+      cudaLaunchKernel(Variant, Reshaped, Block, Moved, SharedMem, Stream);
   if (Moved != Inline)
     free(Moved);
   return Status;
@@ -300,7 +348,9 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
                                     uint32_t GridZ, uint64_t BlockXY,
                                     uint32_t BlockZ, void **Args,
                                     uint32_t NumArgs, uint64_t SharedMem,
-                                    void *Stream, uint32_t Preferred) {
+                                    void *Stream, uint32_t Preferred,
+                                    uint32_t VariantForm) {
+  Form F = VariantForm == uint32_t(Form::Tiles) ? Form::Tiles : Form::Rows;
   CoaldaDim3 Grid{unsigned(GridXY), unsigned(GridXY >> 32), GridZ};
   CoaldaDim3 Block{unsigned(BlockXY), unsigned(BlockXY >> 32), BlockZ};
   auto Original = [&] {
@@ -313,14 +363,13 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
     cudaGetLastError();
     return Original();
   }
-  Entry *E = entryFor(Variant, Device, Block.x * Block.y * Block.z,
-                      SharedMem,
+  Entry *E = entryFor(Variant, Device, Block, SharedMem,
                       sizeClass(Grid.x) * 32 + sizeClass(Grid.y * Grid.z));
   if (!E)
     return Original();
   // Locked from here until the choice is made.
-  unsigned Blocks = unsigned(E->Blocks);
-  if (Blocks == 0 || Grid.x <= rowBlocks(Blocks, Grid)) {
+  CoaldaDim3 Reshaped = variantGrid(F, unsigned(E->Blocks), Grid, Block);
+  if (Reshaped.z == 0) {
     unlock();
     return Original();
   }
@@ -344,7 +393,7 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
     E->Reported = true;
   unlock();
   if (Report)
-    report(Name, Grid, *E,
+    report(Name, Grid, Reshaped, *E,
            E->Chosen == Choice::Variant ? "reshaped, measured faster"
                                         : "original, measured faster");
 
@@ -354,7 +403,7 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   int Failed = 0;
   int Status =
       Use == Choice::Variant
-          ? launchVariant(Variant, Blocks, Grid, Block, Args, NumArgs,
+          ? launchVariant(Variant, Reshaped, Grid, Block, Args, NumArgs,
                           SharedMem, Stream, Failed)
           : Original();
   if (Failed)

@@ -6,7 +6,9 @@
 //   mock_launch N GRID_X GRID_Y BLOCK [capture]
 // Environment: MOCK_ORIG_MS, MOCK_VAR_MS (kernel times), MOCK_DELAY (queries
 // before an event completes), MOCK_PER_SM (the variant's occupancy; 0 fails
-// the query).
+// the query), MOCK_PREFERRED (the variant launches until measured),
+// MOCK_FORM (1: the variant is of the tile form), MOCK_BLOCK_Y (the block's
+// y size, 1 by default), MOCK_OTHER_BLOCK=X,Y (the block of odd launches).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +19,7 @@ struct CoaldaDim3 {
 };
 int __coalda_launch_grid(const void *Kernel, const void *Variant, const char *Name, uint64_t GridXY,
                          uint32_t GridZ, uint64_t BlockXY, uint32_t BlockZ, void **Args, uint32_t NumArgs,
-                         uint64_t SharedMem, void *Stream, uint32_t Preferred);
+                         uint64_t SharedMem, void *Stream, uint32_t Preferred, uint32_t Form);
 }
 
 static char Original, Variant;
@@ -39,8 +41,12 @@ int cudaLaunchKernel(const void *Func, CoaldaDim3 Grid, CoaldaDim3 Block, void *
   bool IsVariant = Func == &Variant;
   Clock += envMs(IsVariant ? "MOCK_VAR_MS" : "MOCK_ORIG_MS", 1.0);
   printf("launch %s grid %u,%u block %u", IsVariant ? "variant" : "original", Grid.x, Grid.y, Block.x);
+  if (Block.y != 1)
+    printf("x%u", Block.y);
   if (IsVariant)
     printf(" G %u", *static_cast<unsigned *>(Args[2]));
+  if (IsVariant && envMs("MOCK_FORM", 0) == 1)
+    printf(",%u", *static_cast<unsigned *>(Args[3]));
   printf(" n %d\n", *static_cast<int *>(Args[1]));
   return 0;
 }
@@ -101,8 +107,11 @@ int main(int argc, char **argv) {
     int n = k;
     float *p = nullptr;
     void *Args[] = {&p, &n};
-    __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", uint64_t(GridX) | uint64_t(GridY) << 32, 1, Block | uint64_t(1) << 32, 1, Args,
-                         2, 0, Stream, uint32_t(envMs("MOCK_PREFERRED", 0)));
+    uint64_t BlockX = Block, BlockY = uint64_t(envMs("MOCK_BLOCK_Y", 1));
+    if (k % 2 && getenv("MOCK_OTHER_BLOCK"))  // odd launches: X,Y
+      sscanf(getenv("MOCK_OTHER_BLOCK"), "%lu,%lu", &BlockX, &BlockY);
+    __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", uint64_t(GridX) | uint64_t(GridY) << 32, 1, BlockX | BlockY << 32, 1,
+                         Args, 2, 0, Stream, uint32_t(envMs("MOCK_PREFERRED", 0)), uint32_t(envMs("MOCK_FORM", 0)));
   }
   return 0;
 }

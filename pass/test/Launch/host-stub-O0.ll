@@ -1,4 +1,4 @@
-; RUN: %opt -passes=coalda-launch-host -coalda-launch-variants=_Z12copy_guardedP5PixelPKS_i,_Z6copy_tI5PixelEvPT_PKS1_i,_Z7missingv -coalda-launch-preferred=_Z12copy_guardedP5PixelPKS_i -coalda-launch-runtime=%launch_runtime -S %s | FileCheck %s
+; RUN: %opt -passes=coalda-launch-host -coalda-launch-variants=_Z12copy_guardedP5PixelPKS_i,_Z6copy_tI5PixelEvPT_PKS1_i,_Z7missingv -coalda-launch-preferred=_Z12copy_guardedP5PixelPKS_i -coalda-launch-tiles=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-runtime=%launch_runtime -S %s | FileCheck %s
 ; RUN: %opt -passes=coalda-launch-host -S %s | FileCheck --check-prefix=NONE %s
 
 ; clang++-19's host IR of one CUDA source at -O0, before any pass (-Xclang
@@ -21,10 +21,11 @@
 ; The stub's own launch goes through the run-time choice: the stub, the
 ; variant's handle, the kernel's name, the configuration it popped, its
 ; arguments and their number (3), shared memory, stream, and whether the
-; variant launches until measured (listed in -coalda-launch-preferred: 1).
+; variant launches until measured (listed in -coalda-launch-preferred: 1),
+; and its form (not listed in -coalda-launch-tiles: 0, fewer blocks in x).
 ; CHECK-LABEL: define dso_local void @_Z27__device_stub__copy_guardedP5PixelPKS_i(
 ; CHECK-NOT: call {{.*}}@cudaLaunchKernel(
-; CHECK: call i32 @__coalda_launch_grid(ptr @_Z27__device_stub__copy_guardedP5PixelPKS_i, ptr @__coalda_grid_handle, ptr @__coalda_kernel_name, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, ptr %{{[0-9]+}}, i32 3, i64 %{{[0-9]+}}, ptr %{{[0-9]+}}, i32 1)
+; CHECK: call i32 @__coalda_launch_grid(ptr @_Z27__device_stub__copy_guardedP5PixelPKS_i, ptr @__coalda_grid_handle, ptr @__coalda_kernel_name, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, ptr %{{[0-9]+}}, i32 3, i64 %{{[0-9]+}}, ptr %{{[0-9]+}}, i32 1, i32 0)
 
 ; A kernel that is not listed launches as before.
 ; CHECK-LABEL: define dso_local void @_Z20__device_stub__otherPf(
@@ -36,10 +37,11 @@
 ; CHECK: call i32 @cudaLaunchKernel(ptr noundef @_Z27__device_stub__copy_guardedP5PixelPKS_i,
 
 ; The template's stub, in its COMDAT, is redirected as well; not listed
-; as preferred, it launches the original until measured (0).
+; as preferred, it launches the original until measured (0); listed in
+; -coalda-launch-tiles, its variant is of the tile form (1).
 ; CHECK-LABEL: define linkonce_odr dso_local void @_Z21__device_stub__copy_tI5PixelEvPT_PKS1_i(
 ; CHECK: call i32 @__coalda_launch_grid(ptr @_Z21__device_stub__copy_tI5PixelEvPT_PKS1_i, ptr @__coalda_grid_handle.1,
-; CHECK-SAME: i32 0)
+; CHECK-SAME: i32 0, i32 1)
 
 ; CHECK-LABEL: define internal void @__cuda_register_globals(
 ; CHECK-NEXT: call i32 @__cudaRegisterFunction(ptr %0, ptr @_Z27__device_stub__copy_guardedP5PixelPKS_i,
