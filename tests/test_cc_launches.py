@@ -77,6 +77,32 @@ def test_variants_read_from_ptx_and_kept_where_every_architecture_has_them() -> 
     assert "-coalda-launch-variants=_Z1gv,_Z1kPf" in flags and "-coalda-launch-preferred=_Z1kPf" in flags
     assert launches.common_variants([{"a", "b"}, {"b", "c"}]) == ["b"]
     assert launches.common_variants([]) == []
+    # the tile form's mark; a kernel whose variant is of the tile form in one
+    # architecture only has no variant (their signatures differ)
+    tiled = ptx + ".visible .global .align 1 .u8 _Z1gv__coalda_tile = 1;\n"
+    assert launches.tiles_in_ptx(tiled) == {"_Z1gv"} and launches.tiles_in_ptx(ptx) == set()
+    assert launches.agreed_variants([{"_Z1gv", "_Z1kPf"}] * 2, [{"_Z1gv"}, set()]) == ["_Z1kPf"]
+    assert launches.agreed_variants([{"_Z1gv", "_Z1kPf"}] * 2, [{"_Z1gv"}] * 2) == ["_Z1gv", "_Z1kPf"]
+    flags = launches.host_flags(find_plugin(), ["_Z1gv", "_Z1kPf"], [], ["_Z1gv"])
+    assert "-coalda-launch-tiles=_Z1gv" in flags and not any("preferred" in f for f in flags)
+
+
+def test_transposes_get_the_tile_form(tmp_path: Path) -> None:
+    """transpose.cu's two naive transposes get tile variants (GridVariantTile.cpp),
+    marked in the PTX as of the tile form and preferred; the host compile
+    launches them on the tile grid (form 1, the stub's last argument)."""
+    built = run_cli("cc", "-v", "-fcoalda-reshape", "-Wcoalda", "-c", TESTCASES / "transpose.cu", "-o",
+                    tmp_path / "t.o")
+    assert built.returncode == 0, built.stderr
+    ptx = ptx_text(tmp_path / "t.o", 90)
+    kernels = {"_Z15transpose_naivePfPKfii", "_Z15transpose_scalePdPKddii"}
+    assert launches.variants_in_ptx(ptx) == kernels
+    assert launches.tiles_in_ptx(ptx) == kernels == launches.preferred_in_ptx(ptx)
+    said = [ln for ln in built.stderr.splitlines() if "launch " in ln]
+    assert sum("launch reshaped (4 virtual blocks per block at 32x8 and 16x16 threads)" in ln for ln in said) == 2, said
+    assert " t __coalda_launch_grid" in symbols(tmp_path / "t.o")
+    host = [ln for ln in built.stderr.splitlines() if "--cuda-host-only" in ln]
+    assert host and f"-coalda-launch-tiles={','.join(sorted(kernels))}" in host[-1], host
 
 
 def test_findings_say_which_launches_are_reshaped() -> None:

@@ -128,8 +128,8 @@ def test_a_variant_the_device_cannot_run_launches_the_original(mock: Path) -> No
 @pytest.mark.parametrize("block,grid,tiles", [
     ((32, 8), (256, 1024), (256, 256)),   # 4 virtual blocks down a tile
     ((16, 16), (512, 512), (256, 256)),   # 2 x 2
-    ((8, 4), (7, 9), (2, 2)),             # 4 x 8, partial tiles at both edges
-    ((1, 1), (33, 32), (2, 1)),           # a block of one thread: 32 x 32
+    ((8, 32), (9, 7), (3, 7)),            # 4 across, partial tiles at the edge
+    ((16, 16), (3, 5), (2, 3)),           # partial at both edges
 ])
 def test_tiles_launch_on_a_grid_of_32x32_tiles(mock: Path, block: tuple[int, int], grid: tuple[int, int],
                                               tiles: tuple[int, int]) -> None:
@@ -142,10 +142,11 @@ def test_tiles_launch_on_a_grid_of_32x32_tiles(mock: Path, block: tuple[int, int
                      for k in range(2)]
 
 
-@pytest.mark.parametrize("block", [(32, 32), (64, 4), (24, 8), (32, 3)])
+@pytest.mark.parametrize("block", [(32, 32), (32, 4), (64, 4), (24, 8), (32, 3), (1, 1)])
 def test_blocks_that_do_not_fit_the_tiles_launch_the_original(mock: Path, block: tuple[int, int]) -> None:
-    """More than 512 threads (a tile of one block), an x or y that is not a
-    power of two up to 32: the original, even when pinned to the variant."""
+    """The variant is unrolled for 256 threads (four virtual blocks each):
+    other block sizes, and an x or y that is not a power of two up to 32,
+    launch the original, even when pinned to the variant."""
     lines, _ = launches(mock, 3, (256, 1024), block[0], COALDA_LAUNCH="reshaped", MOCK_FORM="1",
                         MOCK_BLOCK_Y=str(block[1]))
     assert kinds(lines) == "OOO"

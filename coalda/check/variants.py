@@ -63,7 +63,7 @@ def tile_grid(grid: Dim3, block: Dim3) -> Dim3 | None:
     block does not fit the tiles, and the original kernel launches."""
     def fits(d: int) -> bool:
         return 1 <= d <= 32 and d & (d - 1) == 0
-    if block[2] != 1 or not fits(block[0]) or not fits(block[1]) or block[0] * block[1] > 512:
+    if block[2] != 1 or not fits(block[0]) or not fits(block[1]) or block[0] * block[1] != 256:
         return None
     across, down = 32 // block[0], 32 // block[1]
     return (-(-grid[0] // across), -(-grid[1] // down), grid[2])

@@ -58,9 +58,9 @@ __global__ void copy_float(float *out, const float *in, int n) {   // the refere
   if (i < n) out[i] = in[i];
 }
 
-// argv[2] = "small": 2^20 pixels, for the sanitizers (still more blocks
-// than the device holds at once), without the transposes and the float
-// copy (2-D grids keep their launch; the float copy is not rewritten).
+// argv[2] = "small": 2^20 pixels and a 1024x1024 transpose, for the
+// sanitizers (still more blocks than the device holds at once), without the
+// float copy (not rewritten).
 static int kPixels = 1 << 26;
 static int kSide = 8192;
 static const size_t kGuard = 64;
@@ -193,11 +193,10 @@ int main(int argc, char **argv) {
     series("copy_naive_guarded", label, OP_COPY_GUARDED, (size_t)3 * ng, ng, b, 1);
   }
   const size_t floats = (size_t)kSide * kSide * sizeof(float);
-  if (kPixels == (1 << 26)) {  // not at "small": 2-D grids keep their launch
-    series("transpose_naive", "32x8", OP_TRANSPOSE, floats, kSide * kSide, 32, 8);
-    series("transpose_naive", "16x16", OP_TRANSPOSE, floats, kSide * kSide, 16, 16);
+  series("transpose_naive", "32x8", OP_TRANSPOSE, floats, kSide * kSide, 32, 8);
+  series("transpose_naive", "16x16", OP_TRANSPOSE, floats, kSide * kSide, 16, 16);
+  if (kPixels == (1 << 26))  // not at "small"
     series("copy_float", "256", OP_COPY_FLOAT, floats, kSide * kSide, 256, 1);
-  }
   series("memcpy_pixels", "-", OP_MEMCPY, (size_t)3 * kPixels, 0, 0, 0);
   series("memcpy_floats", "-", OP_MEMCPY, floats, 0, 0, 0);
 

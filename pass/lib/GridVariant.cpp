@@ -46,9 +46,10 @@
 // of work per thread); a kernel that loops over its own work is not bound
 // by the block rate. And by default only kernels whose whole effect is one
 // copy (GridVariantFlat.cpp), whose variant starts with one flat copy of
-// the original grid's elements: the bare loop over blocks measured no
-// faster on the H200 (BlockLoopCost; -coalda-reshape-block-loops makes it
-// anyway). A flat copy of small elements is marked (K__coalda_prefer) for
+// the original grid's elements, or one transposed store per thread
+// (GridVariantTile.cpp), whose variant runs 32x32 tiles of original blocks:
+// the bare loop over blocks measured no faster on the H200 (BlockLoopCost;
+// -coalda-reshape-block-loops makes it anyway). A flat copy of small elements is marked (K__coalda_prefer) for
 // the host to launch until the run-time measurement is in.
 //
 //===----------------------------------------------------------------------===//
@@ -541,7 +542,8 @@ StringRef describe(GridVariantRefusal Why) {
   case GridVariantRefusal::BlockLoopCost:
     return "launch kept: not profitable: a variant that loops over the "
            "original blocks measured no faster; only a kernel whose whole "
-           "effect is one copy gets a variant (one flat copy)";
+           "effect is one copy (one flat copy) or one transposed store "
+           "(32x32 tiles) gets a variant";
   }
   llvm_unreachable("unknown refusal");
 }

@@ -7,29 +7,35 @@
 // 32-byte sector, and the kernel stops at 48% of cudaMemcpy on the H200
 // (docs/benchmarks.md). Written down a 32x32 tile, a warp stores 32
 // consecutive elements of a column, a whole 128-byte line. The tile is
-// 32/blockDim.x by 32/blockDim.y original blocks, which one block of the
-// variant runs in turn (4 at 32x8 and 16x16):
+// 32/blockDim.x by 32/blockDim.y original blocks, which one block of 256
+// threads runs in turn (4 at 32x8, 16x16 and 8x32):
 //
 //   K__coalda_grid(args..., unsigned Gx, unsigned Gy):   // on the grid
 //                    (ceil(Gx / C), ceil(Gy / R), gridDim.z), C = 32/ntid.x,
 //                    R = 32/ntid.y, the same block
-//     for k in [0, C*R):
+//     for k in 0..3 (unrolled: four copies of the body):
 //       vb = (blockIdx.x*C + k%C, blockIdx.y*R + k/C)      // a virtual block
-//       slot = (k/C*ntid.y + tid.y)*33 + k%C*ntid.x + tid.x
-//       address[slot] = null
+//       mine[k] = (undefined, null)
 //       if vb is in the original grid (Gx by Gy):
 //         K's body with blockIdx.x,y read as vb and gridDim.x,y as Gx, Gy,
-//         its one store replaced by value[slot] = v, address[slot] = p
+//         its one store replaced by mine[k] = (v, p)
+//     for k in 0..3:                           // slot of the k-th thread
+//       s = (k/C*ntid.y + tid.y)*33 + k%C*ntid.x + tid.x
+//       value[s], address[s] = mine[k]
 //     __syncthreads()
-//     for j in [0, C*R):                      // the tile's columns, in turn
-//       w = j*ntid.x*ntid.y + tid.y*ntid.x + tid.x
+//     for j in 0..3:                           // the tile's columns, in turn
+//       w = j*256 + tid.y*ntid.x + tid.x
 //       s = (w % 32)*33 + w / 32              // 32 threads down a column
 //       if address[s]: *address[s] = value[s]
 //
-// The host half launches it only for blocks whose x and y sizes are powers
-// of two up to 32, with z of 1 and at most 512 threads (LaunchGrid.cpp), so
-// that the slots of a block's virtual threads are the tile's 1024, each
-// once. The 33-element pitch keeps both phases free of bank conflicts.
+// mine[k] lives in registers: the four copies' loads are then in flight
+// together before the first value is used (a loop over k, storing into the
+// tile in each iteration, waited for each load in turn: 55% of cudaMemcpy
+// on the H200 against 76%, docs/runs/launches/README.md, runs 4 and 5).
+// The host half launches it only for blocks of 256 threads whose x and y
+// are powers of two up to 32, with z of 1 (LaunchGrid.cpp), so that the
+// slots of a block's virtual threads are the tile's 1024, each once. The
+// 33-element pitch keeps both phases free of bank conflicts.
 //
 // Why it computes the same bytes: each thread of the original grid runs
 // once, as one virtual thread, with its own indices, and stores what it
@@ -58,6 +64,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -65,6 +72,8 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 #define DEBUG_TYPE "coalda-grid-variant"
 
@@ -75,9 +84,13 @@ STATISTIC(NumTileVariants, "Grid variants that transpose through 32x32 tiles");
 namespace coalda {
 namespace {
 
-/// The tile's side, and its rows' pitch in elements.
+/// The tile's side, and its rows' pitch in elements; the blocks it is made
+/// for (the run time launches the variant for no other), and the original
+/// blocks of such a block's tile.
 constexpr unsigned TileSide = 32;
 constexpr unsigned TilePitch = TileSide + 1;
+constexpr unsigned TileThreads = 256;
+constexpr unsigned VirtualBlocks = TileSide * TileSide / TileThreads;
 
 /// The one transposed store the only legal rewrite stages, or null.
 StoreInst *onlyTransposedStore(ArrayRef<GroupOutcome> Groups,
@@ -209,50 +222,64 @@ Value *readRegister(IRBuilder<> &B, Intrinsic::ID ID, const Twine &Name) {
   return B.CreateIntrinsic(ID, {}, {}, nullptr, Name);
 }
 
-/// What the loop over virtual blocks gives the body.
+/// One virtual block of the tile: its index in the original grid and its
+/// threads' place in the tile, the k-th of VirtualBlocks.
 struct VirtualBlock {
   Value *X = nullptr, *Y = nullptr; ///< the original block's index
-  Value *Slot = nullptr;            ///< the virtual thread's tile slot
+  Value *Slot = nullptr;            ///< the thread's slot in the tile
+  AllocaInst *Value = nullptr;   ///< what the thread stored, and where
+  AllocaInst *Address = nullptr; ///< (0: nothing)
 };
 
-/// The loop's head: virtual block K's indices and the thread's slot;
-/// clears the slot's address and skips a virtual block outside Gx x Gy.
-VirtualBlock enterVirtualBlock(IRBuilder<> &B, Value *K, Value *Across,
-                               Value *Gx, Value *Gy, Value *Addresses,
-                               BasicBlock *Body, BasicBlock *Next) {
-  Value *Nx = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x, "tile.nx");
-  Value *Ny = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y, "tile.ny");
-  Value *Tx = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_tid_x, "tile.tx");
-  Value *Ty = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_tid_y, "tile.ty");
-  Value *Down = B.CreateUDiv(B.getInt32(TileSide), Ny, "tile.rows");
-  Value *Col = B.CreateURem(K, Across, "tile.col");
-  Value *Row = B.CreateUDiv(K, Across, "tile.row");
+/// The block's registers the tile's arithmetic reads, read once up front.
+struct TileShape {
+  Value *Nx, *Ny, *Tx, *Ty, *Across, *Down, *BlockX, *BlockY;
+};
+
+TileShape readShape(IRBuilder<> &B) {
+  TileShape S;
+  S.Nx = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x, "tile.nx");
+  S.Ny = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y, "tile.ny");
+  S.Tx = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_tid_x, "tile.tx");
+  S.Ty = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_tid_y, "tile.ty");
+  S.Across = B.CreateUDiv(B.getInt32(TileSide), S.Nx, "tile.cols");
+  S.Down = B.CreateUDiv(B.getInt32(TileSide), S.Ny, "tile.rows");
+  S.BlockX = B.CreateMul(
+      readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ctaid_x, ""), S.Across);
+  S.BlockY = B.CreateMul(
+      readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ctaid_y, ""), S.Down);
+  return S;
+}
+
+/// Virtual block K's indices and the thread's slot, computed in front of
+/// the body (B's block), and its private result, cleared.
+VirtualBlock virtualBlock(IRBuilder<> &B, const TileShape &S, unsigned K,
+                          AllocaInst *Mine, AllocaInst *MineAt) {
+  Value *Col = B.CreateURem(B.getInt32(K), S.Across);
+  Value *Row = B.CreateUDiv(B.getInt32(K), S.Across);
   VirtualBlock V;
-  V.X = B.CreateAdd(
-      B.CreateMul(readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ctaid_x, ""),
-                  Across),
-      Col, "tile.vx");
-  V.Y = B.CreateAdd(
-      B.CreateMul(readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ctaid_y, ""),
-                  Down),
-      Row, "tile.vy");
-  Value *X = B.CreateAdd(B.CreateMul(Col, Nx), Tx);
-  Value *Y = B.CreateAdd(B.CreateMul(Row, Ny), Ty);
+  V.X = B.CreateAdd(S.BlockX, Col, "tile.vx");
+  V.Y = B.CreateAdd(S.BlockY, Row, "tile.vy");
+  Value *X = B.CreateAdd(B.CreateMul(Col, S.Nx), S.Tx);
+  Value *Y = B.CreateAdd(B.CreateMul(Row, S.Ny), S.Ty);
   V.Slot = B.CreateZExt(
       B.CreateAdd(B.CreateMul(Y, B.getInt32(TilePitch)), X), B.getInt64Ty(),
       "tile.slot");
-  B.CreateStore(B.getInt64(0),
-                B.CreateGEP(B.getInt64Ty(), Addresses, V.Slot));
-  Value *Inside = B.CreateAnd(B.CreateICmpULT(V.X, Gx),
-                              B.CreateICmpULT(V.Y, Gy), "tile.inside");
-  B.CreateCondBr(Inside, Body, Next);
+  V.Value = Mine;
+  V.Address = MineAt;
+  B.CreateStore(B.getInt64(0), V.Address);
   return V;
 }
 
-/// The block-index and grid-size reads of x and y in V become the virtual
-/// block's and the original grid's.
-void readVirtualIndices(const VirtualBlock &VB, Value *Gx,
-                        Value *Gy, ArrayRef<IntrinsicInst *> Reads) {
+/// The body's block-index and grid-size reads of x and y become virtual
+/// block VB's and the original grid's.
+void readVirtualIndices(ArrayRef<BasicBlock *> Body, const VirtualBlock &VB,
+                        Value *Gx, Value *Gy) {
+  SmallVector<IntrinsicInst *, 8> Reads;
+  for (BasicBlock *BB : Body)
+    for (Instruction &I : *BB)
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        Reads.push_back(II);
   for (IntrinsicInst *Read : Reads) {
     Value *With = nullptr;
     switch (Read->getIntrinsicID()) {
@@ -265,27 +292,51 @@ void readVirtualIndices(const VirtualBlock &VB, Value *Gx,
     case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
       With = Gx;
       break;
-    default:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
       With = Gy;
+      break;
+    default:
+      continue;
     }
     Read->replaceAllUsesWith(With);
     Read->eraseFromParent();
   }
 }
 
-/// The store goes to the thread's slot: its value, and its address as an
-/// integer (0 marks a slot whose virtual thread stored nothing).
-void redirectStore(StoreInst &S, Value *Slot, GlobalVariable *Values,
-                   GlobalVariable *Addresses) {
-  IRBuilder<> B(&S);
-  Value *V = S.getValueOperand();
-  B.CreateStore(V, B.CreateGEP(V->getType(), Values, Slot));
-  B.CreateStore(B.CreatePtrToInt(S.getPointerOperand(), B.getInt64Ty()),
-                B.CreateGEP(B.getInt64Ty(), Addresses, Slot));
+/// Copies of the body's blocks (Body, the original's, stay the first
+/// copy), their values remapped; Store's copy in StoreCopy.
+SmallVector<BasicBlock *, 8> cloneBody(ArrayRef<BasicBlock *> Body,
+                                       StoreInst &Store, unsigned K,
+                                       StoreInst *&StoreCopy) {
+  Function &F = *Body.front()->getParent();
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 8> Copy;
+  for (BasicBlock *BB : Body) {
+    BasicBlock *C = CloneBasicBlock(BB, VMap, ".tile" + Twine(K), &F);
+    VMap[BB] = C;
+    Copy.push_back(C);
+  }
+  remapInstructionsInBlocks(Copy, VMap);
+  StoreCopy = cast<StoreInst>(VMap[&Store]);
+  return Copy;
 }
 
-/// After the barrier: the tile's slots stored down its columns, the block's
-/// threads 32 to a column.
+/// Body's store keeps its value and address in VB's private result; its
+/// returns go to Next.
+void finishBody(ArrayRef<BasicBlock *> Body, StoreInst &Store,
+                const VirtualBlock &VB, BasicBlock *Next) {
+  IRBuilder<> B(&Store);
+  B.CreateStore(Store.getValueOperand(), VB.Value);
+  B.CreateStore(B.CreatePtrToInt(Store.getPointerOperand(), B.getInt64Ty()),
+                VB.Address);
+  Store.eraseFromParent();
+  for (BasicBlock *BB : Body)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB->getTerminator())) {
+      BranchInst::Create(Next, Ret);
+      Ret->eraseFromParent();
+    }
+}
+
 /// The stores are of ValTy through pointers of PtrTy, aligned to A.
 struct SlotStore {
   Type *ValTy = nullptr;
@@ -293,49 +344,43 @@ struct SlotStore {
   Align A;
 };
 
-void writeTileBack(IRBuilder<> &B, const SlotStore &S, Value *Count,
-                   GlobalVariable *Values, GlobalVariable *Addresses) {
+/// After every virtual block: the thread's results go to their slots, and
+/// after the barrier the tile's slots are stored down its columns, 32
+/// threads to a column (w = j * 256 + q: row w % 32, column w / 32).
+void writeTile(IRBuilder<> &B, const TileShape &Shape,
+               ArrayRef<VirtualBlock> Blocks, const SlotStore &S,
+               GlobalVariable *Values, GlobalVariable *Addresses) {
   Function &V = *B.GetInsertBlock()->getParent();
   LLVMContext &Ctx = V.getContext();
   Type *I64 = B.getInt64Ty();
-  Value *Nx = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x, "");
-  Value *Ny = readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y, "");
-  Value *Q = B.CreateAdd(
-      B.CreateMul(readRegister(B, Intrinsic::nvvm_read_ptx_sreg_tid_y, ""),
-                  Nx),
-      readRegister(B, Intrinsic::nvvm_read_ptx_sreg_tid_x, ""), "tile.q");
-  Value *Threads = B.CreateMul(Nx, Ny, "tile.threads");
-  BasicBlock *Pre = B.GetInsertBlock();
-  BasicBlock *Head = BasicBlock::Create(Ctx, "tile.out", &V);
-  BasicBlock *Store = BasicBlock::Create(Ctx, "tile.out.store", &V);
-  BasicBlock *Next = BasicBlock::Create(Ctx, "tile.out.next", &V);
-  BasicBlock *Done = BasicBlock::Create(Ctx, "tile.done", &V);
-  B.CreateBr(Head);
-
-  B.SetInsertPoint(Head);
-  PHINode *J = B.CreatePHI(B.getInt32Ty(), 2, "tile.j");
-  J->addIncoming(B.getInt32(0), Pre);
-  Value *W = B.CreateAdd(B.CreateMul(J, Threads), Q);
-  Value *Slot = B.CreateZExt(
-      B.CreateAdd(B.CreateMul(B.CreateURem(W, B.getInt32(TileSide)),
-                              B.getInt32(TilePitch)),
-                  B.CreateUDiv(W, B.getInt32(TileSide))),
-      I64, "tile.out.slot");
-  Value *Address =
-      B.CreateLoad(I64, B.CreateGEP(I64, Addresses, Slot), "tile.address");
-  B.CreateCondBr(B.CreateICmpNE(Address, B.getInt64(0)), Store, Next);
-
-  B.SetInsertPoint(Store);
-  Value *Val =
-      B.CreateLoad(S.ValTy, B.CreateGEP(S.ValTy, Values, Slot), "tile.value");
-  B.CreateAlignedStore(Val, B.CreateIntToPtr(Address, S.PtrTy), S.A);
-  B.CreateBr(Next);
-
-  B.SetInsertPoint(Next);
-  Value *After = B.CreateAdd(J, B.getInt32(1), "tile.j.next");
-  J->addIncoming(After, Next);
-  B.CreateCondBr(B.CreateICmpULT(After, Count), Head, Done);
-  B.SetInsertPoint(Done);
+  for (const VirtualBlock &VB : Blocks) {
+    B.CreateStore(B.CreateLoad(S.ValTy, VB.Value),
+                  B.CreateGEP(S.ValTy, Values, VB.Slot));
+    B.CreateStore(B.CreateLoad(I64, VB.Address),
+                  B.CreateGEP(I64, Addresses, VB.Slot));
+  }
+  B.CreateCall(Intrinsic::getDeclaration(V.getParent(),
+                                         Intrinsic::nvvm_barrier0));
+  Value *Q = B.CreateAdd(B.CreateMul(Shape.Ty, Shape.Nx), Shape.Tx, "tile.q");
+  for (unsigned J = 0; J < VirtualBlocks; ++J) {
+    Value *W = B.CreateAdd(B.getInt32(J * TileThreads), Q);
+    Value *Slot = B.CreateZExt(
+        B.CreateAdd(B.CreateMul(B.CreateURem(W, B.getInt32(TileSide)),
+                                B.getInt32(TilePitch)),
+                    B.CreateUDiv(W, B.getInt32(TileSide))),
+        I64, "tile.out.slot");
+    Value *Address =
+        B.CreateLoad(I64, B.CreateGEP(I64, Addresses, Slot), "tile.address");
+    BasicBlock *Store = BasicBlock::Create(Ctx, "tile.out.store", &V);
+    BasicBlock *Next = BasicBlock::Create(Ctx, "tile.out.next", &V);
+    B.CreateCondBr(B.CreateICmpNE(Address, B.getInt64(0)), Store, Next);
+    B.SetInsertPoint(Store);
+    Value *Val = B.CreateLoad(S.ValTy, B.CreateGEP(S.ValTy, Values, Slot),
+                              "tile.value");
+    B.CreateAlignedStore(Val, B.CreateIntToPtr(Address, S.PtrTy), S.A);
+    B.CreateBr(Next);
+    B.SetInsertPoint(Next);
+  }
   B.CreateRetVoid();
 }
 
@@ -383,77 +428,61 @@ void emitTileVariant(const KernelTileTranspose &T) {
   Module &M = *V.getParent();
   LLVMContext &Ctx = V.getContext();
   Value *Gx = V.getArg(V.arg_size() - 2), *Gy = V.getArg(V.arg_size() - 1);
-  GlobalVariable *Values = tileOf(M, T.Store->getValueOperand()->getType(),
-                                  V.getName() + ".tile.values");
+  SlotStore Kept{T.Store->getValueOperand()->getType(),
+                 T.Store->getPointerOperandType(), T.Store->getAlign()};
+  GlobalVariable *Values = tileOf(M, Kept.ValTy, V.getName() + ".tile.values");
   GlobalVariable *Addresses =
       tileOf(M, Type::getInt64Ty(Ctx), V.getName() + ".tile.addresses");
 
-  SmallVector<IntrinsicInst *, 4> Reads;
-  SmallVector<ReturnInst *, 4> Returns;
-  for (Instruction &I : instructions(V)) {
-    if (auto *Ret = dyn_cast<ReturnInst>(&I))
-      Returns.push_back(Ret);
-    if (auto *II = dyn_cast<IntrinsicInst>(&I))
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-        Reads.push_back(II);
-        break;
-      default:
-        break;
-      }
-  }
-  BasicBlock *Body = &V.getEntryBlock();
+  // The entry's allocas stay in the entry, shared by the copies (asked
+  // while the body's first block is still the entry).
+  BasicBlock *First = &V.getEntryBlock();
   SmallVector<AllocaInst *, 4> Static;
-  for (Instruction &I : *Body)
+  for (Instruction &I : *First)
     if (auto *Alloca = dyn_cast<AllocaInst>(&I);
         Alloca && Alloca->isStaticAlloca())
       Static.push_back(Alloca);
-  BasicBlock *Pre = BasicBlock::Create(Ctx, "tile.pre", &V, Body);
-  BasicBlock *Head = BasicBlock::Create(Ctx, "tile.block", &V, Body);
-  BasicBlock *Next = BasicBlock::Create(Ctx, "tile.next", &V);
-  BasicBlock *Out = BasicBlock::Create(Ctx, "tile.write", &V);
+  SmallVector<BasicBlock *, 8> Body;
+  for (BasicBlock &BB : V)
+    Body.push_back(&BB);
+  BasicBlock *Pre = BasicBlock::Create(Ctx, "tile.pre", &V, First);
   for (AllocaInst *Alloca : Static)
     Alloca->moveBefore(*Pre, Pre->end());
-
   IRBuilder<> B(Pre);
   B.SetCurrentDebugLocation(T.Store->getDebugLoc());
-  Value *Across = B.CreateUDiv(
-      B.getInt32(TileSide),
-      readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x, ""), "tile.cols");
-  Value *Count = B.CreateMul(
-      Across,
-      B.CreateUDiv(B.getInt32(TileSide),
-                   readRegister(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y, "")),
-      "tile.blocks");
-  B.CreateBr(Head);
+  SmallVector<AllocaInst *, 8> Private;
+  for (unsigned K = 0; K < VirtualBlocks; ++K)
+    Private.append({B.CreateAlloca(Kept.ValTy, nullptr, "tile.mine"),
+                    B.CreateAlloca(B.getInt64Ty(), nullptr, "tile.mine.at")});
+  TileShape Shape = readShape(B);
 
-  B.SetInsertPoint(Head);
-  PHINode *K = B.CreatePHI(B.getInt32Ty(), 2, "tile.k");
-  K->addIncoming(B.getInt32(0), Pre);
-  VirtualBlock VB =
-      enterVirtualBlock(B, K, Across, Gx, Gy, Addresses, Body, Next);
-  readVirtualIndices(VB, Gx, Gy, Reads);
-  SlotStore Kept{T.Store->getValueOperand()->getType(),
-                 T.Store->getPointerOperandType(), T.Store->getAlign()};
-  redirectStore(*T.Store, VB.Slot, Values, Addresses);
-  T.Store->eraseFromParent();
-  for (ReturnInst *Ret : Returns) {
-    BranchInst::Create(Next, Ret);
-    Ret->eraseFromParent();
+  // The copies first, from the untouched body; then each is entered.
+  SmallVector<SmallVector<BasicBlock *, 8>, 4> Copies{Body};
+  SmallVector<StoreInst *, 4> Stores{T.Store};
+  for (unsigned K = 1; K < VirtualBlocks; ++K) {
+    StoreInst *Copy = nullptr;
+    Copies.push_back(cloneBody(Body, *T.Store, K, Copy));
+    Stores.push_back(Copy);
   }
-
-  B.SetInsertPoint(Next);
-  Value *After = B.CreateAdd(K, B.getInt32(1), "tile.k.next");
-  K->addIncoming(After, Next);
-  B.CreateCondBr(B.CreateICmpULT(After, Count), Head, Out);
-
-  B.SetInsertPoint(Out);
+  SmallVector<VirtualBlock, 4> Blocks;
+  for (unsigned K = 0; K < VirtualBlocks; ++K) {
+    BasicBlock *Next = BasicBlock::Create(Ctx, "tile.next" + Twine(K), &V);
+    VirtualBlock VB =
+        virtualBlock(B, Shape, K, Private[2 * K], Private[2 * K + 1]);
+    B.CreateCondBr(B.CreateAnd(B.CreateICmpULT(VB.X, Gx),
+                               B.CreateICmpULT(VB.Y, Gy), "tile.inside"),
+                   Copies[K].front(), Next);
+    readVirtualIndices(Copies[K], VB, Gx, Gy);
+    finishBody(Copies[K], *Stores[K], VB, Next);
+    Blocks.push_back(VB);
+    B.SetInsertPoint(Next);
+  }
+  writeTile(B, Shape, Blocks, Kept, Values, Addresses);
   loosenAttributes(V);
-  B.CreateCall(Intrinsic::getDeclaration(&M, Intrinsic::nvvm_barrier0));
-  writeTileBack(B, Kept, Count, Values, Addresses);
+  // The private results in registers: the copies' loads are then all in
+  // flight before the first one's value is used (unrolled by hand for it).
+  DominatorTree DT(V);
+  PromoteMemToReg(Private, DT);
   ++NumTileVariants;
 }
 

@@ -13,10 +13,10 @@
 //     device holds at once; the original grid's x size is its extra, last
 //     argument;
 //   - tiles (GridVariantTile.cpp): each block runs a 32x32 tile of original
-//     blocks, 32/x by 32/y of them, for blocks whose x and y are powers of
-//     two up to 32, z is 1 and threads are at most 512 (else the original
-//     launches); on a grid of ceil(X / (32/x)) by ceil(Y / (32/y)) by Z,
-//     with the original grid's X and Y appended.
+//     blocks, 32/x by 32/y of them, for blocks of 256 threads whose x and y
+//     are powers of two up to 32 and z is 1 (else the original launches);
+//     on a grid of ceil(X / (32/x)) by ceil(Y / (32/y)) by Z, with the
+//     original grid's X and Y appended.
 //
 // The choice, per launch configuration (device, variant, threads a block
 // and the block's x size, dynamic shared memory, the grid's rows (y * z)
@@ -267,12 +267,12 @@ unsigned rowBlocks(unsigned Blocks, const CoaldaDim3 &Grid) {
 bool powerOfTwoUpTo32(unsigned N) { return N && N <= 32 && !(N & (N - 1)); }
 
 /// The tile form's blocks: a tile's 32x32 virtual threads are each block
-/// thread's 32*32 / threads virtual threads (GridVariantTile.cpp), so the
-/// block's x and y sizes divide 32, its z is 1, and it runs at least two
-/// original blocks. Otherwise there is no tile grid (z of 0).
+/// thread's four (GridVariantTile.cpp, unrolled for 256 threads), so the
+/// block has 256 threads, its x and y sizes divide 32 (32x8, 16x16, 8x32)
+/// and its z is 1. Otherwise there is no tile grid (z of 0).
 CoaldaDim3 tileGrid(const CoaldaDim3 &Grid, const CoaldaDim3 &Block) {
   if (Block.z != 1 || !powerOfTwoUpTo32(Block.x) ||
-      !powerOfTwoUpTo32(Block.y) || Block.x * Block.y > 512)
+      !powerOfTwoUpTo32(Block.y) || Block.x * Block.y != 256)
     return CoaldaDim3{0, 0, 0};
   unsigned Across = 32 / Block.x, Down = 32 / Block.y;
   return CoaldaDim3{Grid.x / Across + (Grid.x % Across != 0),

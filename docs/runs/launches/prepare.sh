@@ -23,4 +23,4 @@ cp -L "$(.venv/bin/python -c 'from coalda.driver.cc import find_cudart; from coa
 # --pass-arg=-coalda-reshape-launches` over the corpus, with the census's
 # flags): run 3a also had matrixT and both Rodinia gaussians, whose block-loop
 # variants the cost rule refuses since
-.venv/bin/python scripts/corpus.py build --reshape --only aligned-types --out build/corpus-reshape
+.venv/bin/python scripts/corpus.py build --reshape --only aligned-types,matrixT --out build/corpus-reshape

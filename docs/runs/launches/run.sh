@@ -9,10 +9,10 @@
 # built with -fcoalda-reshape, timed against their plain builds (the choice
 # printed) and under memcheck and racecheck.
 #   bash docs/runs/launches/run.sh [PART...]   PART: probe, variants,
-#       variants-sanitize, corpus-time, corpus-choice, corpus-sanitize
-#       (default: all, in that order)
+#       variants-sanitize, matrixT, corpus-time, corpus-choice,
+#       corpus-sanitize (default: all, in that order)
 source scripts/gpu_prelude.sh
-parts=" ${*:-probe variants variants-sanitize corpus-time corpus-choice corpus-sanitize} "
+parts=" ${*:-probe variants variants-sanitize matrixT corpus-time corpus-choice corpus-sanitize} "
 want() { [[ $parts == *" $1 "* ]]; }
 d=.device/launches
 export LD_LIBRARY_PATH=$PWD/$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -51,6 +51,20 @@ mkdir -p /tmp/r && tar xzf build/corpus-reshape.tar.gz -C /tmp/r
 # Under ncu the choice's events time ncu's serialized launches (run 3a):
 # the kernels are timed with the choice pinned to the variants, and the
 # choice itself is read from runs without ncu.
+# matrixT's own timing of its kernels (the copy, the naive transpose, ...),
+# plain and reshaped alternating, the choice free and reported, then pinned
+if want matrixT; then
+  m=/tmp/r/corpus-reshape/matrixT
+  for run in 1 2; do
+    for build in plain coalda; do
+      (cd $m/src && COALDA_LAUNCH_REPORT=1 step "matrixT-$build-$run" 60 ../$build 8192 8192 200) \
+        > "$OUT/matrixT-$build-$run.txt" 2>&1
+    done
+  done
+  for pin in original reshaped; do
+    (cd $m/src && COALDA_LAUNCH=$pin step "matrixT-$pin" 60 ../coalda 8192 8192 200) > "$OUT/matrixT-$pin.txt" 2>&1
+  done
+fi
 want corpus-time && COALDA_LAUNCH=reshaped step "corpus-time" 240 python3 scripts/corpus_gpu.py \
   /tmp/r/corpus-reshape --repeat 3 --phase time --out "$OUT/corpus-reshape-time.json"
 want corpus-choice && COALDA_LAUNCH_REPORT=1 step "corpus-choice" 120 python3 scripts/corpus_gpu.py \
