@@ -53,7 +53,8 @@ fuzz: build
 # -O0 cases at the spec's largest size only): about 2 minutes on two cores
 .PHONY: test-o0
 test-o0: build
-	COALDA_ADVERSARIAL_O0=full $(BIN)/pytest -q -n auto --dist loadgroup tests/test_adversarial*.py tests/test_transpose.py
+	COALDA_ADVERSARIAL_O0=full $(BIN)/pytest -q -n auto --dist loadgroup tests/test_adversarial*.py tests/test_transpose.py \
+	  tests/test_grid_variants.py tests/test_flat_variants.py tests/test_tile_variants.py
 
 # the pass under valgrind on every lit input (tests/test_pass_memory.py runs
 # a chosen few in `make test`), all in one coalda-opt-many process, which

@@ -44,9 +44,11 @@ CORPUS = TESTCASES / "adversarial"
 # private_pointers.cu is analysis only (no launch spec): its report is pinned
 # in test_private_pointers.py. grid_variants.cu runs in test_grid_variants.py:
 # each rewritten kernel's variant against the original, at -O3 and -O0, the
-# variant at g = G blocks being the rewritten kernel, block after block.
+# variant at g = G blocks being the rewritten kernel, block after block;
+# flat_variants.cu and tile_variants.cu in test_flat_variants.py and
+# test_tile_variants.py, the same way.
 OWN_TESTS = {"windows", "read_only_windows", "real_shapes", "arrays_in_turn", "private_pointers",
-             "records_break", "store_windows", "grid_variants", "flat_variants"}
+             "records_break", "store_windows", "grid_variants", "flat_variants", "tile_variants"}
 SOURCES = sorted(p for p in CORPUS.glob("*.cu") if p.stem not in OWN_TESTS)
 OPT_LEVELS = (0, 3)
 
