@@ -48,9 +48,9 @@ fuzz: build
 	COALDA_STORE_WINDOW_FUZZ=600 $(BIN)/pytest -q -n auto tests/test_store_window_fuzz.py
 	COALDA_FLAT_FUZZ=400 $(BIN)/pytest -q -n auto tests/test_flat_variant_fuzz.py
 
-# the adversarial corpora at -O0 under the whole matrix, as at -O3 (make test
-# runs -O0 under the forward and reverse schedules, and test_adversarial.py's
-# -O0 cases at the spec's largest size only): about 2 minutes on two cores
+# the adversarial corpora's bytes at -O0 too, under the whole matrix, as at
+# -O3 (make test compares -O3's bytes and pins -O0's decisions, for CI time:
+# docs/test-speed.md): about 3 minutes on two cores
 .PHONY: test-o0
 test-o0: build
 	COALDA_ADVERSARIAL_O0=full $(BIN)/pytest -q -n auto --dist loadgroup tests/test_adversarial*.py tests/test_transpose.py \

@@ -31,7 +31,7 @@ import pytest
 
 from coalda.report import staging_action
 from conftest import (
-    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, run_in_process,
+    TESTCASES, assert_all_match, compared, differing_kernels, emulate_levels, optimize_levels, plant, run_in_process,
 )
 
 SOURCE = TESTCASES / "adversarial" / "arrays_in_turn.cu"
@@ -79,7 +79,7 @@ def in_turn(report: dict) -> dict[str, dict]:
             if s["transformed"] and s.get("arrays_in_turn")}
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", compared(LEVELS))
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
     assert_all_match(emulated[level])
 

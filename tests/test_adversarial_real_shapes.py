@@ -43,8 +43,8 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant_lane_bug, run_in_process,
-    staging_reasons,
+    TESTCASES, assert_all_match, compared, differing_kernels, emulate_levels, optimize_levels, plant_lane_bug,
+    run_in_process, staging_reasons,
 )
 
 SOURCE = TESTCASES / "adversarial" / "real_shapes.cu"
@@ -200,7 +200,7 @@ def emulated(optimized: dict[int, tuple[Path, dict]]) -> dict[int, subprocess.Co
     return emulate_levels(SOURCE, optimized, "--sizes", "300")
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", compared(LEVELS))
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
     assert_all_match(emulated[level])
 

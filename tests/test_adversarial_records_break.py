@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    ROW, TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, run_in_process,
+    ROW, TESTCASES, assert_all_match, compared, differing_kernels, emulate_levels, optimize_levels, plant,
+    run_in_process,
 )
 
 SOURCE = TESTCASES / "adversarial" / "records_break.cu"
@@ -146,7 +147,7 @@ def test_what_the_attacks_reach(optimized: dict) -> None:
         assert in_turn["arrays_in_turn"] and [a["member_width"] for a in in_turn["arrays"]] == [4, 8], level
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", compared(LEVELS))
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
     """Every kernel, every layout, -O3 under all four schedules and -O0
     under two."""
@@ -157,7 +158,7 @@ def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) ->
     assert_all_match(run)
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", compared(LEVELS))
 def test_the_alias_layout_checks_the_other_pointer(level: int, emulated: dict) -> None:
     """alias_write stores into its record through another pointer: in the
     alias layout (every buffer at one address, race-free there) the store

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, run_in_process
+from conftest import TESTCASES, assert_all_match, compared, emulate_levels, optimize_levels, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "staging.cu"
 LEVELS = (3, 0)
@@ -131,7 +131,7 @@ def staged(report: dict) -> set[str]:
     return {k["name"] for k in report["kernels"] if any(s["transformed"] for s in k.get("stagings", []))}
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", compared(LEVELS))
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
     assert_all_match(emulated[level])
 

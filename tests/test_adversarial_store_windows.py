@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    ROW, TESTCASES, assert_all_match, differing_kernels, emulate_levels, in_function, optimize_levels, plant,
+    ROW, TESTCASES, assert_all_match, compared, differing_kernels, emulate_levels, in_function, optimize_levels, plant,
     run_in_process,
 )
 
@@ -180,7 +180,7 @@ def test_what_the_attacks_reach(optimized: dict) -> None:
         assert got == windows, level
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", compared(LEVELS))
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
     """Every kernel, every layout, -O3 under all four schedules and -O0
     under two."""

@@ -42,7 +42,8 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    TESTCASES, assert_all_match, differing_kernels, emulate_levels, optimize_levels, plant, plant_lane_bug, run_in_process,
+    TESTCASES, assert_all_match, compared, differing_kernels, emulate_levels, optimize_levels, plant, plant_lane_bug,
+    run_in_process,
 )
 
 SOURCE = TESTCASES / "adversarial" / "warp_tiles.cu"
@@ -124,7 +125,7 @@ def tiles(report: dict) -> dict[str, str]:
             if s["transformed"] and s.get("kind", "element") == "element"}
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", compared(LEVELS))
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
     assert_all_match(emulated[level])
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 from coalda.report import action
-from conftest import TESTCASES, assert_all_match, emulate_levels, optimize_levels, run_in_process
+from conftest import TESTCASES, assert_all_match, compared, emulate_levels, optimize_levels, run_in_process
 
 SOURCE = TESTCASES / "adversarial" / "windows.cu"
 LEVELS = (3, 0)
@@ -157,7 +157,7 @@ def windowed(report: dict) -> set[str]:
             if any(s["transformed"] and s.get("kind") == "window" for s in k.get("stagings", []))}
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", compared(LEVELS))
 def test_every_kernel_computes_the_original_bytes(level: int, emulated: dict) -> None:
     assert_all_match(emulated[level])
 

@@ -172,8 +172,8 @@ def write_batch(tmp_path: Path, kernels: list[TransposeKernel], sizes: str) -> P
 def test_random_transposes(batch: int, tmp_path: Path) -> None:
     """Random naive transposes (element types, block shapes, index types,
     pitches, offsets, batches, guards, values, read-backs): the same bytes
-    before and after at -O3 and -O0 under every layout and schedule, and
-    the canonical forms transposed at -O3."""
+    before and after at -O3 (and -O0 in `make test-o0`) under every layout
+    and schedule, and the canonical forms transposed at -O3."""
     kernels = random_transposes(batch, TRANSPOSE_BATCH)
     source = write_batch(tmp_path, kernels, "[33, 70]")
     optimized = optimize_levels(source, tmp_path, (3, 0), SMALL)
