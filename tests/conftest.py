@@ -168,6 +168,9 @@ def optimize_levels(source: Path, root: Path, levels: Sequence[int],
 # IR, whose decisions `make test` pins (-O0's comparisons left `make test`
 # on 2026-12-04 for CI time: docs/test-speed.md).
 O0_FULL = os.environ.get("COALDA_ADVERSARIAL_O0") == "full"
+# The random families' -O0 runs: under the forward and reverse schedules (a
+# missing barrier shows in one of the two directions); all four when full.
+O0_SCHEDULES = () if O0_FULL else ("--schedules", "forward,reverse")
 
 
 def compared(levels: Sequence[int]) -> tuple[int, ...]:
