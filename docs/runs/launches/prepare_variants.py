@@ -1,6 +1,6 @@
 """Builds what docs/runs/launches/run.sh's variant check runs on the GPU
 (into .device/launches/variants/): each adversary named on the command line
-(default grid_variants; run 3 adds flat_variants), testcases/adversarial/STEM.cu
+(default grid_variants; run 3 adds flat_variants, run 6 tile_variants), testcases/adversarial/STEM.cu
 through `coalda optimize -O3 --pass-arg=-coalda-reshape-launches
 --pass-arg=-coalda-reshape-block-loops` (the block loops too, off by default
 since run 3; IR, PTX, report) and the kernels' signatures, read here where llvmlite's IR parser

@@ -10,7 +10,8 @@
 # printed) and under memcheck and racecheck.
 #   bash docs/runs/launches/run.sh [PART...]   PART: probe, variants,
 #       variants-sanitize, matrixT, corpus-time, corpus-choice,
-#       corpus-sanitize (default: all, in that order)
+#       corpus-sanitize (default: all, in that order); CORPUS_ONLY=NAME,...
+#       limits corpus-sanitize to those programs
 source scripts/gpu_prelude.sh
 parts=" ${*:-probe variants variants-sanitize matrixT corpus-time corpus-choice corpus-sanitize} "
 want() { [[ $parts == *" $1 "* ]]; }
@@ -33,18 +34,19 @@ done
 fi
 # (flat_variants at its spec's size only: from_global reads a 1000-record
 # __device__ table, past which n = 100000 reads, in both kernels, run 3b)
-for stem_sizes in grid_variants:1000,100000 flat_variants:1000; do
+for stem_sizes in grid_variants:1000,100000 flat_variants:1000 tile_variants:70,100,1000; do
   stem=${stem_sizes%%:*}
   want variants && [ -f "$d/variants/$stem.sigs.json" ] || continue
   step "variants-$stem" 150 python3 docs/runs/launches/check_variants_gpu.py 2 ${stem_sizes#*:} $stem \
     > "$OUT/variants-$stem.txt" 2>&1
 done
 # the same comparisons (one seed, the spec's size) under each sanitizer
-for stem in grid_variants flat_variants; do
+for stem_size in grid_variants:1000 flat_variants:1000 tile_variants:100; do
+  stem=${stem_size%%:*}
   want variants-sanitize && [ -f "$d/variants/$stem.sigs.json" ] || continue
   for tool in memcheck racecheck synccheck; do
     step "$tool-$stem" 200 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
-      python3 docs/runs/launches/check_variants_gpu.py 1 1000 $stem > "$OUT/variants-$stem-$tool.txt" 2>&1
+      python3 docs/runs/launches/check_variants_gpu.py 1 ${stem_size#*:} $stem > "$OUT/variants-$stem-$tool.txt" 2>&1
   done
 done
 mkdir -p /tmp/r && tar xzf build/corpus-reshape.tar.gz -C /tmp/r
@@ -70,5 +72,6 @@ want corpus-time && COALDA_LAUNCH=reshaped step "corpus-time" 240 python3 script
 want corpus-choice && COALDA_LAUNCH_REPORT=1 step "corpus-choice" 120 python3 scripts/corpus_gpu.py \
   /tmp/r/corpus-reshape --repeat 2 --phase time --no-ncu --out "$OUT/corpus-reshape-choice.json"
 want corpus-sanitize && COALDA_LAUNCH=reshaped step "corpus-sanitize" 300 python3 scripts/corpus_gpu.py \
-  /tmp/r/corpus-reshape --phase sanitize --run-timeout 120 --out "$OUT/corpus-reshape-sanitize.json"
+  /tmp/r/corpus-reshape --phase sanitize --run-timeout 120 ${CORPUS_ONLY:+--only $CORPUS_ONLY} \
+  --out "$OUT/corpus-reshape-sanitize.json"
 cp docs/runs/launches/run.sh "$OUT/"
