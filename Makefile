@@ -111,7 +111,7 @@ opt-levels-update: build
 	$(BIN)/python scripts/opt_levels.py --update
 
 # corpus programs built by their own Makefiles with CC=coalda-cc (six; make
-# test builds two)
+# test builds one, softmax)
 .PHONY: corpus-makefiles
 corpus-makefiles: build
 	COALDA_CORPUS_MAKE=all $(BIN)/pytest -q tests/test_corpus_makefiles.py
