@@ -310,6 +310,21 @@ Function *cloneWithGridParams(Function &K, ArrayRef<StringRef> Extra,
   return V;
 }
 
+BasicBlock *entryWithAllocas(Function &V, const Twine &Name) {
+  BasicBlock *Old = &V.getEntryBlock();
+  // Asked while Old is still the entry: isStaticAlloca looks at the
+  // function's first block.
+  SmallVector<AllocaInst *, 4> Static;
+  for (Instruction &I : *Old)
+    if (auto *Alloca = dyn_cast<AllocaInst>(&I);
+        Alloca && Alloca->isStaticAlloca())
+      Static.push_back(Alloca);
+  BasicBlock *Entry = BasicBlock::Create(V.getContext(), Name, &V, Old);
+  for (AllocaInst *Alloca : Static)
+    Alloca->moveBefore(*Entry, Entry->end());
+  return Entry;
+}
+
 void annotateLike(Function &V, Function &K) {
   for (MDNode *Node : annotationsOf(K)) {
     SmallVector<Metadata *, 4> Ops(Node->operands());
@@ -366,19 +381,9 @@ std::pair<BasicBlock *, BasicBlock *> wrapInBlockLoop(Function &V,
       Returns.push_back(Ret);
 
   BasicBlock *Body = &V.getEntryBlock();
-  // The entry's allocas stay in the entry, out of the loop (asked while
-  // Body is still the entry: isStaticAlloca looks at the function's first
-  // block).
-  SmallVector<AllocaInst *, 4> Static;
-  for (Instruction &I : *Body)
-    if (auto *Alloca = dyn_cast<AllocaInst>(&I);
-        Alloca && Alloca->isStaticAlloca())
-      Static.push_back(Alloca);
-  BasicBlock *Pre = BasicBlock::Create(Ctx, "vgrid.pre", &V, Body);
+  BasicBlock *Pre = entryWithAllocas(V, "vgrid.pre");
   BasicBlock *Next = BasicBlock::Create(Ctx, "vgrid.next", &V);
   BasicBlock *Done = BasicBlock::Create(Ctx, "vgrid.done", &V);
-  for (AllocaInst *Alloca : Static)
-    Alloca->moveBefore(*Pre, Pre->end());
 
   IRBuilder<> B(Pre);
   Value *First = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {},

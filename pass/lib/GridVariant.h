@@ -25,6 +25,7 @@ class Function;
 class GlobalValue;
 class Module;
 class StoreInst;
+class Twine;
 } // namespace llvm
 
 namespace coalda {
@@ -179,6 +180,11 @@ llvm::StringRef formName(GridVariantForm Form);
 llvm::Function *cloneWithGridParams(llvm::Function &K,
                                     llvm::ArrayRef<llvm::StringRef> Extra,
                                     llvm::ValueToValueMapTy &VMap);
+
+/// A new first block of V, named Name, holding V's static allocas, moved
+/// out of the old entry (which the caller makes a loop's body: the
+/// allocas stay out of the loop).
+llvm::BasicBlock *entryWithAllocas(llvm::Function &V, const llvm::Twine &Name);
 
 /// V gets K's kernel annotations (nvvm.annotations).
 void annotateLike(llvm::Function &V, llvm::Function &K);

@@ -434,20 +434,11 @@ void emitTileVariant(const KernelTileTranspose &T) {
   GlobalVariable *Addresses =
       tileOf(M, Type::getInt64Ty(Ctx), V.getName() + ".tile.addresses");
 
-  // The entry's allocas stay in the entry, shared by the copies (asked
-  // while the body's first block is still the entry).
-  BasicBlock *First = &V.getEntryBlock();
-  SmallVector<AllocaInst *, 4> Static;
-  for (Instruction &I : *First)
-    if (auto *Alloca = dyn_cast<AllocaInst>(&I);
-        Alloca && Alloca->isStaticAlloca())
-      Static.push_back(Alloca);
   SmallVector<BasicBlock *, 8> Body;
   for (BasicBlock &BB : V)
     Body.push_back(&BB);
-  BasicBlock *Pre = BasicBlock::Create(Ctx, "tile.pre", &V, First);
-  for (AllocaInst *Alloca : Static)
-    Alloca->moveBefore(*Pre, Pre->end());
+  // The entry's allocas stay in the entry, shared by the copies.
+  BasicBlock *Pre = entryWithAllocas(V, "tile.pre");
   IRBuilder<> B(Pre);
   B.SetCurrentDebugLocation(T.Store->getDebugLoc());
   SmallVector<AllocaInst *, 8> Private;
