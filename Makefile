@@ -59,7 +59,8 @@ fuzz: build
 .PHONY: test-o0
 test-o0: build
 	COALDA_ADVERSARIAL_O0=full $(BIN)/pytest -q -n auto --dist loadgroup tests/test_adversarial*.py tests/test_transpose.py \
-	  tests/test_grid_variants.py tests/test_flat_variants.py tests/test_tile_variants.py
+	  tests/test_grid_variants.py tests/test_flat_variants.py tests/test_tile_variants.py tests/test_staging.py \
+	  tests/test_staging_partial.py
 
 # the pass under valgrind on every lit input (tests/test_pass_memory.py runs
 # a chosen few in `make test`), all in one coalda-opt-many process, which
