@@ -10,11 +10,11 @@ grid's elements (pass/lib/GridVariantFlat.cpp; a cost rule:
 GridVariant.cpp), marked `K__coalda_prefer` where it is launched until
 measured; each whose whole effect is one transposed store gets one that
 runs 32x32 tiles of original blocks (GridVariantTile.cpp), marked
-`K__coalda_tile` and `K__coalda_prefer`. The variants' names and marks are read from each architecture's
-PTX; those every architecture has are passed to the
-host compile of the same source, where the plugin's host pass makes K's stub
-launch through a run-time choice between K and its variant
-(pass/lib/LaunchHost.cpp, pass/runtime/LaunchGrid.cpp). At run time,
+`K__coalda_tile` and `K__coalda_prefer`. The variants' names and marks are
+read from each architecture's PTX; those every architecture has (of one
+form) are passed to the host compile of the same source, where the
+plugin's host pass makes K's stub launch through a run-time choice between
+K and its variant (pass/lib/LaunchHost.cpp, pass/runtime/LaunchGrid.cpp). At run time,
 COALDA_LAUNCH=original keeps every launch as written and
 COALDA_LAUNCH_REPORT=1 prints each choice on stderr.
 """

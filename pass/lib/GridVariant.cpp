@@ -49,8 +49,9 @@
 // the original grid's elements, or one transposed store per thread
 // (GridVariantTile.cpp), whose variant runs 32x32 tiles of original blocks:
 // the bare loop over blocks measured no faster on the H200 (BlockLoopCost;
-// -coalda-reshape-block-loops makes it anyway). A flat copy of small elements is marked (K__coalda_prefer) for
-// the host to launch until the run-time measurement is in.
+// -coalda-reshape-block-loops makes it anyway). A flat copy of small
+// elements, and a tile variant, are marked (K__coalda_prefer) for the host
+// to launch until the run-time measurement is in.
 //
 //===----------------------------------------------------------------------===//
 

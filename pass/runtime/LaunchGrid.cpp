@@ -5,7 +5,8 @@
 // calls __coalda_launch_grid where the kernel's stub called
 // cudaLaunchKernel.
 //
-// Two forms of variant (VariantForm, GridVariant.h's GridVariantForm):
+// Two forms of variant (VariantForm, as LaunchHost.cpp's LaunchForm passes
+// it):
 //   - rows: the variant reads only blockIdx.x and gridDim.x anew
 //     (GridVariant.cpp): it is launched with the original grid's y and z,
 //     and each row of blocks loops over its own row, on X = max(1, R / (y *
@@ -94,8 +95,8 @@ constexpr unsigned Trials = 2 * Rounds; // even: original, odd: variant
 
 enum class Choice { Original, Variant };
 
-/// The variant's form (GridVariant.h's GridVariantForm, as the host pass
-/// passes it): which grid it is launched on, with which sizes appended.
+/// The variant's form (LaunchHost.cpp's LaunchForm, as the stub passes
+/// it): which grid it is launched on, with which sizes appended.
 enum class Form : uint32_t {
   Rows = 0,  ///< fewer blocks in x; the original grid's x size appended
   Tiles = 1, ///< a 32x32 tile of original blocks per block; x and y sizes
