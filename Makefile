@@ -42,7 +42,8 @@ demo: setup build
 
 # the differential fuzzers at campaign size (about 30 minutes on two
 # cores): copies, element stagings, chunk windows, transposes, arrays in turn,
-# records refilled per iteration, store windows, one-copy kernels' grid variants
+# records refilled per iteration, store windows, one-copy kernels' grid variants,
+# transposes' tile variants
 fuzz: build
 	COALDA_FUZZ_EXAMPLES=5000 $(BIN)/pytest -q tests/test_fuzz.py
 	COALDA_STAGE_FUZZ=1600 $(BIN)/pytest -q -n auto tests/test_staging.py -k random_staging
@@ -52,6 +53,7 @@ fuzz: build
 	COALDA_RECORD_FUZZ=600 $(BIN)/pytest -q -n auto tests/test_record_fuzz.py
 	COALDA_STORE_WINDOW_FUZZ=600 $(BIN)/pytest -q -n auto tests/test_store_window_fuzz.py
 	COALDA_FLAT_FUZZ=400 $(BIN)/pytest -q -n auto tests/test_flat_variant_fuzz.py
+	COALDA_TILE_FUZZ=160 $(BIN)/pytest -q -n auto tests/test_tile_variant_fuzz.py
 
 # the adversarial corpora's bytes at -O0 too, under the whole matrix, as at
 # -O3 (make test compares -O3's bytes and pins -O0's decisions, for CI time:
