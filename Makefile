@@ -29,9 +29,9 @@ lit: build
 	COALDA_CUDA_PATH="$$($(BIN)/python -c 'from coalda.driver.toolchain import cuda_path; print(cuda_path())')" \
 	  $(BIN)/lit -sv $(BUILD)/test
 
-# the emulator-heavy tests run on every core (pytest-xdist): 4.3 minutes on
-# two idle cores from a clean clone, `make test` 5.3 (2026-12-02;
-# docs/test-speed.md)
+# the emulator-heavy tests run on every core (pytest-xdist): 4.7 to 6.5
+# minutes on two cores from a clean clone, `make test` 5.9 to 7.8, as the
+# machine's speed swings (2026-12-04; docs/test-speed.md)
 pytest: build
 	$(BIN)/pytest -q -n auto --dist loadgroup
 
@@ -57,7 +57,7 @@ fuzz: build
 
 # the adversarial corpora's bytes at -O0 too, under the whole matrix, as at
 # -O3 (make test compares -O3's bytes and pins -O0's decisions, for CI time:
-# docs/test-speed.md): about 3 minutes on two cores
+# docs/test-speed.md): about 4 minutes on two cores
 .PHONY: test-o0
 test-o0: build
 	COALDA_ADVERSARIAL_O0=full $(BIN)/pytest -q -n auto --dist loadgroup tests/test_adversarial*.py tests/test_transpose.py \
