@@ -26,8 +26,8 @@ after-IR (the tile mark, the variant's signature, its one barrier and two
 shared tiles); every tile variant runs against its original on the
 emulator (check_variants, TileLaunch: every layout, the overlap and alias
 ones where no pointer is __restrict__; -O3 under all four schedules, -O0
-under forward and reverse in `make test-o0` only), at the spec's blocks and again at the tiles'
-blocks (32x8, 16x16, 8x32) and at blocks they do not fit. Edits planted
+in `make test-o0` only, under all four too), at the spec's blocks and again
+at the tiles' blocks (32x8, 16x16, 8x32) and at blocks they do not fit. Edits planted
 into the variants' IR must be caught: the tile row dropped from the virtual
 block's y, the value/address pairs of two virtual blocks crossed, the
 thread's address slots cleared after the barrier, `ult` -> `ule` in the
@@ -152,8 +152,8 @@ def symbols(report: dict) -> dict[str, str]:
 
 
 def schedules_at(level: int) -> tuple[Schedule, ...]:
-    """-O3 under every schedule, -O0 under forward and reverse (as the
-    adversarial corpus runs -O0; COALDA_ADVERSARIAL_O0=full: every one)."""
+    """-O3 under every schedule; -O0 (compared only when
+    COALDA_ADVERSARIAL_O0=full, CHECKED_LEVELS) under every one too."""
     return SCHEDULES if level == 3 or FULL_O0 else (FORWARD, REVERSE)
 
 
