@@ -207,6 +207,17 @@ def plant(out: Path, tmp_path: Path, edit: Callable[[str], str], what: str = "")
     return bad
 
 
+def global_kernels(source: Path) -> set[str]:
+    """The `__global__ void NAME(` kernels SOURCE defines at a line's start."""
+    return set(re.findall(r"^__global__ void (\w+)\(", source.read_text(), re.M))
+
+
+def assert_partition(names: set[str], parts: Sequence[set[str]], level: int) -> None:
+    """PARTS (the pinned outcomes at -O LEVEL) are disjoint and cover NAMES."""
+    assert sum(map(len, parts)) == len(set().union(*parts)), f"-O{level}: a kernel pinned twice"
+    assert set().union(*parts) == names, f"-O{level}: unpinned {sorted(names - set().union(*parts))}"
+
+
 def optimize_outputs(out: Path, stem: str) -> Compiled:
     """What `coalda optimize STEM.cu -o OUT --no-ptx` wrote, as the checks
     read it: the IR before and after, and the report."""

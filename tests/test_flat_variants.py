@@ -59,7 +59,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, function_text, in_function, optimize_levels, optimize_outputs
+from conftest import (
+    TESTCASES, assert_partition, function_text, global_kernels, in_function, optimize_levels, optimize_outputs,
+)
 
 from coalda.check.oracle import Verdict
 from coalda.check.run_command import Compiled
@@ -127,7 +129,7 @@ BROKEN: dict[int, set[str]] = {3: set(), 0: set()}
 
 
 def kernel_names() -> set[str]:
-    return set(re.findall(r"^__global__ void (\w+)\(", SOURCE.read_text(), re.M))
+    return global_kernels(SOURCE)
 
 
 def symbols(report: dict) -> dict[str, str]:
@@ -189,9 +191,7 @@ def test_pins_are_complete() -> None:
     names = kernel_names()
     assert set(tomllib.loads(SPEC.read_text())["kernels"]) == names and 30 <= len(names) <= 45, len(names)
     for level in LEVELS:
-        pinned = [FLAT[level], LOOP[level], set(REFUSED[level]), NOT_REWRITTEN[level]]
-        assert sum(map(len, pinned)) == len(set().union(*pinned)), f"-O{level}: a kernel pinned twice"
-        assert set().union(*pinned) == names, f"-O{level}: unpinned {sorted(names - set().union(*pinned))}"
+        assert_partition(names, [FLAT[level], LOOP[level], set(REFUSED[level]), NOT_REWRITTEN[level]], level)
         assert BROKEN[level] <= FLAT[level]
     assert len(FLAT_BOTH) >= 15 and len(LOOP_BOTH) >= 6
 

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTCASES, in_function, optimize_levels, optimize_outputs
+from conftest import TESTCASES, assert_partition, global_kernels, in_function, optimize_levels, optimize_outputs
 
 from coalda.check.oracle import Verdict
 from coalda.check.run_command import Compiled
@@ -97,7 +97,7 @@ NOT_REWRITTEN = {3: {"spin_lock"}, 0: {"spin_lock", "grid_half", "byval_args"}}
 
 
 def kernel_names() -> set[str]:
-    return set(re.findall(r"^__global__ void (\w+)\(", SOURCE.read_text(), re.M))
+    return global_kernels(SOURCE)
 
 
 def launches(report: dict) -> dict[str, dict | None]:
@@ -131,9 +131,7 @@ def test_pins_are_complete() -> None:
     names = kernel_names()
     assert set(tomllib.loads(SPEC.read_text())["kernels"]) == names and 25 <= len(names) <= 40, len(names)
     for level in LEVELS:
-        pinned = [VARIANT[level], set(REFUSED[level]), NOT_REWRITTEN[level]]
-        assert sum(map(len, pinned)) == len(set().union(*pinned)), f"-O{level}: a kernel pinned twice"
-        assert set().union(*pinned) == names, f"-O{level}: unpinned {sorted(names - set().union(*pinned))}"
+        assert_partition(names, [VARIANT[level], set(REFUSED[level]), NOT_REWRITTEN[level]], level)
         assert BROKEN[level] <= VARIANT[level]
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from conftest import in_function, optimize_levels, optimize_outputs
-from transpose_kernels import TransposeKernel, random_transposes
+from transpose_kernels import random_transposes, write_batch
 
 from coalda.check.run_command import Compiled
 from coalda.check.spec import load_spec
@@ -43,13 +43,6 @@ SEED0 = 100
 OPTIONS = ("--pass-arg=-coalda-stage-small-always", "--pass-arg=-coalda-reshape-launches", "-q")
 
 
-def write_batch(root: Path, kernels: list[TransposeKernel]) -> Path:
-    source = root / "tiles.cu"
-    source.write_text("".join(k.source() for k in kernels))
-    (root / "tiles.toml").write_text("sizes = [33, 70]\n\n" + "\n".join(k.spec() for k in kernels))
-    return source
-
-
 def drop_row(body: str) -> str:
     """Each virtual block's y without its tile row (GridVariantTile.cpp's
     %tile.vyK = BlockY + row): the four rows of a 32x8 tile run the first's."""
@@ -59,7 +52,7 @@ def drop_row(body: str) -> str:
 @pytest.mark.parametrize("batch", range(SEED0, SEED0 + max(1, FUZZ // BATCH)))
 def test_random_transposes_take_the_tile_form_alike(batch: int, tmp_path: Path) -> None:
     kernels = random_transposes(batch, BATCH)
-    source = write_batch(tmp_path, kernels)
+    source = write_batch(tmp_path, kernels, "[33, 70]", "tiles")
     out, report = optimize_levels(source, tmp_path, (3,), *OPTIONS)[3]
     compiled = optimize_outputs(out, source.stem)
     symbols = {k["name"]: k["symbol"] for k in report["kernels"]}

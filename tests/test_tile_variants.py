@@ -85,7 +85,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, TESTCASES, function_text, in_function, optimize_levels, optimize_outputs
+from conftest import (
+    REPO, TESTCASES, assert_partition, function_text, global_kernels, in_function, optimize_levels, optimize_outputs,
+)
 
 from coalda.check.oracle import Verdict
 from coalda.check.run_command import Compiled
@@ -144,7 +146,7 @@ TILE_BLOCKS: tuple[Dim3, ...] = ((32, 8, 1), (16, 16, 1), (8, 32, 1))
 
 
 def kernel_names() -> set[str]:
-    return set(re.findall(r"^__global__ void (\w+)\(", SOURCE.read_text(), re.M))
+    return global_kernels(SOURCE)
 
 
 def symbols(report: dict) -> dict[str, str]:
@@ -179,9 +181,7 @@ def test_pins_are_complete() -> None:
     names = kernel_names()
     assert set(tomllib.loads(SPEC.read_text())["kernels"]) == names and 20 <= len(names) <= 35, len(names)
     for level in LEVELS:
-        pinned = [TILE[level], set(KEPT[level]), NOT_REWRITTEN[level]]
-        assert sum(map(len, pinned)) == len(set().union(*pinned)), f"-O{level}: a kernel pinned twice"
-        assert set().union(*pinned) == names, f"-O{level}: unpinned {sorted(names - set().union(*pinned))}"
+        assert_partition(names, [TILE[level], set(KEPT[level]), NOT_REWRITTEN[level]], level)
     assert RACY <= TILE_BOTH and TILE_RUNS <= TILE_BOTH
 
 

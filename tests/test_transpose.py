@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import TESTCASES, differing_kernels, emulate_levels, optimize_levels, plant, run_in_process
-from transpose_kernels import TransposeKernel, random_transposes
+from transpose_kernels import random_transposes, write_batch
 
 
 @pytest.fixture(scope="module")
@@ -158,14 +158,6 @@ TRANSPOSE_BATCH = 16
 # small elements too, as the adversaries are built (the cost rule's own
 # decisions are pinned elsewhere)
 SMALL = "--pass-arg=-coalda-stage-small-always"
-
-
-def write_batch(tmp_path: Path, kernels: list[TransposeKernel], sizes: str) -> Path:
-    """The kernels as tr.cu, with their launch spec beside it."""
-    source = tmp_path / "tr.cu"
-    source.write_text("".join(k.source() for k in kernels))
-    (tmp_path / "tr.toml").write_text(f"sizes = {sizes}\n\n" + "\n".join(k.spec() for k in kernels))
-    return source
 
 
 @pytest.mark.parametrize("batch", range(max(1, TRANSPOSE_FUZZ // TRANSPOSE_BATCH)))

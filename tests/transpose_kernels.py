@@ -35,6 +35,7 @@ than one warp in one z-layer) are transposed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -191,3 +192,12 @@ def random_transposes(seed: int, count: int) -> list[TransposeKernel]:
             readback=bool(rng.random() < 0.2),
         ))
     return kernels
+
+
+def write_batch(root: Path, kernels: list[TransposeKernel], sizes: str, stem: str = "tr") -> Path:
+    """The kernels as ROOT/STEM.cu, with their launch spec (SIZES, a TOML
+    list) beside it."""
+    source = root / f"{stem}.cu"
+    source.write_text("".join(k.source() for k in kernels))
+    (root / f"{stem}.toml").write_text(f"sizes = {sizes}\n\n" + "\n".join(k.spec() for k in kernels))
+    return source
