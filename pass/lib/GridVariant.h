@@ -79,6 +79,20 @@ struct GridVariantResult {
   bool Preferred = false;
 };
 
+/// The one outcome of Outcomes whose rewrite is legal, or null when none or
+/// several are (the variant forms take a kernel of one rewrite).
+template <typename Outcome>
+const Outcome *theOnlyLegal(llvm::ArrayRef<Outcome> Outcomes) {
+  const Outcome *Only = nullptr;
+  for (const Outcome &O : Outcomes)
+    if (O.legal()) {
+      if (Only)
+        return nullptr;
+      Only = &O;
+    }
+  return Only;
+}
+
 /// A kernel whose whole effect is one copy of element gid = blockIdx.x *
 /// blockDim.x + threadIdx.x below bounds: what its variant moves as one
 /// flat copy (GridVariantFlat.cpp). Values are named by parameter number,

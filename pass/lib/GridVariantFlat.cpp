@@ -65,13 +65,7 @@ const GroupOutcome *onlyRegionCopy(ArrayRef<GroupOutcome> Groups,
                                    ArrayRef<StagingOutcome> Stagings) {
   if (any_of(Stagings, [](const StagingOutcome &O) { return O.legal(); }))
     return nullptr;
-  const GroupOutcome *Only = nullptr;
-  for (const GroupOutcome &O : Groups)
-    if (O.legal()) {
-      if (Only)
-        return nullptr;
-      Only = &O;
-    }
+  const GroupOutcome *Only = theOnlyLegal(Groups);
   if (!Only || Only->kind() != RewriteKind::RegionCopy ||
       Only->Plan.Kind == Guard::Loop || Only->Group.RuntimeStride)
     return nullptr;

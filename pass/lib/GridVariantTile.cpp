@@ -97,13 +97,7 @@ StoreInst *onlyTransposedStore(ArrayRef<GroupOutcome> Groups,
                                ArrayRef<StagingOutcome> Stagings) {
   if (any_of(Groups, [](const GroupOutcome &O) { return O.legal(); }))
     return nullptr;
-  const StagingOutcome *Only = nullptr;
-  for (const StagingOutcome &O : Stagings)
-    if (O.legal()) {
-      if (Only)
-        return nullptr;
-      Only = &O;
-    }
+  const StagingOutcome *Only = theOnlyLegal(Stagings);
   if (!Only || Only->Candidate.Arrays.size() != 1)
     return nullptr;
   const StagedArray &A = Only->Candidate.Arrays.front();
