@@ -7,6 +7,8 @@
 #       build/cc-check): PROG.coalda (coalda cc: the plugin on the device side)
 #       and PROG.plain (coalda cc -fno-coalda: the same clang-19 -O3 steps, no
 #       plugin), and copies the CUDA 12 runtime (libcudart.so.12) beside them.
+#       GPU_CC_CHECK_WALKTHROUGH=0 leaves out README's walkthrough programs
+#       (tests/test_cc.py: tests/test_walkthrough.py builds them already).
 #   scripts/gpu_cc_check.sh run [DIR]     on the GPU machine (bash and DIR only;
 #       no clang, no Python): runs both builds of every program on the same
 #       arguments, diffs their outputs and exit codes, and requires exit 0
@@ -57,7 +59,9 @@ build() {
   # README's walkthrough, step 6: CMake with coalda-cc (and the same with
   # -fno-coalda), and coalda cc directly.
   local flavour flag
-  for flavour in coalda plain; do
+  local flavours=(coalda plain)
+  [ "${GPU_CC_CHECK_WALKTHROUGH:-1}" != 0 ] || flavours=()
+  for flavour in "${flavours[@]}"; do
     flag=$([ "$flavour" = plain ] && echo -fno-coalda || true)
     cmake -S "$example" -B "$dir/cmake-$flavour" -DCMAKE_CXX_COMPILER="$PWD/.venv/bin/coalda-cc" \
       -DCMAKE_CXX_FLAGS="$flag" > /dev/null
@@ -67,10 +71,12 @@ build() {
     "$coalda" cc $flag "${example_sources[@]}" "${example_flags[@]}" -o "$dir/walkthrough_app.$flavour"
     rm -rf "$dir/cmake-$flavour"
   done
-  echo "cmake_example.coalda: cmake -S $example -DCMAKE_CXX_COMPILER=coalda-cc; cmake --build" >> "$manifest"
-  echo "cmake_example.plain:  the same with -DCMAKE_CXX_FLAGS=-fno-coalda" >> "$manifest"
-  echo "walkthrough_app.coalda: coalda cc ${example_sources[*]} ${example_flags[*]}" >> "$manifest"
-  echo "walkthrough_app.plain:  coalda cc -fno-coalda (the same)" >> "$manifest"
+  if [ "${GPU_CC_CHECK_WALKTHROUGH:-1}" != 0 ]; then
+    echo "cmake_example.coalda: cmake -S $example -DCMAKE_CXX_COMPILER=coalda-cc; cmake --build" >> "$manifest"
+    echo "cmake_example.plain:  the same with -DCMAKE_CXX_FLAGS=-fno-coalda" >> "$manifest"
+    echo "walkthrough_app.coalda: coalda cc ${example_sources[*]} ${example_flags[*]}" >> "$manifest"
+    echo "walkthrough_app.plain:  coalda cc -fno-coalda (the same)" >> "$manifest"
+  fi
   local cudart
   cudart=$(.venv/bin/python -c 'from coalda.driver.cc import find_cudart; from coalda.driver.toolchain import cuda_path; print(find_cudart(cuda_path()))')
   cp -L "$cudart" "$dir/libcudart.so.12"

@@ -154,7 +154,7 @@ def optimize_levels(source: Path, root: Path, levels: Sequence[int],
     the IR."""
     def one(level: int) -> tuple[Path, dict]:
         out = root / f"O{level}"
-        proc = run_in_process("optimize", source, "-O", str(level), "-o", out, *args, *([] if ptx else ["--no-ptx"]))
+        proc = run_in_process("optimize", "-q", source, "-O", str(level), "-o", out, *args, *([] if ptx else ["--no-ptx"]))
         assert proc.returncode == 0, proc.stderr
         return out, json.loads((out / f"{source.stem}.report.json").read_text())
 

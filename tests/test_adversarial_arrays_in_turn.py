@@ -143,7 +143,7 @@ def test_missing_barrier_between_arrays_is_caught(optimized: dict, tmp_path: Pat
 
 def test_option_off_stages_none_in_turn(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    proc = run_in_process("optimize", SOURCE, "-o", out, "--no-ptx", "--pass-arg=-coalda-stage-arrays-in-turn=false")
+    proc = run_in_process("optimize", "-q", SOURCE, "-o", out, "--no-ptx", "--pass-arg=-coalda-stage-arrays-in-turn=false")
     assert proc.returncode == 0, proc.stderr
     report = json.loads((out / f"{SOURCE.stem}.report.json").read_text())
     assert not in_turn(report)

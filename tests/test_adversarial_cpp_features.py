@@ -300,7 +300,7 @@ def test_overloaded_kernels_are_refused_in_one_line(tmp_path: Path) -> None:
                       " if (i < n) { y[i].x *= 2.0; y[i].y += y[i].x; y[i].z -= 1.0; } }\n")
     source.with_suffix(".toml").write_text('sizes = [64]\n[kernels.scale]\nblock = 64\ngrid = 1\nalign = 8\n'
                                            'params = [{ name = "y", inout = "24*n" }, { name = "n", value = "n" }]\n')
-    opt = run_in_process("optimize", source, "-o", tmp_path / "out", "--no-ptx", *PASS_ARGS)
+    opt = run_in_process("optimize", "-q", source, "-o", tmp_path / "out", "--no-ptx", *PASS_ARGS)
     assert opt.returncode == 0, opt.stderr
     report = json.loads((tmp_path / "out" / "overloads.report.json").read_text())
     # both are rewritten: the 12-byte records in block tiles, the 24-byte in warp tiles

@@ -73,7 +73,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, bool], t
     def one(build: tuple[int, bool]) -> tuple[Path, dict]:
         level, runtime = build
         out = root / f"O{level}{'-runtime' if runtime else ''}"
-        proc = run_in_process("optimize", SOURCE, "-O", str(level), "-o", out, "--no-ptx", *([RUNTIME] if runtime else []))
+        proc = run_in_process("optimize", "-q", SOURCE, "-O", str(level), "-o", out, "--no-ptx", *([RUNTIME] if runtime else []))
         assert proc.returncode == 0, proc.stderr
         return out, json.loads((out / f"{SOURCE.stem}.report.json").read_text())
 

@@ -235,7 +235,7 @@ def test_default_cost_rule_decisions(tmp_path: Path) -> None:
     """Without -coalda-stage-small-always (-O3): the small elements whose
     loads all come first stay where they are; the rest decides alike."""
     out = tmp_path / "out"
-    proc = run_in_process("optimize", SOURCE, "-o", out, "--no-ptx")
+    proc = run_in_process("optimize", "-q", SOURCE, "-o", out, "--no-ptx")
     assert proc.returncode == 0, proc.stderr
     got = decisions(json.loads((out / f"{SOURCE.stem}.report.json").read_text()))
     assert {k: got[k] for k in DEFAULT_LEFT if got[k] != "left"} == {}

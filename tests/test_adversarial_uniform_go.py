@@ -187,7 +187,7 @@ def test_a_dropped_overflow_test_is_caught(tmp_path: Path) -> None:
     out = tmp_path / "out"
     # stores of values read before them: the cost rule leaves them alone;
     # staged anyway, as the corpus is, to attack the staged code
-    proc = run_in_process("optimize", source, "-o", out, "--no-ptx", "--pass-arg=-coalda-stage-small-always")
+    proc = run_in_process("optimize", "-q", source, "-o", out, "--no-ptx", "--pass-arg=-coalda-stage-small-always")
     assert proc.returncode == 0, proc.stderr
     good = run_in_process("run", source, "--emulate", "--from", out)
     assert good.returncode == 0, good.stdout[-2000:] + good.stderr

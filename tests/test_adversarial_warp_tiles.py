@@ -193,7 +193,7 @@ def test_a_warp_of_two_iterations_is_not_one_row(optimized: dict, tmp_path: Path
 
 def test_never_stages_none_in_warp_tiles(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    proc = run_in_process("optimize", SOURCE, "-o", out, "--no-ptx", SMALL, "--pass-arg=-coalda-stage-warp-tiles=never")
+    proc = run_in_process("optimize", "-q", SOURCE, "-o", out, "--no-ptx", SMALL, "--pass-arg=-coalda-stage-warp-tiles=never")
     assert proc.returncode == 0, proc.stderr
     report = _report(out)
     got = tiles(report)

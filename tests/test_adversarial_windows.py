@@ -134,7 +134,7 @@ def test_read_only_default(level: int, optimized: dict, tmp_path: Path) -> None:
     are refused with the cost rule's reason (their tile would take L1 from
     the original loop at every length), and so are the arrays read in a
     branch's arms (dslash's loop measured 0.66x); nothing else changes."""
-    proc = run_in_process("optimize", SOURCE, "-O", str(level), "-o", tmp_path, "--no-ptx")
+    proc = run_in_process("optimize", "-q", SOURCE, "-O", str(level), "-o", tmp_path, "--no-ptx")
     assert proc.returncode == 0, proc.stderr
     report = json.loads((tmp_path / f"{SOURCE.stem}.report.json").read_text())
     assert windowed(report) == windowed(optimized[level][1]) - RUNTIME_READ_ONLY - ARMS

@@ -39,7 +39,7 @@ def staged(report: dict) -> dict[str, dict]:
 
 
 def optimize(source: Path, out: Path, level: int = 3, *pass_args: str) -> dict:
-    proc = run_in_process("optimize", source, "-O", str(level), "-o", out, "--no-ptx", *(f"--pass-arg={a}" for a in pass_args))
+    proc = run_in_process("optimize", "-q", source, "-O", str(level), "-o", out, "--no-ptx", *(f"--pass-arg={a}" for a in pass_args))
     assert proc.returncode == 0, proc.stderr
     return json.loads((out / f"{source.stem}.report.json").read_text())
 

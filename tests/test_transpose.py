@@ -23,7 +23,7 @@ from transpose_kernels import random_transposes, write_batch
 @pytest.fixture(scope="module")
 def transpose_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("transpose") / "out"
-    proc = run_in_process("optimize", TESTCASES / "transpose.cu", "-o", out, "--no-ptx")
+    proc = run_in_process("optimize", "-q", TESTCASES / "transpose.cu", "-o", out, "--no-ptx")
     assert proc.returncode == 0, proc.stderr
     return out
 
@@ -105,7 +105,7 @@ def test_gaussian_fan2_is_transposed_and_computes_the_same_bytes(tmp_path: Path)
     schedule computes the original bytes (n = 70 and 100: partial edge
     blocks run the original code)."""
     out = tmp_path / "out"
-    proc = run_in_process("optimize", TESTCASES / "gaussian.cu", "-o", out, "--no-ptx")
+    proc = run_in_process("optimize", "-q", TESTCASES / "gaussian.cu", "-o", out, "--no-ptx")
     assert proc.returncode == 0, proc.stderr
     report = json.loads((out / "gaussian.report.json").read_text())
     [staging] = [s for k in report["kernels"] for s in k.get("stagings", [])]
@@ -122,7 +122,7 @@ def test_a_missing_barrier_after_the_load_phase_is_caught(tmp_path: Path) -> Non
     may read its slot before the thread that loads it has: the schedules
     that run the owner first see it."""
     out = tmp_path / "out"
-    assert run_in_process("optimize", TESTCASES / "gaussian.cu", "-o", out, "--no-ptx").returncode == 0
+    assert run_in_process("optimize", "-q", TESTCASES / "gaussian.cu", "-o", out, "--no-ptx").returncode == 0
     after = out / "gaussian.after.ll"
     text = after.read_text()
     planted = re.sub(r"(store float %coalda\.owner\.value, ptr addrspace\(3\) %\w+, align 4(, !dbg !\d+)?\n)"

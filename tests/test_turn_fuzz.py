@@ -31,7 +31,7 @@ def test_random_kernels_staged_in_turn(batch: int, tmp_path: Path) -> None:
     (tmp_path / "turn.toml").write_text("sizes = [290]\n\n" + "\n".join(k.spec() for k in kernels))
     for level in LEVELS:
         out = tmp_path / f"out{level}"
-        proc = run_in_process("optimize", source, "-O", str(level), "-o", out, "--no-ptx")
+        proc = run_in_process("optimize", "-q", source, "-O", str(level), "-o", out, "--no-ptx")
         assert proc.returncode == 0, proc.stderr
         report = json.loads((out / "turn.report.json").read_text())
         in_turn = {k["name"] for k in report["kernels"] for s in k.get("stagings", [])

@@ -180,6 +180,10 @@ def test_both_builds_carry_the_rewritten_copy(ran) -> None:
         path = work / "build" / "walkthrough" / exe
         assert path.is_file() and os.access(path, os.X_OK)
         assert WIDE_LOAD in ptx_of(path)
+    # README's two ways to build the program give the same executable
+    # (scripts/gpu_cc_check.sh runs both on the GPU, with their plain builds)
+    built = work / "build" / "walkthrough"
+    assert (built / "cmake_example").read_bytes() == (built / "app").read_bytes()
 
 
 def test_the_gpu_lines_print_what_readme_promises() -> None:

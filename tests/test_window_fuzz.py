@@ -129,7 +129,7 @@ def test_window_cases(level: int, tmp_path: Path) -> None:
     source.write_text(CASES)
     (tmp_path / "cases.toml").write_text(CASES_SPEC)
     out = tmp_path / "out"
-    proc = run_in_process("optimize", source, "-O", str(level), "-o", out, "--no-ptx")
+    proc = run_in_process("optimize", "-q", source, "-O", str(level), "-o", out, "--no-ptx")
     assert proc.returncode == 0, proc.stderr
     report = json.loads((out / "cases.report.json").read_text())
     assert windowed(report) == CASES_WINDOWED[level]
@@ -160,7 +160,7 @@ def test_random_window_kernels(batch: int, tmp_path: Path) -> None:
         # the reductions' row lengths are arguments: read-only windows at run
         # time; loads in a branch's arms: windowed only on request (the cost
         # rule: dslash 0.66x)
-        proc = run_in_process("optimize", source, "-O", str(level), "-o", out,
+        proc = run_in_process("optimize", "-q", source, "-O", str(level), "-o", out,
                               "--pass-arg=-coalda-window-read-only=runtime", "--pass-arg=-coalda-window-arms")
         assert proc.returncode == 0, proc.stderr
         report = json.loads((out / "window.report.json").read_text())

@@ -24,6 +24,7 @@ and %, and min, max, gcd, cdiv; a grid may also use block_y (a 2-D block's y).
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import operator
 import tomllib
@@ -47,6 +48,13 @@ _BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
     ast.FloorDiv: operator.floordiv, ast.Div: operator.floordiv, ast.Mod: operator.mod,
 }
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(expr: str) -> ast.Expression:
+    """EXPR parsed once: a check evaluates each of its spec's expressions
+    for every size, layout and launch (tens of thousands of times a run)."""
+    return ast.parse(expr, mode="eval")
 
 
 def evaluate(expr: str | int, names: dict[str, int]) -> int:
@@ -76,7 +84,7 @@ def evaluate(expr: str | int, names: dict[str, int]) -> int:
         raise SpecError(f"cannot evaluate {expr!r}: {ast.unparse(node)} is not allowed")
 
     try:
-        return walk(ast.parse(str(expr), mode="eval"))
+        return walk(_parsed(str(expr)))
     except SyntaxError:
         raise SpecError(f"cannot evaluate {expr!r}: not an expression") from None
     except ZeroDivisionError:

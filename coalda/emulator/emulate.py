@@ -66,7 +66,7 @@ from ..buffers import HostBuffer
 from ..errors import CoaldaError
 from . import fibers, nvvm
 from .schedule import FORWARD, Schedule
-from .threads import KIND_OF, BlockRun, EmulationFault, Site, open_block_barrier_ir
+from .threads import KIND_OF, BlockRun, EmulationFault, Site, open_block_barrier_ir, warp_waits
 from .warp_native import open_warps_ir
 
 __all__ = ["DYNAMIC_SHARED", "EmulatedModule", "EmulationFault", "EmulationRefused", "EmulatorExecutor", "load"]
@@ -916,6 +916,7 @@ class EmulatedModule:
         results = {fn.name: _result_type(str(fn.global_value_type)) for fn in parsed.functions if not fn.is_declaration}
         lowered = lower(device_ir, runnable, shared_sizes, results)
         self.sites, self.threaded, self.dynamic_shared = lowered.sites, lowered.threaded, lowered.dynamic_shared
+        self.warps_apart = warp_waits(self.sites)
         self.stubbed = lowered.stubbed
         self.refused.update(lowered.refused)
         if self.refused and not partial:
@@ -1089,7 +1090,8 @@ class EmulatedModule:
                 where = _coords(int(b), grid)
                 self._set("ctaid", where)
                 poison()
-                BlockRun(int(b), f"kernel {kernel} block {where}", count, schedule, self.sites, native).run()
+                BlockRun(int(b), f"kernel {kernel} block {where}", count, schedule, self.sites, native,
+                         self.warps_apart).run()
                 check(shared_bytes)
         finally:
             fibers.SLOTS.give(slots)

@@ -168,21 +168,29 @@ def _thread_order(schedule: Schedule, block: int, count: int, interval: int, war
     return order
 
 
+def warp_waits(sites: Sequence[Site]) -> bool:
+    """Whether any of a module's SITES is a warp-level wait (a `__syncwarp`
+    or a warp collective): only then does the schedule run warps apart."""
+    return any(KIND_OF[s.intrinsic] in WARP_KINDS for s in sites)
+
+
 class BlockRun:
     """The threads of one block, run to completion one at a time."""
 
     def __init__(self, block: int, where: str, count: int, schedule: Schedule, sites: Sequence[Site],
-                 native: Native) -> None:
+                 native: Native, warps_apart: bool) -> None:
+        """WARPS_APART: whether SITES have a warp-level wait (warp_waits), so
+        that the schedule runs warps apart (its lagging warps otherwise only
+        add intervals); computed once per module, not once per block."""
         self.block, self.where, self.count, self.schedule = block, where, count, schedule
         self.sites, self.native = sites, native
         self.state: list[int] = []
-        self.wait: list[tuple[int, int, int]] = []  # (kind, site, arg: a mask for warp kinds)
-        self.operands: list[tuple[int, int, int]] = []  # a collective's a, b, c
+        # per thread: kind, site, arg (a mask for warp kinds), then a
+        # collective's operands a, b, c (the JIT code's six words, as lists)
+        self.wait: list[list[int]] = []
         self.result: list[int] = []
         self._activemasks = 0  # __activemask() groups opened, for the schedule's splits
-        # warps run apart only where a warp-level wait can tell (the
-        # schedule's lagging warps otherwise only add intervals)
-        self._warps_apart = any(KIND_OF[s.intrinsic] in WARP_KINDS for s in sites)
+        self._warps_apart = warps_apart
         self._held: set[int] = set()  # lanes the schedule keeps waiting at an __activemask()
 
     def run(self) -> None:
@@ -211,11 +219,9 @@ class BlockRun:
                 interval += 1
                 if self.native.open_block_barrier(state, result, wait):
                     continue
-            self.state, self.result = state.tolist(), result.tolist()
-            records = wait.tolist()
-            self.wait = [(r[0], r[1], r[2]) for r in records]
-            self.operands = [(r[3], r[4], r[5]) for r in records]
-            problem = self._open()
+            waiting = np.flatnonzero(state == WAITING).tolist()
+            self.state, self.result, self.wait = state.tolist(), result.tolist(), wait.tolist()
+            problem = self._open(waiting)
             if problem:
                 raise EmulationFault(f"{self.where}: {problem}")
             state[:] = self.state
@@ -223,15 +229,15 @@ class BlockRun:
 
     # -- barriers
 
-    def _open(self) -> str:
-        """Open what can open (every live thread waits); '' or the error."""
-        waiting = [t for t, s in enumerate(self.state) if s == WAITING]
+    def _open(self, waiting: list[int]) -> str:
+        """Open what can open (every live thread waits; WAITING: those that
+        wait, in order); '' or the error."""
         problem = self._open_warps(waiting)
         if problem is not None:
             return problem
         # a thread a warp collective just let go, or one of a warp the
         # schedule left out of the interval, has yet to run
-        if any(s in (READY, FRESH) for s in self.state):
+        if READY in self.state or FRESH in self.state:
             return ""
         if self._held:  # nothing else can run: the held lanes go on
             self._open_activemasks(waiting, release=True)
@@ -247,7 +253,7 @@ class BlockRun:
         return "deadlock at barriers: " + self._where_waiting(waiting)
 
     def _key(self, t: int) -> tuple[int, int, int]:
-        kind, site, arg = self.wait[t]
+        kind, site, arg = self.wait[t][:3]
         return (kind, site, arg if kind == SYNC else 0)
 
     def _open_warps(self, waiting: list[int]) -> str | None:
@@ -258,7 +264,7 @@ class BlockRun:
         state, wait = self.state, self.wait
         closed: set[tuple[int, int, int]] = set()  # (warp's first thread, kind, mask) that cannot open now
         for t in waiting:
-            kind, site, mask = wait[t]
+            kind, site, mask = wait[t][:3]
             if kind not in WARP_KINDS or kind == ACTIVEMASK or state[t] != WAITING:
                 continue
             mask &= 0xFFFFFFFF
@@ -285,7 +291,7 @@ class BlockRun:
             if state[u] != WAITING or wait[u][0] != kind or wait[u][2] & 0xFFFFFFFF != mask:
                 return False
             present.append(u)
-        results = _collective(kind, {u % WARP: self.operands[u] for u in present}) if kind != WARP_SYNC else {}
+        results = _collective(kind, {u % WARP: tuple(wait[u][3:]) for u in present}) if kind != WARP_SYNC else {}
         for u in present:
             state[u] = READY
             self.result[u] = results.get(u % WARP, 0)
@@ -328,7 +334,7 @@ class BlockRun:
     def _where_waiting(self, waiting: list[int]) -> str:
         groups: dict[tuple[int, int, int], list[int]] = {}
         for t in waiting:
-            groups.setdefault(self._key(t) if self.wait[t][0] not in WARP_KINDS else self.wait[t], []).append(t)
+            groups.setdefault(self._key(t) if self.wait[t][0] not in WARP_KINDS else tuple(self.wait[t][:3]), []).append(t)
         parts = [
             f"threads {_ranges(ts)} wait at {self.sites[key[1]].describe(key[2])}"
             for key, ts in sorted(groups.items(), key=lambda kv: min(kv[1]))
