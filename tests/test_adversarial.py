@@ -47,8 +47,11 @@ CORPUS = TESTCASES / "adversarial"
 # variant at g = G blocks being the rewritten kernel, block after block;
 # flat_variants.cu and tile_variants.cu in test_flat_variants.py and
 # test_tile_variants.py, the same way.
+# aliases.cu runs in test_adversarial_aliases.py, built as here, through
+# `coalda run` at -O3 (every size under every schedule, the alias layout
+# included) with its decisions pinned at both levels.
 OWN_TESTS = {"windows", "read_only_windows", "real_shapes", "arrays_in_turn", "private_pointers",
-             "records_break", "store_windows", "grid_variants", "flat_variants", "tile_variants"}
+             "records_break", "store_windows", "grid_variants", "flat_variants", "tile_variants", "aliases"}
 SOURCES = sorted(p for p in CORPUS.glob("*.cu") if p.stem not in OWN_TESTS)
 OPT_LEVELS = (0, 3)
 
