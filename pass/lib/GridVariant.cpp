@@ -334,6 +334,18 @@ void annotateLike(Function &V, Function &K) {
         ->getNamedMetadata("nvvm.annotations")
         ->addOperand(MDNode::get(K.getContext(), Ops));
   }
+  // LLVM 19's NVPTX backend reads nvvm.annotations through a cache keyed by
+  // the function's address, filled at the pipeline's start (NVVMIntrRange
+  // asks every function for its launch bounds) and never invalidated: an
+  // empty entry is kept for each function without annotations. When one of
+  // those (an inlined helper) is freed and V is allocated at its address,
+  // the backend reads V's annotations from that stale entry (none) and
+  // emits V as a .func, not a kernel: in clang's in-process compiles
+  // (`coalda cc`) only, as often as the heap's layout makes it (found as a
+  // test that failed every other run; opt then llc read fresh modules). The
+  // backend falls back to the calling convention when it finds no "kernel"
+  // annotation, so V is a kernel either way.
+  V.setCallingConv(CallingConv::PTX_Kernel);
 }
 
 void markVariant(Function &Kernel, StringRef Suffix) {

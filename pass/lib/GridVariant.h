@@ -200,7 +200,10 @@ llvm::Function *cloneWithGridParams(llvm::Function &K,
 /// allocas stay out of the loop).
 llvm::BasicBlock *entryWithAllocas(llvm::Function &V, const llvm::Twine &Name);
 
-/// V gets K's kernel annotations (nvvm.annotations).
+/// V gets K's kernel annotations (nvvm.annotations), and is a kernel by its
+/// calling convention too (PTX_Kernel): in clang, NVPTX's annotation cache
+/// may already hold a stale, empty entry at V's address (see the
+/// definition).
 void annotateLike(llvm::Function &V, llvm::Function &K);
 
 /// The device global Kernel's name + Suffix, an i8 of 1 in global memory:

@@ -4,8 +4,10 @@
 ; that -O3 keeps, as a dynamically indexed local array is kept). The
 ; variant's loop must not contain it: an alloca in a loop takes new stack
 ; on every iteration. It stays in the variant's entry block, before the
-; loop.
-; CHECK-LABEL: define void @copy_guarded_scratch__coalda_grid(
+; loop. The variant is a kernel by its calling convention as well as by
+; its annotation (GridVariant.cpp's annotateLike: NVPTX's stale annotation
+; cache in clang).
+; CHECK-LABEL: define ptx_kernel void @copy_guarded_scratch__coalda_grid(
 ; CHECK-NEXT: vgrid.pre:
 ; CHECK-NEXT: %scratch = alloca [8 x i8], align 1
 ; CHECK-NEXT: %vgrid.first = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()

@@ -23,8 +23,9 @@
 
 ; The variant takes the original grid's x and y sizes; its pointers are no
 ; longer nocapture (their addresses go to the tile). A block of 256 threads
-; runs four original blocks, 32/ntid.x across and 32/ntid.y down.
-; CHECK: define {{.*}}@_Z9transposePfPKfii__coalda_grid(ptr noundef writeonly %0, ptr noundef readonly %1, i32 noundef %2, i32 noundef %3, i32 %coalda.grid.x, i32 %coalda.grid.y) local_unnamed_addr [[ATTRS:#[0-9]+]]
+; runs four original blocks, 32/ntid.x across and 32/ntid.y down. It is a
+; kernel by its calling convention too (annotateLike).
+; CHECK: define {{.*}}ptx_kernel void @_Z9transposePfPKfii__coalda_grid(ptr noundef writeonly %0, ptr noundef readonly %1, i32 noundef %2, i32 noundef %3, i32 %coalda.grid.x, i32 %coalda.grid.y) local_unnamed_addr [[ATTRS:#[0-9]+]]
 ; CHECK-NEXT: tile.pre:
 ; CHECK: %tile.cols = udiv i32 32, %tile.nx
 ; CHECK-NEXT: %tile.rows = udiv i32 32, %tile.ny
