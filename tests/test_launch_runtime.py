@@ -161,3 +161,34 @@ def test_tile_choices_are_per_block_shape(mock: Path) -> None:
     assert kinds(lines) == "OOVVOOVV"
     assert lines[2] == "launch variant grid 256,256 block 32x8 G 256,1024 n 2"
     assert lines[3] == "launch variant grid 128,512 block 16x16 G 256,1024 n 3"
+
+
+def test_a_stream_being_captured_reads_no_events(mock: Path) -> None:
+    """The timed launches' events are still pending when the launches'
+    own stream starts being captured into a graph: its launches take the
+    static decision and read no event (an event read in a capture is an
+    unsafe call, which fails and invalidates the capture: found on an H200
+    by docs/probe/launch_concurrency.cu's graph phase)."""
+    lines, _ = launches(mock, 10, (5000, 1), 256, "capture", MOCK_DELAY="2", MOCK_CAPTURE_FROM="6")
+    assert "unsafe call in a capture" not in lines
+    assert kinds(lines) == "OVOVOV" + "OOOO"
+
+
+def test_another_threads_capture_does_not_stop_the_measurement(mock: Path) -> None:
+    """Another thread captures in the global mode, in which every thread's
+    unsafe calls fail: the events are read in the relaxed capture mode, and
+    the choice is made as without it."""
+    lines, _ = launches(mock, 10, (5000, 1), MOCK_VAR_MS="0.5", MOCK_CAPTURE_FROM="6")
+    assert "unsafe call in a capture" not in lines
+    assert kinds(lines) == "OVOVOV" + "VVVV"
+
+
+def test_a_trial_another_thread_is_launching_is_waited_for(mock: Path) -> None:
+    """A launch reads the events while the last timed launch, reserved by
+    another thread, has not been launched yet: that trial is waited for,
+    not taken for a failed one, and the choice is made on three launches of
+    each (it was made on two)."""
+    lines, said = launches(mock, 9, (5000, 1), MOCK_VAR_MS="0.5", MOCK_NESTED="5", COALDA_LAUNCH_REPORT="1")
+    assert lines[5].startswith("nested launch original"), lines  # undecided: the static decision
+    assert kinds(lines) == "OVOVOV" + "VVV"  # the nested launch aside
+    assert said.strip().endswith("the fastest of 3 launches each)"), said

@@ -48,7 +48,14 @@
 // Launches may come from several host threads: the table is guarded by a
 // spin lock, held to reserve a trial, read a decision, or read events and
 // ask whether the stream is being captured (calls that do not block),
-// never across a launch. A failed occupancy query (a variant the device
+// never across a launch. A trial another thread has reserved but not yet
+// launched is waited for, not taken for a failed one. While a stream is
+// being captured, its launches read no events: a query in a capture is an
+// unsafe call that invalidates it. Events are read in the relaxed capture
+// mode (cudaThreadExchangeStreamCaptureMode), so that another thread's
+// capture in the global mode does not fail the query and that capture
+// (found on an H200 by docs/probe/launch_concurrency.cu: every captured
+// graph of the reshaped build failed with error 901). A failed occupancy query (a variant the device
 // cannot load) makes the configuration launch the original, and clears the
 // error it left so that the program's own cudaGetLastError() does not see
 // it.
@@ -84,6 +91,7 @@ int cudaEventRecord(void *Event, void *Stream);
 int cudaEventQuery(void *Event);
 int cudaEventElapsedTime(float *Ms, void *Start, void *End);
 int cudaStreamIsCapturing(void *Stream, int *Status);
+int cudaThreadExchangeStreamCaptureMode(int *Mode);
 }
 
 namespace {
@@ -94,6 +102,16 @@ constexpr unsigned Rounds = 3;          // timed launches of each kernel
 constexpr unsigned Trials = 2 * Rounds; // even: original, odd: variant
 
 enum class Choice { Original, Variant };
+
+/// A reserved trial's state: its launching thread sets it after the launch.
+enum class Trial : uint8_t {
+  InFlight = 0, ///< reserved, not yet launched (zero: a fresh entry's)
+  Timed,        ///< launched between its two events
+  Untimed,      ///< its launch or an event record failed: no time
+};
+
+/// cudaStreamCaptureModeRelaxed.
+constexpr int RelaxedCaptureMode = 2;
 
 /// The variant's form (LaunchHost.cpp's LaunchForm, as the stub passes
 /// it): which grid it is launched on, with which sizes appended.
@@ -113,7 +131,7 @@ struct Entry {
   int Blocks;         // of the variant the device holds at once; 0: none
   unsigned Issued;    // trials reserved so far
   unsigned Done;      // trials whose events were read
-  bool Recorded[Trials];
+  Trial State[Trials];
   void *Start[Trials], *Stop[Trials];
   float Ms[2];        // the original's and variant's fastest trial
   unsigned Count[2];
@@ -232,11 +250,30 @@ Entry *entryFor(const void *Variant, int Device, const CoaldaDim3 &Block,
   return &Table[Used++];
 }
 
+/// The calling thread in the relaxed capture mode for its lifetime: reading
+/// an event is an unsafe call while any thread captures in the global mode.
+class RelaxedCapture {
+  int Saved = RelaxedCaptureMode;
+  bool Swapped;
+
+public:
+  RelaxedCapture()
+      : Swapped(cudaThreadExchangeStreamCaptureMode(&Saved) == 0) {}
+  ~RelaxedCapture() {
+    if (Swapped)
+      cudaThreadExchangeStreamCaptureMode(&Saved);
+  }
+};
+
 /// Reads the completed trials' events; decides when all are in. Called
-/// with the lock held; cudaEventQuery does not block.
+/// with the lock held, never for a stream being captured; cudaEventQuery
+/// does not block.
 void collect(Entry &E) {
+  RelaxedCapture Relaxed;
   for (unsigned I = E.Done; I < E.Issued; ++I) {
-    if (!E.Recorded[I]) { // a failed launch: no time
+    if (E.State[I] == Trial::InFlight) // another thread is launching it
+      return;
+    if (E.State[I] == Trial::Untimed) { // a failed launch: no time
       E.Done = I + 1;
       continue;
     }
@@ -376,18 +413,20 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   }
   // Until measured (and in a stream being captured): the static decision.
   Choice Use = Preferred ? Choice::Variant : Choice::Original;
-  int Trial = -1;
+  int Reserved = -1;
   if (pin() == 2) {
     Use = Choice::Variant;
   } else if (E->Decided) {
     Use = E->Chosen;
-  } else if (E->Issued < Trials && !toolInjected() && !capturing(Stream)) {
-    Trial = int(E->Issued++);
-    Use = Trial % 2 ? Choice::Variant : Choice::Original;
-  } else {
-    collect(*E);
-    if (E->Decided)
-      Use = E->Chosen;
+  } else if (!toolInjected() && !capturing(Stream)) {
+    if (E->Issued < Trials) {
+      Reserved = int(E->Issued++);
+      Use = Reserved % 2 ? Choice::Variant : Choice::Original;
+    } else {
+      collect(*E);
+      if (E->Decided)
+        Use = E->Chosen;
+    }
   }
   bool Report = E->Decided && !E->Reported && reporting();
   if (Report)
@@ -398,8 +437,8 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
            E->Chosen == Choice::Variant ? "reshaped, measured faster"
                                         : "original, measured faster");
 
-  void *Start = Trial >= 0 ? E->Start[Trial] : nullptr;
-  void *Stop = Trial >= 0 ? E->Stop[Trial] : nullptr;
+  void *Start = Reserved >= 0 ? E->Start[Reserved] : nullptr;
+  void *Stop = Reserved >= 0 ? E->Stop[Reserved] : nullptr;
   bool Timed = Start && cudaEventRecord(Start, Stream) == 0;
   int Failed = 0;
   int Status =
@@ -411,9 +450,9 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
     Status = Original();
   Timed = Timed && Status == 0 && !Failed &&
           cudaEventRecord(Stop, Stream) == 0;
-  if (Trial >= 0) {
+  if (Reserved >= 0) {
     lock();
-    E->Recorded[Trial] = Timed;
+    E->State[Reserved] = Timed ? Trial::Timed : Trial::Untimed;
     unlock();
   }
   return Status;

@@ -8,7 +8,13 @@
 // before an event completes), MOCK_PER_SM (the variant's occupancy; 0 fails
 // the query), MOCK_PREFERRED (the variant launches until measured),
 // MOCK_FORM (1: the variant is of the tile form), MOCK_BLOCK_Y (the block's
-// y size, 1 by default), MOCK_OTHER_BLOCK=X,Y (the block of odd launches).
+// y size, 1 by default), MOCK_OTHER_BLOCK=X,Y (the block of odd launches),
+// MOCK_CAPTURE_FROM=K (from launch K on, a capture in the global mode is
+// under way: of the launches' own stream with `capture`, else of another
+// thread's; an event read then, outside the relaxed capture mode, fails
+// and prints "unsafe call in a capture", as CUDA's would invalidate the
+// capture), MOCK_NESTED=K (launch K's kernel launch starts one more launch
+// first, as another host thread could at that moment).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,8 +29,13 @@ int __coalda_launch_grid(const void *Kernel, const void *Variant, const char *Na
 }
 
 static char Original, Variant;
-static double Clock;  // the simulated stream's time, ms
-static int Errors;    // errors left for cudaGetLastError
+static double Clock;          // the simulated stream's time, ms
+static int Errors;            // errors left for cudaGetLastError
+static bool GlobalCapture;    // a capture in the global mode is under way
+static bool StreamCaptured;   // ... of the launches' own stream
+static int ThreadMode;        // the thread's capture mode (2: relaxed)
+static int Launch, NestedAt = -1;
+static void launchOnce(int k);
 
 static double envMs(const char *name, double fallback) {
   const char *v = getenv(name);
@@ -38,6 +49,11 @@ struct Event {
 
 extern "C" {
 int cudaLaunchKernel(const void *Func, CoaldaDim3 Grid, CoaldaDim3 Block, void **Args, size_t, void *) {
+  if (Launch == NestedAt) {  // another thread's launch, at this moment
+    NestedAt = -1;
+    printf("nested ");
+    launchOnce(Launch);
+  }
   bool IsVariant = Func == &Variant;
   Clock += envMs(IsVariant ? "MOCK_VAR_MS" : "MOCK_ORIG_MS", 1.0);
   printf("launch %s grid %u,%u block %u", IsVariant ? "variant" : "original", Grid.x, Grid.y, Block.x);
@@ -84,34 +100,62 @@ int cudaEventRecord(void *E, void *) {
   *static_cast<Event *>(E) = Event{Clock, 0};
   return 0;
 }
+static bool unsafeInCapture() {
+  if (!GlobalCapture || ThreadMode == 2)
+    return false;
+  printf("unsafe call in a capture\n");
+  return true;
+}
 int cudaEventQuery(void *E) {
+  if (unsafeInCapture())
+    return 900;  // cudaErrorStreamCaptureUnsupported
   return static_cast<Event *>(E)->Queries++ >= int(envMs("MOCK_DELAY", 0)) ? 0 : 600;
 }
 int cudaEventElapsedTime(float *Ms, void *Start, void *End) {
+  if (unsafeInCapture())
+    return 900;
   *Ms = float(static_cast<Event *>(End)->Time - static_cast<Event *>(Start)->Time);
   return 0;
 }
 int cudaStreamIsCapturing(void *Stream, int *Status) {
-  *Status = Stream == reinterpret_cast<void *>(0xCA);
+  *Status = Stream == reinterpret_cast<void *>(0xCA) && StreamCaptured;
   return 0;
 }
+int cudaThreadExchangeStreamCaptureMode(int *Mode) {
+  int Old = ThreadMode;
+  ThreadMode = *Mode;
+  *Mode = Old;
+  return 0;
+}
+}
+
+static bool Capture;  // the `capture` argument
+
+static void launchOnce(int k) {
+  int n = k;
+  float *p = nullptr;
+  void *Args[] = {&p, &n};
+  uint64_t BlockX = unsigned(envMs("MOCK_BLOCK", 256)), BlockY = uint64_t(envMs("MOCK_BLOCK_Y", 1));
+  if (k % 2 && getenv("MOCK_OTHER_BLOCK"))  // odd launches: X,Y
+    sscanf(getenv("MOCK_OTHER_BLOCK"), "%lu,%lu", &BlockX, &BlockY);
+  GlobalCapture = k >= int(envMs("MOCK_CAPTURE_FROM", 1e9));
+  StreamCaptured = Capture && (GlobalCapture || !getenv("MOCK_CAPTURE_FROM"));
+  void *Stream = Capture ? reinterpret_cast<void *>(0xCA) : nullptr;
+  unsigned GridX = unsigned(envMs("MOCK_GRID_X", 0)), GridY = unsigned(envMs("MOCK_GRID_Y", 1));
+  __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", uint64_t(GridX) | uint64_t(GridY) << 32, 1, BlockX | BlockY << 32, 1,
+                       Args, 2, 0, Stream, uint32_t(envMs("MOCK_PREFERRED", 0)), uint32_t(envMs("MOCK_FORM", 0)));
 }
 
 int main(int argc, char **argv) {
   if (argc < 5)
     return 2;
   int N = atoi(argv[1]);
-  unsigned GridX = unsigned(atoi(argv[2])), GridY = unsigned(atoi(argv[3])), Block = unsigned(atoi(argv[4]));
-  void *Stream = argc > 5 ? reinterpret_cast<void *>(0xCA) : nullptr;
-  for (int k = 0; k < N; ++k) {
-    int n = k;
-    float *p = nullptr;
-    void *Args[] = {&p, &n};
-    uint64_t BlockX = Block, BlockY = uint64_t(envMs("MOCK_BLOCK_Y", 1));
-    if (k % 2 && getenv("MOCK_OTHER_BLOCK"))  // odd launches: X,Y
-      sscanf(getenv("MOCK_OTHER_BLOCK"), "%lu,%lu", &BlockX, &BlockY);
-    __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", uint64_t(GridX) | uint64_t(GridY) << 32, 1, BlockX | BlockY << 32, 1,
-                         Args, 2, 0, Stream, uint32_t(envMs("MOCK_PREFERRED", 0)), uint32_t(envMs("MOCK_FORM", 0)));
-  }
+  setenv("MOCK_GRID_X", argv[2], 1);
+  setenv("MOCK_GRID_Y", argv[3], 1);
+  setenv("MOCK_BLOCK", argv[4], 1);
+  Capture = argc > 5;
+  NestedAt = int(envMs("MOCK_NESTED", -1));
+  for (Launch = 0; Launch < N; ++Launch)
+    launchOnce(Launch);
   return 0;
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds what docs/runs/launches/run.sh runs, into .device/launches (carry
-# .device and .whl): the probe docs/probe/launch_reshape.cu three ways
-# (plain: -fno-coalda; coalda: the default build; reshape: -fcoalda-reshape),
-# the CUDA 12 runtime they link, and (run 3 on) the corpus programs whose
-# rewritten kernels take a variant, built with -fcoalda-reshape
-# (build/corpus-reshape.tar.gz; carry it too).
+# .device and .whl): the probes docs/probe/launch_reshape.cu and
+# launch_concurrency.cu three ways (plain: -fno-coalda; coalda: the default
+# build; reshape: -fcoalda-reshape), the CUDA 12 runtime they link, and (run
+# 3 on) the corpus programs whose rewritten kernels take a variant, built with
+# -fcoalda-reshape (build/corpus-reshape.tar.gz; carry it too).
+# (launch_concurrency's std::thread needs no -pthread: glibc 2.34 on has
+# pthread_create in libc; coalda cc would pass -pthread to each step.)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=.device/launches
@@ -15,8 +17,25 @@ for build in plain coalda reshape; do
     coalda) flags=() ;;
     reshape) flags=(-fcoalda-reshape -Wcoalda) ;;
   esac
-  .venv/bin/coalda cc "${flags[@]}" -O3 -arch sm_90 docs/probe/launch_reshape.cu -o "$out/launch_reshape_$build"
+  for probe in launch_reshape launch_concurrency; do
+    .venv/bin/coalda cc "${flags[@]}" -O3 -arch sm_90 docs/probe/$probe.cu -o "$out/${probe}_$build"
+  done
 done
+# Each reshaped probe's variants must be kernels of its device code: one the
+# NVPTX backend emits as a .func (its stale annotation cache, before
+# annotateLike gave variants the PTX_Kernel convention) never launches (its
+# occupancy query fails, and the original launches).
+.venv/bin/python - "$out"/launch_*_reshape <<'EOF'
+import re, sys
+from pathlib import Path
+from coalda.driver.cc import embedded_images
+for path in sys.argv[1:]:
+    images = embedded_images(Path(path))
+    variants = {n for i in images if i.kind == "ptx" for n in re.findall(rb"\.(?:entry|func) (\w+__coalda_grid)\(", i.data)}
+    kernels = {n for i in images if i.kind == "elf" for n in re.findall(rb"\.nv\.info\.(\w+)", i.data)}
+    if not variants or variants - kernels:
+        sys.exit(f"{path}: variants not kernels: {sorted(n.decode() for n in variants - kernels) or 'none made'}")
+EOF
 # the CUDA 12 runtime the builds link (the GPU machine has CUDA 13's)
 cp -L "$(.venv/bin/python -c 'from coalda.driver.cc import find_cudart; from coalda.driver.toolchain import cuda_path; print(find_cudart(cuda_path()))')" "$out/libcudart.so.12"
 # the corpus programs whose kernels take a variant (`coalda analyze

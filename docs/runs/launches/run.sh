@@ -4,16 +4,18 @@
 # the probe's three builds, alternating, twice; the reshaped build with its
 # choices printed (COALDA_LAUNCH_REPORT=1) and pinned to each kernel
 # (COALDA_LAUNCH); the reshaped build at the small size under memcheck,
-# racecheck and synccheck; the adversaries' grid variants against their
+# racecheck and synccheck; the same for docs/probe/launch_concurrency.cu (the
+# choice under host threads, streams, graphs and the default stream; each
+# build once); the adversaries' grid variants against their
 # originals on the GPU; the corpus programs whose kernels take a variant,
 # built with -fcoalda-reshape, timed against their plain builds (the choice
 # printed) and under memcheck and racecheck.
-#   bash docs/runs/launches/run.sh [PART...]   PART: probe, variants,
-#       variants-sanitize, matrixT, corpus-time, corpus-choice,
+#   bash docs/runs/launches/run.sh [PART...]   PART: probe, concurrency,
+#       variants, variants-sanitize, matrixT, corpus-time, corpus-choice,
 #       corpus-sanitize (default: all, in that order); CORPUS_ONLY=NAME,...
 #       limits corpus-sanitize to those programs
 source scripts/gpu_prelude.sh
-parts=" ${*:-probe variants variants-sanitize matrixT corpus-time corpus-choice corpus-sanitize} "
+parts=" ${*:-probe concurrency variants variants-sanitize matrixT corpus-time corpus-choice corpus-sanitize} "
 want() { [[ $parts == *" $1 "* ]]; }
 d=.device/launches
 export LD_LIBRARY_PATH=$PWD/$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -31,6 +33,22 @@ for tool in memcheck racecheck synccheck; do
   step "$tool" 100 compute-sanitizer --tool "$tool" --error-exitcode 9 "$d/launch_reshape_reshape" 8 small \
     > "$OUT/reshape-$tool.txt" 2>&1
 done
+fi
+# the concurrency probe: phases threads, streams, graph, default (one line
+# each, "ok" or "MISMATCH"; exit 1 on a mismatch, 2 on a CUDA error)
+if want concurrency; then
+  c=$d/launch_concurrency
+  for build in plain coalda reshape; do
+    step "concurrency-$build" 120 ${c}_$build > "$OUT/concurrency-$build.txt" 2>&1
+  done
+  COALDA_LAUNCH_REPORT=1 step "concurrency-report" 120 ${c}_reshape > "$OUT/concurrency-report.txt" 2>&1
+  for pin in original reshaped; do
+    COALDA_LAUNCH=$pin step "concurrency-$pin" 120 ${c}_reshape > "$OUT/concurrency-$pin.txt" 2>&1
+  done
+  for tool in memcheck racecheck synccheck; do
+    step "concurrency-$tool" 150 compute-sanitizer --tool "$tool" --error-exitcode 9 ${c}_reshape small \
+      > "$OUT/concurrency-$tool.txt" 2>&1
+  done
 fi
 # (flat_variants at its spec's size only: from_global reads a 1000-record
 # __device__ table, past which n = 100000 reads, in both kernels, run 3b)
