@@ -55,10 +55,10 @@
 // mode (cudaThreadExchangeStreamCaptureMode), so that another thread's
 // capture in the global mode does not fail the query and that capture
 // (found on an H200 by docs/probe/launch_concurrency.cu: every captured
-// graph of the reshaped build failed with error 901). A failed occupancy query (a variant the device
-// cannot load) makes the configuration launch the original, and clears the
-// error it left so that the program's own cudaGetLastError() does not see
-// it.
+// graph of the reshaped build failed with error 901). A failed occupancy
+// query (a variant the device cannot load) makes the configuration launch
+// the original, and clears the error it left so that the program's own
+// cudaGetLastError() does not see it.
 //
 // The CUDA runtime's C API is declared here rather than included, so that
 // the bitcode builds without CUDA's headers; dim3 is passed by value as
