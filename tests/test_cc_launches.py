@@ -6,8 +6,11 @@ is what the build puts in the object; the GPU runs are docs/runs/launches/."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from coalda.driver import launches
 from coalda.driver.cc import embedded_images
@@ -117,3 +120,20 @@ def test_findings_say_which_launches_are_reshaped() -> None:
                "(one flat copy of the original grid's elements" in ln for ln in lines), lines
     plain = run_cli("analyze", TESTCASES / "rgb.cu")
     assert plain.returncode == 0 and ": launch " not in plain.stdout
+
+
+@pytest.mark.parametrize("stem", ["flat_variants", "tile_variants"])
+def test_every_variant_of_a_cc_build_is_a_kernel(tmp_path: Path, stem: str) -> None:
+    """In clang's in-process compile, NVPTX's annotation cache may hold a
+    stale entry at a new variant's address (GridVariant.cpp's annotateLike):
+    a variant emitted as a .func never launches. Over the variant
+    adversaries' 43 variants, every one is an .entry (with the calling
+    convention taken away, one in six builds had a .func; lit's
+    Launch/tile-variant.ll and grid-variant-alloca.ll check the convention
+    itself)."""
+    obj = tmp_path / f"{stem}.o"
+    built = run_cli("cc", "-fcoalda-reshape", "-c", TESTCASES / "adversarial" / f"{stem}.cu", "-o", obj)
+    assert built.returncode == 0, built.stderr
+    ptx = ptx_text(obj, 90)
+    functions = re.findall(rf"^\.visible \.func (\w+{launches.SUFFIX})\(", ptx, re.M)
+    assert functions == [] and len(launches.variants_in_ptx(ptx)) >= 19, functions

@@ -14,7 +14,10 @@
 // thread's; an event read then, outside the relaxed capture mode, fails
 // and prints "unsafe call in a capture", as CUDA's would invalidate the
 // capture), MOCK_NESTED=K (launch K's kernel launch starts one more launch
-// first, as another host thread could at that moment).
+// first, as another host thread could at that moment), MOCK_SEED=S (each
+// launch draws, from S, whether a global capture is under way, whether it
+// is of the launches' own stream, and whether its kernel launch starts
+// another launch first).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +38,7 @@ static bool GlobalCapture;    // a capture in the global mode is under way
 static bool StreamCaptured;   // ... of the launches' own stream
 static int ThreadMode;        // the thread's capture mode (2: relaxed)
 static int Launch, NestedAt = -1;
+static bool Nesting;          // in the nested launch
 static void launchOnce(int k);
 
 static double envMs(const char *name, double fallback) {
@@ -52,7 +56,9 @@ int cudaLaunchKernel(const void *Func, CoaldaDim3 Grid, CoaldaDim3 Block, void *
   if (Launch == NestedAt) {  // another thread's launch, at this moment
     NestedAt = -1;
     printf("nested ");
+    Nesting = true;
     launchOnce(Launch);
+    Nesting = false;
   }
   bool IsVariant = Func == &Variant;
   Clock += envMs(IsVariant ? "MOCK_VAR_MS" : "MOCK_ORIG_MS", 1.0);
@@ -130,18 +136,31 @@ int cudaThreadExchangeStreamCaptureMode(int *Mode) {
 }
 
 static bool Capture;  // the `capture` argument
+static unsigned GridX, GridY, BlockArg;
+static uint64_t Seed;  // MOCK_SEED's generator state; 0: not drawn
+
+static unsigned draw(unsigned Range) {  // a 64-bit LCG's high bits
+  Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+  return unsigned(Seed >> 33) % Range;
+}
 
 static void launchOnce(int k) {
   int n = k;
   float *p = nullptr;
   void *Args[] = {&p, &n};
-  uint64_t BlockX = unsigned(envMs("MOCK_BLOCK", 256)), BlockY = uint64_t(envMs("MOCK_BLOCK_Y", 1));
+  uint64_t BlockX = BlockArg, BlockY = uint64_t(envMs("MOCK_BLOCK_Y", 1));
   if (k % 2 && getenv("MOCK_OTHER_BLOCK"))  // odd launches: X,Y
     sscanf(getenv("MOCK_OTHER_BLOCK"), "%lu,%lu", &BlockX, &BlockY);
-  GlobalCapture = k >= int(envMs("MOCK_CAPTURE_FROM", 1e9));
-  StreamCaptured = Capture && (GlobalCapture || !getenv("MOCK_CAPTURE_FROM"));
-  void *Stream = Capture ? reinterpret_cast<void *>(0xCA) : nullptr;
-  unsigned GridX = unsigned(envMs("MOCK_GRID_X", 0)), GridY = unsigned(envMs("MOCK_GRID_Y", 1));
+  if (Seed) {
+    GlobalCapture = draw(3) == 0;
+    StreamCaptured = GlobalCapture && draw(2);
+    if (!Nesting && draw(2) == 0)
+      NestedAt = k;
+  } else {
+    GlobalCapture = k >= int(envMs("MOCK_CAPTURE_FROM", 1e9));
+    StreamCaptured = Capture && (GlobalCapture || !getenv("MOCK_CAPTURE_FROM"));
+  }
+  void *Stream = Capture || StreamCaptured ? reinterpret_cast<void *>(0xCA) : nullptr;
   __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", uint64_t(GridX) | uint64_t(GridY) << 32, 1, BlockX | BlockY << 32, 1,
                        Args, 2, 0, Stream, uint32_t(envMs("MOCK_PREFERRED", 0)), uint32_t(envMs("MOCK_FORM", 0)));
 }
@@ -150,11 +169,12 @@ int main(int argc, char **argv) {
   if (argc < 5)
     return 2;
   int N = atoi(argv[1]);
-  setenv("MOCK_GRID_X", argv[2], 1);
-  setenv("MOCK_GRID_Y", argv[3], 1);
-  setenv("MOCK_BLOCK", argv[4], 1);
+  GridX = unsigned(atoi(argv[2]));
+  GridY = unsigned(atoi(argv[3]));
+  BlockArg = unsigned(atoi(argv[4]));
   Capture = argc > 5;
   NestedAt = int(envMs("MOCK_NESTED", -1));
+  Seed = uint64_t(envMs("MOCK_SEED", 0));
   for (Launch = 0; Launch < N; ++Launch)
     launchOnce(Launch);
   return 0;
