@@ -88,6 +88,57 @@ def test_variants_read_from_ptx_and_kept_where_every_architecture_has_them() -> 
     assert launches.agreed_variants([{"_Z1gv", "_Z1kPf"}] * 2, [{"_Z1gv"}] * 2) == ["_Z1gv", "_Z1kPf"]
     flags = launches.host_flags(find_plugin(), ["_Z1gv", "_Z1kPf"], [], ["_Z1gv"])
     assert "-coalda-launch-tiles=_Z1gv" in flags and not any("preferred" in f for f in flags)
+    # the rewrite form's mark; of that form in one architecture only (its
+    # variant takes no appended size), no variant either
+    rewritten = ptx + ".visible .global .align 1 .u8 _Z1kPf__coalda_rewrite = 1;\n"
+    assert launches.rewrites_in_ptx(rewritten) == {"_Z1kPf"} and launches.rewrites_in_ptx(tiled) == set()
+    assert launches.agreed_variants([{"_Z1gv", "_Z1kPf"}] * 2, [set()] * 2, [{"_Z1kPf"}, set()]) == ["_Z1gv"]
+    assert launches.agreed_variants([{"_Z1gv", "_Z1kPf"}] * 2, [{"_Z1gv"}] * 2, [{"_Z1kPf"}] * 2) == ["_Z1gv", "_Z1kPf"]
+    flags = launches.host_flags(find_plugin(), ["_Z1gv", "_Z1kPf"], ["_Z1kPf"], ["_Z1gv"], ["_Z1kPf"])
+    assert "-coalda-launch-rewrites=_Z1kPf" in flags and "-coalda-launch-tiles=_Z1gv" in flags
+
+
+def entries(ptx: str) -> dict[str, str]:
+    """Each .entry of PTX, by name, without what differs between two
+    modules that hold the same code (the backend's label numbers, its
+    comments, the line table of -Wcoalda's -gline-tables-only)."""
+    found = {}
+    for m in re.finditer(r"^\.visible \.entry (\S+)\(", ptx, re.M):
+        body = ptx[m.start():ptx.index("\n}\n", m.start())]
+        body = re.sub(r"^\s*\.loc\b.*\n|^\$L__(func_begin|func_end|tmp)\d+:\n?", "", body, flags=re.M)
+        found[m.group(1)] = re.sub(r"\$L__BB\d+_", "$L__BB_", re.sub(r"\s*// .*", "", body)).rstrip()
+    return found
+
+
+def test_a_rewrite_without_a_grid_variant_is_chosen_at_run_time(tmp_path: Path) -> None:
+    """gaussian.cu's Fan2 is rewritten (a transposed staging of its
+    read-modify-write columns) but gets no grid variant: with
+    -fcoalda-reshape its rewrite becomes the variant and the kernel stays as
+    written (RewriteChoice.cpp). In the PTX, the variant is the default
+    build's rewritten Fan2 and the kernel the plain build's Fan2, instruction
+    for instruction; they are marked of the rewrite form and preferred; the
+    host launches them through the choice with form 2; -Wcoalda says so."""
+    built = {}
+    for name, flags in (("reshape", ["-fcoalda-reshape", "-Wcoalda", "-v"]), ("default", ["-Wcoalda"]),
+                        ("plain", ["-fno-coalda"])):
+        obj = tmp_path / f"{name}.o"
+        built[name] = run_cli("cc", *flags, "-c", TESTCASES / "gaussian.cu", "-o", obj, "--cuda-gpu-arch=sm_90")
+        assert built[name].returncode == 0, built[name].stderr
+    fan2 = "_Z4Fan2PfS_S_iii"
+    ptx = ptx_text(tmp_path / "reshape.o", 90)
+    assert launches.variants_in_ptx(ptx) == launches.rewrites_in_ptx(ptx) == launches.preferred_in_ptx(ptx) == {fan2}
+    reshaped, default, plain = (entries(ptx_text(tmp_path / f"{n}.o", 90)) for n in ("reshape", "default", "plain"))
+    assert set(reshaped) == {fan2, fan2 + launches.SUFFIX}
+    assert reshaped[fan2 + launches.SUFFIX].replace(fan2 + launches.SUFFIX, fan2) == default[fan2] != plain[fan2]
+    assert reshaped[fan2] == plain[fan2]
+    host = [ln for ln in built["reshape"].stderr.splitlines() if "--cuda-host-only" in ln]
+    assert host and f"-coalda-launch-rewrites={fan2}" in host[-1] and f"-coalda-launch-preferred={fan2}" in host[-1]
+    # the choice's runtime is linked in (here inlined into the one stub)
+    assert " U cudaEventQuery" in symbols(tmp_path / "reshape.o")
+    assert "cudaEventQuery" not in symbols(tmp_path / "default.o")
+    assert (fan2 + launches.SUFFIX).encode() + b"\0" in (tmp_path / "reshape.o").read_bytes()
+    said = [ln for ln in built["reshape"].stderr.splitlines() if ": coalda: Fan2: chosen at run time" in ln]
+    assert len(said) == 1 and said[0].endswith("; until measured, the variant"), built["reshape"].stderr
 
 
 def test_transposes_get_the_tile_form(tmp_path: Path) -> None:

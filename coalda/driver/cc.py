@@ -707,6 +707,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     variants: list[set[str]] = []
     preferred: list[set[str]] = []
     tiles: list[set[str]] = []
+    rewrites: list[set[str]] = []
     for arch in inv.arches:
         ptx = scratch / f"{Path(source.path).stem}.{arch}.ptx"
         cubin = ptx.with_suffix(".cubin")
@@ -745,6 +746,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             variants.append(launches.variants_in_ptx(text))
             preferred.append(launches.preferred_in_ptx(text))
             tiles.append(launches.tiles_in_ptx(text))
+            rewrites.append(launches.rewrites_in_ptx(text))
         assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device)
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
         images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
@@ -756,8 +758,9 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     ]
     # the plugin's launch pass on the host side, outside the PCH's key (it
     # changes no declaration)
-    relaunch = (launches.host_flags(tools.plugin, launches.agreed_variants(variants, tiles),
-                                    launches.common_variants(preferred), launches.common_variants(tiles))
+    relaunch = (launches.host_flags(tools.plugin, launches.agreed_variants(variants, tiles, rewrites),
+                                    launches.common_variants(preferred), launches.common_variants(tiles),
+                                    launches.common_variants(rewrites))
                 if reshape and tools.plugin is not None else [])
     _compile_with_pch(inv, [*host, *inv.dep_flags, *relaunch, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob],
                       ["-c", source.path, "-o", str(obj)], f"clang++-19 could not compile the host code of {source.path}",

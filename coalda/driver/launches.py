@@ -10,7 +10,12 @@ grid's elements (pass/lib/GridVariantFlat.cpp; a cost rule:
 GridVariant.cpp), marked `K__coalda_prefer` where it is launched until
 measured; each whose whole effect is one transposed store gets one that
 runs 32x32 tiles of original blocks (GridVariantTile.cpp), marked
-`K__coalda_tile` and `K__coalda_prefer`. The variants' names and marks are
+`K__coalda_tile` and `K__coalda_prefer`; each other rewritten kernel keeps
+its original as K and becomes the variant itself, the same grid and
+arguments (RewriteChoice.cpp, `-coalda-choose-rewrites`), marked
+`K__coalda_rewrite` and `K__coalda_prefer`: whether a rewrite pays can
+depend on the launch (gaussian's Fan2 at 16x16 blocks), which the run-time
+choice measures. The variants' names and marks are
 read from each architecture's PTX; those every architecture has (of one
 form) are passed to the host compile of the same source, where the
 plugin's host pass makes K's stub launch through a run-time choice between
@@ -37,6 +42,10 @@ PREFER_SUFFIX = "__coalda_prefer"
 # form (a transpose's 32x32 tiles, GridVariantTile.cpp), launched on another
 # grid with the original grid's x and y sizes appended
 TILE_SUFFIX = "__coalda_tile"
+# GridVariantRewriteSuffix: the device global that marks a variant of the
+# rewrite form (the rewritten kernel, K the original as written), launched
+# on the same grid with the same arguments
+REWRITE_SUFFIX = "__coalda_rewrite"
 _ENTRY = re.compile(r"^\.visible\s+\.entry\s+(\S+?)" + SUFFIX + r"\(", re.MULTILINE)
 
 
@@ -60,6 +69,12 @@ def tiles_in_ptx(ptx: str) -> set[str]:
     return _marked(ptx, TILE_SUFFIX)
 
 
+def rewrites_in_ptx(ptx: str) -> set[str]:
+    """The kernels whose variant the PTX marks as their rewrite, K being the
+    original."""
+    return _marked(ptx, REWRITE_SUFFIX)
+
+
 def common_variants(per_arch: Iterable[set[str]]) -> list[str]:
     """The kernels whose variant every architecture's device code has: a
     variant registered for an architecture without it would fail to launch."""
@@ -67,10 +82,14 @@ def common_variants(per_arch: Iterable[set[str]]) -> list[str]:
     return sorted(set.intersection(*sets)) if sets else []
 
 
-def agreed_variants(variants: list[set[str]], tiles: list[set[str]]) -> list[str]:
+def agreed_variants(variants: list[set[str]], *forms: list[set[str]]) -> list[str]:
     """The kernels whose variant every architecture has, of the same form in
-    each (a tile variant takes one argument more than the other form)."""
-    mixed = set().union(*tiles) - set(common_variants(tiles)) if tiles else set()
+    each: per form (tiles, rewrites), one set per architecture (a tile
+    variant takes one argument more than a flat one, a rewrite one less)."""
+    mixed = set()
+    for marked in forms:
+        if marked:
+            mixed |= set().union(*marked) - set(common_variants(marked))
     return [k for k in common_variants(variants) if k not in mixed]
 
 
@@ -87,20 +106,23 @@ def find_launch_runtime(plugin: Path) -> Path:
 
 def device_flags() -> list[str]:
     """The device compile's flags (its plugin loaded with -Xclang -load)."""
-    return ["-mllvm", "-coalda-reshape-launches"]
+    return ["-mllvm", "-coalda-reshape-launches", "-mllvm", "-coalda-choose-rewrites"]
 
 
 def host_flags(plugin: Path, variants: list[str], preferred: Iterable[str] = (),
-               tiles: Iterable[str] = ()) -> list[str]:
+               tiles: Iterable[str] = (), rewrites: Iterable[str] = ()) -> list[str]:
     """The host compile's flags that launch VARIANTS through the choice,
     those of PREFERRED (among them) until measured, those of TILES on the
-    tile form's grid."""
+    tile form's grid, those of REWRITES (the variant is the rewrite) on the
+    launch's own."""
     if not variants:
         return []
     first = [k for k in variants if k in set(preferred)]
     tiled = [k for k in variants if k in set(tiles)]
+    rewritten = [k for k in variants if k in set(rewrites)]
     return ["-Xclang", "-load", "-Xclang", str(plugin), f"-fpass-plugin={plugin}",
             "-mllvm", f"-coalda-launch-variants={','.join(variants)}",
             *(["-mllvm", f"-coalda-launch-preferred={','.join(first)}"] if first else []),
             *(["-mllvm", f"-coalda-launch-tiles={','.join(tiled)}"] if tiled else []),
+            *(["-mllvm", f"-coalda-launch-rewrites={','.join(rewritten)}"] if rewritten else []),
             "-mllvm", f"-coalda-launch-runtime={find_launch_runtime(plugin)}"]

@@ -22,6 +22,7 @@
 #include "Options.h"
 #include "RegisterBudget.h"
 #include "Report.h"
+#include "RewriteChoice.h"
 #include "RewriteKind.h"
 #include "Staging.h"
 
@@ -600,17 +601,34 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
 }
 
 /// Gives the rewritten Kernel its grid-stride variant where it may have
-/// one (GridVariant.h), and says what was decided in a remark and in
-/// Kernel's report entry (the last one, transformKernelOf's).
-void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
-                   VariantShapes &Shapes, FunctionAnalysisManager &FAM,
-                   json::Array *Report) {
+/// one (GridVariant.h), else, given Original (its copy from before the
+/// rewrite), makes the rewrite a variant beside the original
+/// (RewriteChoice.h); says what was decided in a remark and in Kernel's
+/// report entry (the last one, transformKernelOf's). Returns the kernel
+/// that runs the rewrite (Kernel, renamed in the rewrite form).
+Function &reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
+                        VariantShapes &Shapes, Function *Original,
+                        FunctionAnalysisManager &FAM, json::Array *Report) {
   GridVariantResult Result =
       makeGridVariant(Kernel, BeforeRewrite, Shapes, FAM);
-  if (Result.Variant)
+  if (Result.Variant) {
     boundRegisters(*Result.Variant);
+    dropOriginal(Original);
+    Original = nullptr;
+  }
+  bool Twin = !Result.Variant && Original;
+  if (Twin)
+    Result.Form = GridVariantForm::Rewrite;
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
-  if (Result.Variant)
+  if (Twin)
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "RewriteChosenAtRunTime", &Kernel)
+             << "kernel `" << sourceName(Kernel) << "`: "
+             << describe(Result.Why) << "; "
+             << describeReshaped(Result.Form) << " ("
+             << describe(Result.Form) << "); until measured, the variant";
+    });
+  else if (Result.Variant)
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "LaunchReshaped", &Kernel)
              << "kernel `" << sourceName(Kernel)
@@ -624,22 +642,28 @@ void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
              << "kernel `" << sourceName(Kernel)
              << "`: " << describe(Result.Why);
     });
-  if (!Report || Report->empty())
-    return;
-  json::Object *Entry = Report->back().getAsObject();
+  json::Object *Entry = Report && !Report->empty()
+                            ? Report->back().getAsObject()
+                            : nullptr;
+  GridVariantRefusal Why = Result.Why;
+  if (Twin) // last: the remark and the report name the kernel as written
+    Result = keepOriginal(Kernel, *Original);
   if (!Entry)
-    return;
-  json::Object Launch{{"reshaped", Result.Variant != nullptr},
+    return Kernel;
+  json::Object Launch{{"reshaped", Result.Variant != nullptr && !Twin},
                       {"reason", Result.Variant
                                      ? describeReshaped(Result.Form)
                                      : describe(Result.Why)}};
+  if (Twin)
+    Launch["kept"] = describe(Why);
   if (Result.Variant) {
-    Launch["variant"] = Result.Variant->getName();
+    Launch["variant"] = Result.Variant->getName().str();
     Launch["form"] = formName(Result.Form);
     Launch["does"] = describe(Result.Form);
     Launch["until_measured"] = Result.Preferred ? "variant" : "original";
   }
   (*Entry)["launch"] = std::move(Launch);
+  return Kernel;
 }
 
 void writeReport(Module &M, json::Array Kernels) {
@@ -677,17 +701,25 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
                                    ? shapeBeforeRewrite(*F)
                                    : GridVariantRefusal::KernelLoops;
     VariantShapes Shapes;
+    Function *Original = opts::ReshapeLaunches && opts::ChooseRewrites
+                             ? copyBeforeRewrite(*F)
+                             : nullptr;
     if (!transformKernelOf(*F, FAM,
                            opts::ReportFile.empty() ? nullptr : &Report,
                            opts::ReshapeLaunches ? &Shapes : nullptr)) {
       Shapes.dropTile();
+      dropOriginal(Original);
       continue;
     }
     Changed = true;
-    boundRegisters(*F);
-    if (opts::ReshapeLaunches)
-      reshapeLaunch(*F, Shape, Shapes, FAM,
-                    opts::ReportFile.empty() ? nullptr : &Report);
+    // After the reshaping: a kept original takes the kernel's annotations
+    // as written, without the rewrite's register bound.
+    Function &Rewritten =
+        opts::ReshapeLaunches
+            ? reshapeLaunch(*F, Shape, Shapes, Original, FAM,
+                            opts::ReportFile.empty() ? nullptr : &Report)
+            : *F;
+    boundRegisters(Rewritten);
   }
   if (!opts::ReportFile.empty())
     writeReport(M, std::move(Report));

@@ -577,11 +577,17 @@ StringRef describe(GridVariantForm Form) {
   case GridVariantForm::TileTranspose:
     return "each block runs a 32x32 tile of original blocks, its "
            "transposed stores written 32 to a column";
+  case GridVariantForm::Rewrite:
+    return "the rewritten kernel as a variant on the same grid, the "
+           "original kept as written";
   }
   llvm_unreachable("unknown form");
 }
 
 StringRef describeReshaped(GridVariantForm Form) {
+  if (Form == GridVariantForm::Rewrite)
+    return "chosen at run time by measurement: the rewritten kernel or the "
+           "original, on the launch's own grid";
   if (Form == GridVariantForm::TileTranspose)
     return "launch reshaped (4 virtual blocks per block at 32x8 and 16x16 "
            "threads), chosen at run time by measurement: the kernel or its "
@@ -597,6 +603,8 @@ StringRef formName(GridVariantForm Form) {
     return "flat copy";
   case GridVariantForm::TileTranspose:
     return "tile transpose";
+  case GridVariantForm::Rewrite:
+    return "rewrite";
   }
   llvm_unreachable("unknown form");
 }

@@ -19,7 +19,8 @@
 //     block, args, number of args, shmem, stream, preferred, form)`, which
 //     chooses at run time (LaunchGrid.cpp); preferred: K is in
 //     -coalda-launch-preferred, form: 1 when K is in -coalda-launch-tiles
-//     (a tile variant), else 0;
+//     (a tile variant), 2 when in -coalda-launch-rewrites (the variant is
+//     the rewritten kernel, K the original: RewriteChoice.cpp), else 0;
 //  3. the runtime's bitcode is linked in, its function made internal.
 // A K whose registration or launch is not in these forms is left as it is.
 // A direct `cudaLaunchKernel(K, ...)` written by the user, and launches of
@@ -76,6 +77,12 @@ static cl::list<std::string> LaunchTiles(
     cl::desc("Host side: those of -coalda-launch-variants whose variant is "
              "of the tile form, launched on 32x32 tiles (coalda cc reads "
              "them from the PTX's K__coalda_tile)"));
+static cl::list<std::string> LaunchRewrites(
+    "coalda-launch-rewrites", cl::CommaSeparated,
+    cl::desc("Host side: those of -coalda-launch-variants whose variant is "
+             "the rewritten kernel itself, launched on the same grid against "
+             "the original (coalda cc reads them from the PTX's "
+             "K__coalda_rewrite)"));
 static cl::opt<std::string>
     LaunchRuntime("coalda-launch-runtime",
                   cl::desc("Host side: the bitcode of the run-time choice "
@@ -88,9 +95,19 @@ constexpr StringLiteral RuntimeEntry = "__coalda_launch_grid";
 
 /// The grid a variant is launched on, as LaunchGrid.cpp's Form reads it.
 enum class LaunchForm : uint32_t {
-  Rows = 0,  ///< fewer blocks in x, the original x size appended
-  Tiles = 1, ///< 32x32 tiles of blocks, the original x and y sizes appended
+  Rows = 0,    ///< fewer blocks in x, the original x size appended
+  Tiles = 1,   ///< 32x32 tiles of blocks, the original x and y sizes appended
+  Rewrite = 2, ///< the original grid and arguments (RewriteChoice.cpp)
 };
+
+/// Kernel's variant form, as the device code marked it.
+LaunchForm formOf(StringRef Kernel) {
+  if (is_contained(LaunchTiles, Kernel))
+    return LaunchForm::Tiles;
+  if (is_contained(LaunchRewrites, Kernel))
+    return LaunchForm::Rewrite;
+  return LaunchForm::Rows;
+}
 
 /// The registration calls in Register, by the device name they register.
 StringMap<CallInst *> registrations(Function &Register) {
@@ -244,8 +261,7 @@ PreservedAnalyses LaunchHostPass::run(Module &M, ModuleAnalysisManager &) {
     GlobalVariable *Handle =
         registerVariant(*Registration, Kernel + GridVariantSuffix.str());
     redirect(*Launch, *Handle, Kernel, is_contained(LaunchPreferred, Kernel),
-             is_contained(LaunchTiles, Kernel) ? LaunchForm::Tiles
-                                               : LaunchForm::Rows);
+             formOf(Kernel));
     ++NumLaunchesRedirected;
     Changed = true;
   }

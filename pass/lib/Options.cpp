@@ -56,6 +56,13 @@ cl::opt<bool> ReshapeLaunches(
              "grid-stride variant, K__coalda_grid, for a reshaped launch "
              "(GridVariant.cpp). Off by default: only a build whose host "
              "side launches the variant (coalda cc) turns it on"));
+cl::opt<bool> ChooseRewrites(
+    "coalda-choose-rewrites", cl::init(false),
+    cl::desc("With -coalda-reshape-launches, a rewritten kernel that gets no "
+             "grid variant keeps its original beside the rewrite, which "
+             "becomes its variant on the same grid, chosen at run time by "
+             "measurement (RewriteChoice.cpp; coalda cc -fcoalda-reshape "
+             "turns it on)"));
 cl::opt<bool> ReshapeBlockLoops(
     "coalda-reshape-block-loops", cl::init(false),
     cl::desc("With -coalda-reshape-launches, also give a variant that loops "

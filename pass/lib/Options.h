@@ -36,6 +36,7 @@ extern llvm::cl::opt<bool> Staging;
 extern llvm::cl::opt<bool> StageArraysInTurn;
 extern llvm::cl::opt<bool> ReshapeLaunches;
 extern llvm::cl::opt<bool> ReshapeBlockLoops;
+extern llvm::cl::opt<bool> ChooseRewrites;
 extern llvm::cl::opt<bool> StageReadOnly;
 extern llvm::cl::opt<unsigned> StageReadOnlyRows;
 extern llvm::cl::opt<unsigned> StagePartialGap;

@@ -466,7 +466,7 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
   for (const StagingOutcome &O : Stagings)
     StagingsJSON.push_back(stagingJSON(O));
   json::Object Kernel{{"name", sourceName(F)},
-                      {"symbol", F.getName()},
+                      {"symbol", F.getName().str()},
                       {"accesses", std::move(Accesses)},
                       {"groups", std::move(GroupsJSON)}};
   if (!StagingsJSON.empty())
@@ -565,7 +565,7 @@ void remarkPromotion(const PromotionOutcome &O, const Function &Kernel,
 
 json::Value skippedKernelReport(const Function &Kernel, StringRef Why) {
   return json::Object{{"name", sourceName(Kernel)},
-                      {"symbol", Kernel.getName()},
+                      {"symbol", Kernel.getName().str()},
                       {"accesses", json::Array()},
                       {"groups", json::Array()},
                       {"skipped", Why.str()}};

@@ -5,8 +5,8 @@
 // calls __coalda_launch_grid where the kernel's stub called
 // cudaLaunchKernel.
 //
-// Two forms of variant (VariantForm, as LaunchHost.cpp's LaunchForm passes
-// it):
+// Three forms of variant (VariantForm, as LaunchHost.cpp's LaunchForm
+// passes it):
 //   - rows: the variant reads only blockIdx.x and gridDim.x anew
 //     (GridVariant.cpp): it is launched with the original grid's y and z,
 //     and each row of blocks loops over its own row, on X = max(1, R / (y *
@@ -17,13 +17,19 @@
 //     blocks, 32/x by 32/y of them, for blocks of 256 threads whose x and y
 //     are powers of two up to 32 and z is 1 (else the original launches);
 //     on a grid of ceil(X / (32/x)) by ceil(Y / (32/y)) by Z, with the
-//     original grid's X and Y appended.
+//     original grid's X and Y appended;
+//   - rewrite (RewriteChoice.cpp): the variant is the rewritten kernel and
+//     the kernel the original as written, for rewrites whose gain depends
+//     on the launch (a block shape, a size): the same grid, the same
+//     arguments. Its measurement chooses between the rewrite and no rewrite.
 //
 // The choice, per launch configuration (device, variant, threads a block
 // and the block's x size, dynamic shared memory, the grid's rows (y * z)
 // and its x size, each rounded up to a power of two):
 //   - the original kernel, on its own grid, when the variant's grid is not
-//     smaller (nothing to gain) or the block does not fit the tiles;
+//     smaller (nothing to gain; never for the rewrite form), the block does
+//     not fit the tiles, or the device cannot run a block of the variant
+//     (its registers at this block size);
 //   - else, by measurement: the first 2 * Rounds launches of the
 //     configuration alternate between the original and the variant, each
 //     between
@@ -42,7 +48,7 @@
 //     run the timed launches, gets the static decision.
 // Outputs are equal either way (GridVariant.cpp's proof).
 // COALDA_LAUNCH=original or =reshaped pins the choice (reshaped where the
-// grid allows it); COALDA_LAUNCH_REPORT=1 prints each configuration's
+// grid allows it; =rewritten is the same, the rewrite form's word); COALDA_LAUNCH_REPORT=1 prints each configuration's
 // choice and its measurements on stderr, once.
 //
 // Launches may come from several host threads: the table is guarded by a
@@ -118,7 +124,19 @@ constexpr int RelaxedCaptureMode = 2;
 enum class Form : uint32_t {
   Rows = 0,  ///< fewer blocks in x; the original grid's x size appended
   Tiles = 1, ///< a 32x32 tile of original blocks per block; x and y sizes
+  Rewrite = 2, ///< the original grid and arguments: the rewritten kernel
 };
+
+Form formOf(uint32_t VariantForm) {
+  switch (VariantForm) {
+  case uint32_t(Form::Tiles):
+    return Form::Tiles;
+  case uint32_t(Form::Rewrite):
+    return Form::Rewrite;
+  default:
+    return Form::Rows;
+  }
+}
 
 /// One launch configuration's state.
 struct Entry {
@@ -163,12 +181,14 @@ int fromEnvironment(int &Slot, const char *Name, ReadFn Read) {
 }
 
 int Pin = -1, Reporting = -1, Injected = -1;
-/// COALDA_LAUNCH: 0 unset, 1 original, 2 reshaped.
+/// COALDA_LAUNCH: 0 unset, 1 original, 2 reshaped (or rewritten).
 int pin() {
   return fromEnvironment(Pin, "COALDA_LAUNCH", [](const char *Set) {
-    return !Set ? 0 : !strcmp(Set, "original") ? 1
-                  : !strcmp(Set, "reshaped") ? 2
-                                             : 0;
+    if (!Set)
+      return 0;
+    if (!strcmp(Set, "original"))
+      return 1;
+    return !strcmp(Set, "reshaped") || !strcmp(Set, "rewritten") ? 2 : 0;
   });
 }
 bool reporting() {
@@ -323,6 +343,8 @@ CoaldaDim3 variantGrid(Form F, unsigned Blocks, const CoaldaDim3 &Grid,
                        const CoaldaDim3 &Block) {
   if (Blocks == 0)
     return CoaldaDim3{0, 0, 0};
+  if (F == Form::Rewrite)
+    return Grid;
   if (F == Form::Tiles) {
     CoaldaDim3 Tiles = tileGrid(Grid, Block);
     return uint64_t(Tiles.x) * Tiles.y < uint64_t(Grid.x) * Grid.y
@@ -333,15 +355,23 @@ CoaldaDim3 variantGrid(Form F, unsigned Blocks, const CoaldaDim3 &Grid,
   return X < Grid.x ? CoaldaDim3{X, Grid.y, Grid.z} : CoaldaDim3{0, 0, 0};
 }
 
-void report(const char *Name, const CoaldaDim3 &Grid,
+void report(Form F, const char *Name, const CoaldaDim3 &Grid,
             const CoaldaDim3 &Reshaped, const Entry &E, const char *Why) {
+  unsigned Each = E.Count[0] < E.Count[1] ? E.Count[0] : E.Count[1];
+  if (F == Form::Rewrite) {
+    fprintf(stderr,
+            "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
+            "%.4f ms, rewritten %.4f ms, the fastest of %u launches each)\n",
+            Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0], E.Ms[1],
+            Each);
+    return;
+  }
   fprintf(stderr,
           "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
           "%.4f ms, reshaped onto %u x %u x %u blocks %.4f ms, the fastest "
           "of %u launches each)\n",
           Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0], Reshaped.x,
-          Reshaped.y, Reshaped.z, E.Ms[1],
-          E.Count[0] < E.Count[1] ? E.Count[0] : E.Count[1]);
+          Reshaped.y, Reshaped.z, E.Ms[1], Each);
 }
 
 /// Launches the variant on Reshaped, with the original grid's x size (and,
@@ -388,7 +418,7 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
                                     uint32_t NumArgs, uint64_t SharedMem,
                                     void *Stream, uint32_t Preferred,
                                     uint32_t VariantForm) {
-  Form F = VariantForm == uint32_t(Form::Tiles) ? Form::Tiles : Form::Rows;
+  Form F = formOf(VariantForm);
   CoaldaDim3 Grid{unsigned(GridXY), unsigned(GridXY >> 32), GridZ};
   CoaldaDim3 Block{unsigned(BlockXY), unsigned(BlockXY >> 32), BlockZ};
   auto Original = [&] {
@@ -433,19 +463,21 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
     E->Reported = true;
   unlock();
   if (Report)
-    report(Name, Grid, Reshaped, *E,
-           E->Chosen == Choice::Variant ? "reshaped, measured faster"
-                                        : "original, measured faster");
+    report(F, Name, Grid, Reshaped, *E,
+           E->Chosen == Choice::Original ? "original, measured faster"
+           : F == Form::Rewrite          ? "rewritten, measured faster"
+                                         : "reshaped, measured faster");
 
   void *Start = Reserved >= 0 ? E->Start[Reserved] : nullptr;
   void *Stop = Reserved >= 0 ? E->Stop[Reserved] : nullptr;
   bool Timed = Start && cudaEventRecord(Start, Stream) == 0;
   int Failed = 0;
   int Status =
-      Use == Choice::Variant
-          ? launchVariant(Variant, Reshaped, Grid, Block, Args, NumArgs,
-                          SharedMem, Stream, Failed)
-          : Original();
+      Use == Choice::Original ? Original()
+      : F == Form::Rewrite // the rewritten kernel takes K's own arguments
+          ? cudaLaunchKernel(Variant, Grid, Block, Args, SharedMem, Stream)
+          : launchVariant(Variant, Reshaped, Grid, Block, Args, NumArgs,
+                          SharedMem, Stream, Failed);
   if (Failed)
     Status = Original();
   Timed = Timed && Status == 0 && !Failed &&
