@@ -87,8 +87,8 @@ if want matrixT; then
 fi
 want corpus-time && COALDA_LAUNCH=reshaped step "corpus-time" 240 python3 scripts/corpus_gpu.py \
   /tmp/r/corpus-reshape --repeat 3 --phase time --out "$OUT/corpus-reshape-time.json"
-want corpus-choice && COALDA_LAUNCH_REPORT=1 step "corpus-choice" 120 python3 scripts/corpus_gpu.py \
-  /tmp/r/corpus-reshape --repeat 2 --phase time --no-ncu --out "$OUT/corpus-reshape-choice.json"
+want corpus-choice && COALDA_LAUNCH_REPORT=1 step "corpus-choice" 400 python3 scripts/corpus_gpu.py \
+  /tmp/r/corpus-reshape --repeat 3 --phase time --no-ncu --budget 380 --out "$OUT/corpus-reshape-choice.json"
 want corpus-sanitize && COALDA_LAUNCH=reshaped step "corpus-sanitize" 300 python3 scripts/corpus_gpu.py \
   /tmp/r/corpus-reshape --phase sanitize --run-timeout 120 ${CORPUS_ONLY:+--only $CORPUS_ONLY} \
   --out "$OUT/corpus-reshape-sanitize.json"
