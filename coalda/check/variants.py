@@ -19,7 +19,12 @@ through `VariantLaunch`, an oracle.Executor that turns the oracle's launch
 of K at (G, Y, Z) into one of K's variant at (min(g, G), Y, Z) with G as its
 last argument; it is not oracle.Deterministic, so the variant always runs
 (it is never the original's code). Given a GPU's executors instead, the
-same comparisons run there (one schedule, no alias layout)."""
+same comparisons run there (one schedule, no alias layout).
+
+The rewrite form (pass/lib/RewriteChoice.cpp, -coalda-choose-rewrites): K
+keeps its code as written and `K__coalda_grid` is its rewrite, with K's
+own parameters, marked by a global `K__coalda_rewrite`. It runs through
+`RewriteLaunch`, on the original's grid with the original's arguments."""
 
 from __future__ import annotations
 
@@ -31,14 +36,14 @@ import numpy as np
 
 from ..emulator.emulate import EmulationRefused, EmulatorExecutor
 from ..emulator.schedule import Schedule
-from ..driver.launches import SUFFIX, TILE_SUFFIX  # GridVariant.h's suffixes
+from ..driver.launches import REWRITE_SUFFIX, SUFFIX, TILE_SUFFIX  # GridVariant.h's suffixes
 from ..ir import byval_params, kernel_names, noalias_params
 from .oracle import ALIAS_LAYOUT, LAYOUTS, OVERLAP_LAYOUTS, SCHEDULES, Arg, CaseResult, Executor, Layout, check
 from .run_command import Compiled, may_overlap, symbol_map, with_byval
 from .spec import Dim3, Spec, unknown_kernel
 
-__all__ = ["SUFFIX", "TileLaunch", "VariantLaunch", "VariantResult", "VariantsChecked", "check_variants",
-           "tile_grid", "tile_kernels", "variant_blocks", "variant_symbols"]
+__all__ = ["SUFFIX", "RewriteLaunch", "TileLaunch", "VariantLaunch", "VariantResult", "VariantsChecked",
+           "check_variants", "rewrite_kernels", "tile_grid", "tile_kernels", "variant_blocks", "variant_symbols"]
 
 
 
@@ -55,6 +60,13 @@ def tile_kernels(after_ir: str) -> set[str]:
     """The kernel symbols of AFTER_IR whose variant is of the tile form
     (marked by a global `K__coalda_tile`, GridVariantTile.cpp)."""
     return set(re.findall(r"^@([-\w.$]+?)" + TILE_SUFFIX + r" = ", after_ir, re.M))
+
+
+def rewrite_kernels(after_ir: str) -> set[str]:
+    """The kernel symbols of AFTER_IR whose variant is of the rewrite form
+    (marked by a global `K__coalda_rewrite`, RewriteChoice.cpp): the
+    variant is K's rewrite, K its code as written."""
+    return set(re.findall(r"^@([-\w.$]+?)" + REWRITE_SUFFIX + r" = ", after_ir, re.M))
 
 
 def tile_grid(grid: Dim3, block: Dim3) -> Dim3 | None:
@@ -86,6 +98,18 @@ class TileLaunch:
         else:
             self.inner.run(kernel + SUFFIX, tiles, block, [*args, grid[0], grid[1]], schedule=schedule,
                            **extra)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True)
+class RewriteLaunch:
+    """oracle.Executor: a launch of kernel K runs, on INNER, K's rewrite-form
+    variant (its rewrite) on the same grid with the same arguments."""
+
+    inner: Executor
+
+    def run(self, kernel: str, grid: Dim3, block: Dim3, args: Sequence[Arg], schedule: Schedule | None = None,
+            **extra: int) -> None:
+        self.inner.run(kernel + SUFFIX, grid, block, args, schedule=schedule, **extra)  # type: ignore[call-arg]
 
 
 def variant_blocks(grid: int) -> list[int]:
@@ -168,6 +192,7 @@ def check_variants(
     symbols = symbol_map(compiled.report)
     variants = variant_symbols(compiled.after_ir)
     tiled = tile_kernels(compiled.after_ir)
+    rewrites = rewrite_kernels(compiled.after_ir)
     given = list(executors or ())
 
     def pair() -> tuple[Executor, Executor]:
@@ -205,14 +230,17 @@ def check_variants(
             both = overlap and may_overlap(kspec, noalias.get(sym, frozenset()))
             # a tile variant's grid follows from the block: one launch
             tiles = tile_grid(grid, block) if sym in tiled else None
-            reduced = [tiles[0] if tiles else grid[0]] if sym in tiled else variant_blocks(grid[0])
+            # a rewrite runs on the original's grid: one launch too
+            reduced = ([tiles[0] if tiles else grid[0]] if sym in tiled else
+                       [grid[0]] if sym in rewrites else variant_blocks(grid[0]))
             for k, blocks in enumerate(reduced):
                 # the overlap layouts launch one thread (G = 1): once; the
                 # alias layout the whole grid: at every g, on the emulator
                 # (whose schedules tell a racy original there; as `coalda run`)
                 extra = ((*(OVERLAP_LAYOUTS if k == 0 else ()), *((ALIAS_LAYOUT,) if executors is None else ()))
                          if both else ())
-                launch = TileLaunch(optimized) if sym in tiled else VariantLaunch(optimized, blocks)
+                launch = (TileLaunch(optimized) if sym in tiled else RewriteLaunch(optimized) if sym in rewrites
+                          else VariantLaunch(optimized, blocks))
                 try:
                     results = check(kspec, symbol, original, launch, n, rng,
                                     [*layouts, *extra], None, schedules if executors is None else schedules[:1])

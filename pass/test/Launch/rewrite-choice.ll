@@ -35,7 +35,9 @@
 ; CHECK-DAG: !{ptr @copy_and_flag, !"kernel", i32 1}
 
 ; The report says the launch is chosen at run time, of the rewrite form,
-; with the reason there is no grid variant.
+; with the reason there is no grid variant; the kernel's symbol is the
+; name it has as written (the report's entry was made before the rename,
+; and must not refer to the renamed function's old name).
 ; REPORT: "launch": {
 ; REPORT-DAG: "form": "rewrite"
 ; REPORT-DAG: "kept": "launch kept: not profitable
@@ -43,6 +45,8 @@
 ; REPORT-DAG: "reshaped": false
 ; REPORT-DAG: "until_measured": "variant"
 ; REPORT-DAG: "variant": "copy_and_flag__coalda_grid"
+; REPORT: "name": "copy_and_flag",
+; REPORT-NEXT: "symbol": "copy_and_flag"
 
 ; Without -coalda-choose-rewrites (a clang that loads the plugin itself)
 ; and in a default build, the kernel is rewritten in place and nothing is
