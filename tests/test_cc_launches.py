@@ -113,11 +113,12 @@ def entries(ptx: str) -> dict[str, str]:
 def test_a_rewrite_without_a_grid_variant_is_chosen_at_run_time(tmp_path: Path) -> None:
     """gaussian.cu's Fan2 is rewritten (a transposed staging of its
     read-modify-write columns) but gets no grid variant: with
-    -fcoalda-reshape its rewrite becomes the variant and the kernel stays as
-    written (RewriteChoice.cpp). In the PTX, the variant is the default
-    build's rewritten Fan2 and the kernel the plain build's Fan2, instruction
-    for instruction; they are marked of the rewrite form and preferred; the
-    host launches them through the choice with form 2; -Wcoalda says so."""
+    -fcoalda-reshape it keeps its code as written as its variant
+    (RewriteChoice.cpp). In the PTX, the kernel is the default build's
+    rewritten Fan2 and the variant the plain build's Fan2, instruction for
+    instruction; the kernel is marked of the rewrite form, not preferred
+    (the rewrite launches until measured); the host launches them through
+    the choice with form 2; -Wcoalda says so."""
     built = {}
     for name, flags in (("reshape", ["-fcoalda-reshape", "-Wcoalda", "-v"]), ("default", ["-Wcoalda"]),
                         ("plain", ["-fno-coalda"])):
@@ -126,19 +127,20 @@ def test_a_rewrite_without_a_grid_variant_is_chosen_at_run_time(tmp_path: Path) 
         assert built[name].returncode == 0, built[name].stderr
     fan2 = "_Z4Fan2PfS_S_iii"
     ptx = ptx_text(tmp_path / "reshape.o", 90)
-    assert launches.variants_in_ptx(ptx) == launches.rewrites_in_ptx(ptx) == launches.preferred_in_ptx(ptx) == {fan2}
+    assert launches.variants_in_ptx(ptx) == launches.rewrites_in_ptx(ptx) == {fan2}
+    assert launches.preferred_in_ptx(ptx) == set()
     reshaped, default, plain = (entries(ptx_text(tmp_path / f"{n}.o", 90)) for n in ("reshape", "default", "plain"))
     assert set(reshaped) == {fan2, fan2 + launches.SUFFIX}
-    assert reshaped[fan2 + launches.SUFFIX].replace(fan2 + launches.SUFFIX, fan2) == default[fan2] != plain[fan2]
-    assert reshaped[fan2] == plain[fan2]
+    assert reshaped[fan2 + launches.SUFFIX].replace(fan2 + launches.SUFFIX, fan2) == plain[fan2] != default[fan2]
+    assert reshaped[fan2] == default[fan2]
     host = [ln for ln in built["reshape"].stderr.splitlines() if "--cuda-host-only" in ln]
-    assert host and f"-coalda-launch-rewrites={fan2}" in host[-1] and f"-coalda-launch-preferred={fan2}" in host[-1]
+    assert host and f"-coalda-launch-rewrites={fan2}" in host[-1] and "-coalda-launch-preferred" not in host[-1]
     # the choice's runtime is linked in (here inlined into the one stub)
     assert " U cudaEventQuery" in symbols(tmp_path / "reshape.o")
     assert "cudaEventQuery" not in symbols(tmp_path / "default.o")
     assert (fan2 + launches.SUFFIX).encode() + b"\0" in (tmp_path / "reshape.o").read_bytes()
     said = [ln for ln in built["reshape"].stderr.splitlines() if ": coalda: Fan2: chosen at run time" in ln]
-    assert len(said) == 1 and said[0].endswith("; until measured, the variant"), built["reshape"].stderr
+    assert len(said) == 1 and said[0].endswith("; until measured, the rewrite"), built["reshape"].stderr
 
 
 def test_transposes_get_the_tile_form(tmp_path: Path) -> None:

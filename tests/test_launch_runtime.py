@@ -164,27 +164,26 @@ def test_tile_choices_are_per_block_shape(mock: Path) -> None:
 
 
 def test_a_rewrite_is_chosen_on_the_launch_own_grid(mock: Path) -> None:
-    """The rewrite form (RewriteChoice.cpp): the variant is the rewritten
-    kernel, launched on the original grid with the original arguments, and
-    measured against the original like the other forms, also where the grid
-    is smaller than the device holds (it is not reshaped); launched until
-    measured when marked preferred, as coalda cc marks it."""
-    lines, said = launches(mock, 8, (5000, 1), MOCK_FORM="2", MOCK_VAR_MS="0.5", MOCK_PREFERRED="1",
-                           COALDA_LAUNCH_REPORT="1")
-    assert kinds(lines) == "OVOVOV" + "VV"
+    """The rewrite form (RewriteChoice.cpp): the kernel is the rewrite and
+    the variant the kernel as written, launched on the original grid with
+    the original arguments and measured against it like the other forms,
+    also where the grid is smaller than the device holds (it is not
+    reshaped). Until measured, the kernel (the rewrite); COALDA_LAUNCH
+    pins the code as written (original: the variant) or the rewrite."""
+    lines, said = launches(mock, 8, (5000, 1), MOCK_FORM="2", MOCK_VAR_MS="1.5", COALDA_LAUNCH_REPORT="1")
+    assert kinds(lines) == "OVOVOV" + "OO"
     assert lines[1] == "launch variant grid 5000,1 block 256 args 2 n 1"
     assert said.splitlines() == [
-        "coalda: _Z1kPfi: grid 5000 x 1 x 1, 256 threads a block: rewritten, measured faster (original 1.0000 ms, "
-        "rewritten 0.5000 ms, the fastest of 3 launches each)"]
-    small, said = launches(mock, 8, (10, 1), MOCK_FORM="2", MOCK_VAR_MS="1.5", MOCK_PREFERRED="1",
-                           COALDA_LAUNCH_REPORT="1")
-    assert kinds(small) == "OVOVOV" + "OO"
+        "coalda: _Z1kPfi: grid 5000 x 1 x 1, 256 threads a block: rewritten, measured faster (original 1.5000 ms, "
+        "rewritten 1.0000 ms, the fastest of 3 launches each)"]
+    small, said = launches(mock, 8, (10, 1), MOCK_FORM="2", MOCK_VAR_MS="0.5", COALDA_LAUNCH_REPORT="1")
+    assert kinds(small) == "OVOVOV" + "VV"
     assert small[1] == "launch variant grid 10,1 block 256 args 2 n 1"
-    assert "original, measured faster" in said
-    pinned, _ = launches(mock, 3, (10, 1), MOCK_FORM="2", COALDA_LAUNCH="rewritten")
-    assert kinds(pinned) == "VVV"
-    assert kinds(launches(mock, 3, (10, 1), MOCK_FORM="2", MOCK_PREFERRED="1", COALDA_LAUNCH="original")[0]) == "OOO"
-    unable, _ = launches(mock, 2, (10, 1), MOCK_FORM="2", MOCK_PREFERRED="1", MOCK_PER_SM="0")
+    assert "original, measured faster (original 0.5000 ms, rewritten 1.0000 ms" in said
+    assert kinds(launches(mock, 3, (10, 1), MOCK_FORM="2", COALDA_LAUNCH="original")[0]) == "VVV"
+    for pin in ("rewritten", "reshaped"):
+        assert kinds(launches(mock, 3, (10, 1), MOCK_FORM="2", MOCK_VAR_MS="0.5", COALDA_LAUNCH=pin)[0]) == "OOO"
+    unable, _ = launches(mock, 2, (10, 1), MOCK_FORM="2", MOCK_PER_SM="0")
     assert unable == ["cleared an error", "launch original grid 10,1 block 256 n 0", "launch original grid 10,1 block 256 n 1"]
 
 

@@ -22,9 +22,10 @@ last argument; it is not oracle.Deterministic, so the variant always runs
 same comparisons run there (one schedule, no alias layout).
 
 The rewrite form (pass/lib/RewriteChoice.cpp, -coalda-choose-rewrites): K
-keeps its code as written and `K__coalda_grid` is its rewrite, with K's
-own parameters, marked by a global `K__coalda_rewrite`. It runs through
-`RewriteLaunch`, on the original's grid with the original's arguments."""
+is rewritten as in any build (its bytes are `coalda run`'s to compare) and
+`K__coalda_grid` is its code as written, with K's own parameters, marked by
+a global `K__coalda_rewrite`. It runs through `RewriteLaunch`, on the
+original's grid with the original's arguments."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def tile_kernels(after_ir: str) -> set[str]:
 def rewrite_kernels(after_ir: str) -> set[str]:
     """The kernel symbols of AFTER_IR whose variant is of the rewrite form
     (marked by a global `K__coalda_rewrite`, RewriteChoice.cpp): the
-    variant is K's rewrite, K its code as written."""
+    variant is K's code as written, K its rewrite."""
     return set(re.findall(r"^@([-\w.$]+?)" + REWRITE_SUFFIX + r" = ", after_ir, re.M))
 
 
@@ -103,7 +104,8 @@ class TileLaunch:
 @dataclass(frozen=True)
 class RewriteLaunch:
     """oracle.Executor: a launch of kernel K runs, on INNER, K's rewrite-form
-    variant (its rewrite) on the same grid with the same arguments."""
+    variant (its code as written) on the same grid with the same
+    arguments."""
 
     inner: Executor
 

@@ -10,11 +10,11 @@ grid's elements (pass/lib/GridVariantFlat.cpp; a cost rule:
 GridVariant.cpp), marked `K__coalda_prefer` where it is launched until
 measured; each whose whole effect is one transposed store gets one that
 runs 32x32 tiles of original blocks (GridVariantTile.cpp), marked
-`K__coalda_tile` and `K__coalda_prefer`; each other rewritten kernel keeps
-its original as K and becomes the variant itself, the same grid and
-arguments (RewriteChoice.cpp, `-coalda-choose-rewrites`), marked
-`K__coalda_rewrite` and `K__coalda_prefer`: whether a rewrite pays can
-depend on the launch (gaussian's Fan2 at 16x16 blocks), which the run-time
+`K__coalda_tile` and `K__coalda_prefer`; each other rewritten kernel K
+keeps its code as written as its variant, launched on the same grid with
+the same arguments (RewriteChoice.cpp, `-coalda-choose-rewrites`), K marked
+`K__coalda_rewrite`: whether a rewrite pays can depend on the launch
+(scan2's small grids, gaussian's Fan2 at 16x16 blocks), which the run-time
 choice measures. The variants' names and marks are
 read from each architecture's PTX; those every architecture has (of one
 form) are passed to the host compile of the same source, where the
@@ -43,8 +43,8 @@ PREFER_SUFFIX = "__coalda_prefer"
 # grid with the original grid's x and y sizes appended
 TILE_SUFFIX = "__coalda_tile"
 # GridVariantRewriteSuffix: the device global that marks a variant of the
-# rewrite form (the rewritten kernel, K the original as written), launched
-# on the same grid with the same arguments
+# rewrite form (the kernel as written, K its rewrite), launched on the same
+# grid with the same arguments
 REWRITE_SUFFIX = "__coalda_rewrite"
 _ENTRY = re.compile(r"^\.visible\s+\.entry\s+(\S+?)" + SUFFIX + r"\(", re.MULTILINE)
 
@@ -70,8 +70,8 @@ def tiles_in_ptx(ptx: str) -> set[str]:
 
 
 def rewrites_in_ptx(ptx: str) -> set[str]:
-    """The kernels whose variant the PTX marks as their rewrite, K being the
-    original."""
+    """The kernels whose variant the PTX marks as their code as written, K
+    being the rewrite."""
     return _marked(ptx, REWRITE_SUFFIX)
 
 
@@ -113,8 +113,8 @@ def host_flags(plugin: Path, variants: list[str], preferred: Iterable[str] = (),
                tiles: Iterable[str] = (), rewrites: Iterable[str] = ()) -> list[str]:
     """The host compile's flags that launch VARIANTS through the choice,
     those of PREFERRED (among them) until measured, those of TILES on the
-    tile form's grid, those of REWRITES (the variant is the rewrite) on the
-    launch's own."""
+    tile form's grid, those of REWRITES (the variant is the code as
+    written) on the launch's own."""
     if not variants:
         return []
     first = [k for k in variants if k in set(preferred)]

@@ -600,70 +600,81 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
   return adoptCopy(Kernel, Copy, Changed, FAM);
 }
 
-/// Gives the rewritten Kernel its grid-stride variant where it may have
-/// one (GridVariant.h), else, given Original (its copy from before the
-/// rewrite), makes the rewrite a variant beside the original
-/// (RewriteChoice.h); says what was decided in a remark and in Kernel's
-/// report entry (the last one, transformKernelOf's). Returns the kernel
-/// that runs the rewrite (Kernel, renamed in the rewrite form).
-Function &reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
-                        VariantShapes &Shapes, Function *Original,
-                        FunctionAnalysisManager &FAM, json::Array *Report) {
-  GridVariantResult Result =
-      makeGridVariant(Kernel, BeforeRewrite, Shapes, FAM);
-  if (Result.Variant) {
-    boundRegisters(*Result.Variant);
-    dropOriginal(Original);
-    Original = nullptr;
-  }
-  bool Twin = !Result.Variant && Original;
-  if (Twin)
-    Result.Form = GridVariantForm::Rewrite;
-  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel);
-  if (Twin)
-    ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "RewriteChosenAtRunTime", &Kernel)
-             << "kernel `" << sourceName(Kernel) << "`: "
-             << describe(Result.Why) << "; "
-             << describeReshaped(Result.Form) << " ("
-             << describe(Result.Form) << "); until measured, the variant";
-    });
-  else if (Result.Variant)
-    ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "LaunchReshaped", &Kernel)
-             << "kernel `" << sourceName(Kernel)
-             << "`: " << describeReshaped(Result.Form) << " ("
-             << describe(Result.Form) << "); until measured, the "
-             << (Result.Preferred ? "variant" : "kernel");
-    });
-  else
+/// What launches until the run-time measurement is in (the report's
+/// `launch.until_measured`).
+StringRef untilMeasured(const GridVariantResult &Result) {
+  if (Result.Form == GridVariantForm::Rewrite)
+    return "rewrite";
+  return Result.Preferred ? "variant" : "original";
+}
+
+/// The remark on Kernel's launch: reshaped, chosen at run time against its
+/// original (Kept: why there is no grid variant), or kept.
+void remarkLaunch(Function &Kernel, const GridVariantResult &Result,
+                  GridVariantRefusal Kept, OptimizationRemarkEmitter &ORE) {
+  if (!Result.Variant) {
     ORE.emit([&] {
       return OptimizationRemarkMissed(DEBUG_TYPE, "LaunchKept", &Kernel)
              << "kernel `" << sourceName(Kernel)
              << "`: " << describe(Result.Why);
     });
-  json::Object *Entry = Report && !Report->empty()
-                            ? Report->back().getAsObject()
-                            : nullptr;
-  GridVariantRefusal Why = Result.Why;
-  if (Twin) // last: the remark and the report name the kernel as written
-    Result = keepOriginal(Kernel, *Original);
-  if (!Entry)
-    return Kernel;
-  json::Object Launch{{"reshaped", Result.Variant != nullptr && !Twin},
+    return;
+  }
+  bool Rewrite = Result.Form == GridVariantForm::Rewrite;
+  ORE.emit([&] {
+    OptimizationRemark R(DEBUG_TYPE,
+                         Rewrite ? "RewriteChosenAtRunTime" : "LaunchReshaped",
+                         &Kernel);
+    R << "kernel `" << sourceName(Kernel) << "`: ";
+    if (Rewrite)
+      R << describe(Kept) << "; ";
+    return R << describeReshaped(Result.Form) << " (" << describe(Result.Form)
+             << "); until measured, the "
+             << (Rewrite ? "rewrite" : Result.Preferred ? "variant" : "kernel");
+  });
+}
+
+/// The report's `launch` of a kernel (Kept: why there is no grid variant).
+json::Object launchJSON(const GridVariantResult &Result,
+                        GridVariantRefusal Kept) {
+  bool Rewrite = Result.Form == GridVariantForm::Rewrite;
+  json::Object Launch{{"reshaped", Result.Variant && !Rewrite},
                       {"reason", Result.Variant
                                      ? describeReshaped(Result.Form)
                                      : describe(Result.Why)}};
-  if (Twin)
-    Launch["kept"] = describe(Why);
+  if (Rewrite)
+    Launch["kept"] = describe(Kept);
   if (Result.Variant) {
     Launch["variant"] = Result.Variant->getName().str();
     Launch["form"] = formName(Result.Form);
     Launch["does"] = describe(Result.Form);
-    Launch["until_measured"] = Result.Preferred ? "variant" : "original";
+    Launch["until_measured"] = untilMeasured(Result);
   }
-  (*Entry)["launch"] = std::move(Launch);
-  return Kernel;
+  return Launch;
+}
+
+/// Gives the rewritten Kernel its grid-stride variant where it may have
+/// one (GridVariant.h), else, given Original (its copy from before the
+/// rewrite), keeps the original as its variant (RewriteChoice.h); says what
+/// was decided in a remark and in Kernel's report entry (the last one,
+/// transformKernelOf's).
+void reshapeLaunch(Function &Kernel, GridVariantRefusal BeforeRewrite,
+                   VariantShapes &Shapes, Function *Original,
+                   FunctionAnalysisManager &FAM, json::Array *Report) {
+  GridVariantResult Result =
+      makeGridVariant(Kernel, BeforeRewrite, Shapes, FAM);
+  GridVariantRefusal Kept = Result.Why;
+  if (Result.Variant) {
+    boundRegisters(*Result.Variant);
+    dropOriginal(Original);
+  } else if (Original) {
+    Result = keepOriginal(Kernel, *Original);
+  }
+  remarkLaunch(Kernel, Result, Kept,
+               FAM.getResult<OptimizationRemarkEmitterAnalysis>(Kernel));
+  if (Report && !Report->empty())
+    if (json::Object *Entry = Report->back().getAsObject())
+      (*Entry)["launch"] = launchJSON(Result, Kept);
 }
 
 void writeReport(Module &M, json::Array Kernels) {
@@ -714,12 +725,10 @@ PreservedAnalyses CoalescingTransformPass::run(Module &M,
     Changed = true;
     // After the reshaping: a kept original takes the kernel's annotations
     // as written, without the rewrite's register bound.
-    Function &Rewritten =
-        opts::ReshapeLaunches
-            ? reshapeLaunch(*F, Shape, Shapes, Original, FAM,
-                            opts::ReportFile.empty() ? nullptr : &Report)
-            : *F;
-    boundRegisters(Rewritten);
+    if (opts::ReshapeLaunches)
+      reshapeLaunch(*F, Shape, Shapes, Original, FAM,
+                    opts::ReportFile.empty() ? nullptr : &Report);
+    boundRegisters(*F);
   }
   if (!opts::ReportFile.empty())
     writeReport(M, std::move(Report));

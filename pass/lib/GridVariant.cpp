@@ -578,8 +578,8 @@ StringRef describe(GridVariantForm Form) {
     return "each block runs a 32x32 tile of original blocks, its "
            "transposed stores written 32 to a column";
   case GridVariantForm::Rewrite:
-    return "the rewritten kernel as a variant on the same grid, the "
-           "original kept as written";
+    return "the kernel as written kept as a variant on the same grid, "
+           "beside its rewrite";
   }
   llvm_unreachable("unknown form");
 }

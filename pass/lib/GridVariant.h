@@ -49,9 +49,9 @@ inline constexpr llvm::StringLiteral GridVariantPreferSuffix =
 inline constexpr llvm::StringLiteral GridVariantTileSuffix = "__coalda_tile";
 
 /// The suffix of the device global that marks a variant of the rewrite
-/// form (`K__coalda_rewrite`, RewriteChoice.cpp): the rewritten kernel,
-/// launched on the original grid with the original arguments, K being the
-/// kernel as written. `coalda cc` reads it from the PTX.
+/// form (`K__coalda_rewrite`, RewriteChoice.cpp): the kernel as written,
+/// launched on the original grid with the original arguments, K being its
+/// rewrite. `coalda cc` reads it from the PTX.
 inline constexpr llvm::StringLiteral GridVariantRewriteSuffix =
     "__coalda_rewrite";
 
@@ -75,8 +75,8 @@ enum class GridVariantForm {
   FlatCopy,  ///< one flat copy of the whole grid's elements, else BlockLoop
   TileTranspose, ///< a 32x32 tile of original blocks per block, its
                  ///< transposed stores written down the tile's columns
-  Rewrite, ///< the rewritten kernel itself, on the original grid, the
-           ///< original kept beside it (RewriteChoice.cpp)
+  Rewrite, ///< the kernel as written, on the original grid, beside its
+           ///< rewrite (RewriteChoice.cpp)
 };
 
 /// What the reshaping did to one kernel.

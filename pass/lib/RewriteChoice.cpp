@@ -8,31 +8,29 @@
 // launch (docs/programs.md). In a `coalda cc -fcoalda-reshape` build
 // (-coalda-choose-rewrites), a rewritten kernel that gets no grid variant
 // (GridVariant.cpp: a reshaped launch is its own measured choice) keeps
-// its original:
+// its original as its variant:
 //
-//   before the rewrite:  Original = copy of K           (named apart)
-//   the rewrite of K, as in any build
-//   after it:            K          -> K__coalda_grid   (the variant)
-//                        Original   -> K                (as written)
+//   before the rewrite:  Original = copy of K     (named apart)
+//   the rewrite of K, in place, as in any build
+//   after it:            Original -> K__coalda_grid, the code as written
 //
-// The variant is the rewritten kernel itself, byte for byte what the build
-// without the choice compiles (the same pipeline ran on it), and takes the
-// same arguments: the host launches it on the launch's own grid
-// (LaunchHost.cpp's Rewrite form, LaunchGrid.cpp). Both compute the same
-// bytes because the rewrite does (its proof is the rewrite's own). The
-// static decision until measured, and under a profiler or in a graph
-// capture, is the rewrite: the device global K__coalda_prefer says so, and
-// K__coalda_rewrite says which form the variant is.
+// K is byte for byte what the build without the choice compiles, so every
+// launch that does not go through K's stub (a direct cudaLaunchKernel, a
+// cooperative launch, another unit's copy of a template's stub) runs the
+// rewrite, as a default build does. K's stub launches through the choice
+// (LaunchHost.cpp's Rewrite form, LaunchGrid.cpp): the variant on the
+// launch's own grid with the same arguments. Both compute the same bytes
+// because the rewrite does (its proof is the rewrite's own). The static
+// decision, until measured and under a profiler or in a graph capture, is
+// the kernel: the rewrite. The device global K__coalda_rewrite says which
+// form the variant is.
 //
-// Why the original takes the name, not the rewrite: the host registers and
-// launches kernels by their device names, and "as written" is what
-// COALDA_LAUNCH=original pins. The copy is made before the rewrite because
-// the rewrite changes the kernel in place (and may inline its helpers
-// into it); the copy keeps the kernel's calls as written.
-//
-// Annotations: the original gets the kernel's nvvm.annotations as they
-// were before RegisterBudget bounds the rewrite, and the PTX_Kernel calling
-// convention (annotateLike: NVPTX's stale annotation cache in clang).
+// The copy is made before the rewrite because the rewrite changes the
+// kernel in place (and may inline its helpers into it); the copy keeps the
+// kernel's calls as written. It gets the kernel's nvvm.annotations as
+// written, before RegisterBudget bounds the rewrite, and the PTX_Kernel
+// calling convention (annotateLike: NVPTX's stale annotation cache in
+// clang).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,20 +63,15 @@ void dropOriginal(Function *Original) {
 }
 
 GridVariantResult keepOriginal(Function &Kernel, Function &Original) {
-  std::string Name = Kernel.getName().str();
-  Kernel.setName(Name + GridVariantSuffix.str());
-  Original.setName(Name);
-  assert(Original.getName() == Name && "the kernel's name was not freed");
+  Original.setName(Kernel.getName() + GridVariantSuffix);
   annotateLike(Original, Kernel);
-  markVariant(Original, GridVariantRewriteSuffix);
-  markVariant(Original, GridVariantPreferSuffix);
-  LLVM_DEBUG(dbgs() << "coalda: " << Name
-                    << " keeps its original; its rewrite is the variant\n");
+  markVariant(Kernel, GridVariantRewriteSuffix);
+  LLVM_DEBUG(dbgs() << "coalda: " << Kernel.getName()
+                    << " keeps its original as its variant\n");
   ++NumRewriteChoices;
   GridVariantResult Result;
-  Result.Variant = &Kernel;
+  Result.Variant = &Original;
   Result.Form = GridVariantForm::Rewrite;
-  Result.Preferred = true;
   return Result;
 }
 

@@ -18,17 +18,16 @@ class Function;
 namespace coalda {
 
 /// Kernel's copy as it is before the rewrite: not yet a kernel, named apart
-/// (keepOriginal makes it the kernel, dropOriginal erases it).
+/// (keepOriginal makes it the kernel's variant, dropOriginal erases it).
 llvm::Function *copyBeforeRewrite(llvm::Function &Kernel);
 
 /// Erases Original, a copyBeforeRewrite that is not kept (null: nothing).
 void dropOriginal(llvm::Function *Original);
 
-/// Kernel, rewritten, becomes its own variant: renamed Kernel__coalda_grid,
-/// launched on the original grid with the original arguments. Original,
-/// Kernel's copy from before the rewrite, takes Kernel's name and kernel
-/// annotations, and is marked K__coalda_rewrite and K__coalda_prefer (the
-/// static decision, until measured, is the rewrite).
+/// Original, Kernel's copy from before the rewrite, becomes Kernel's variant
+/// as written, Kernel__coalda_grid, launched on the original grid with the
+/// original arguments, with Kernel's kernel annotations; Kernel, rewritten,
+/// is marked K__coalda_rewrite and launches until measured.
 GridVariantResult keepOriginal(llvm::Function &Kernel,
                                llvm::Function &Original);
 

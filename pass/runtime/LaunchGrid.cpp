@@ -18,10 +18,11 @@
 //     are powers of two up to 32 and z is 1 (else the original launches);
 //     on a grid of ceil(X / (32/x)) by ceil(Y / (32/y)) by Z, with the
 //     original grid's X and Y appended;
-//   - rewrite (RewriteChoice.cpp): the variant is the rewritten kernel and
-//     the kernel the original as written, for rewrites whose gain depends
-//     on the launch (a block shape, a size): the same grid, the same
-//     arguments. Its measurement chooses between the rewrite and no rewrite.
+//   - rewrite (RewriteChoice.cpp): the kernel is a rewrite whose gain
+//     depends on the launch (a block shape, a size), and the variant the
+//     kernel as written: the same grid, the same arguments. Its measurement
+//     chooses between the rewrite and no rewrite; "original" in the pins
+//     and the report is then the variant.
 //
 // The choice, per launch configuration (device, variant, threads a block
 // and the block's x size, dynamic shared memory, the grid's rows (y * z)
@@ -47,8 +48,9 @@
 //     launches a kernel once, or in one burst that ends before the GPU has
 //     run the timed launches, gets the static decision.
 // Outputs are equal either way (GridVariant.cpp's proof).
-// COALDA_LAUNCH=original or =reshaped pins the choice (reshaped where the
-// grid allows it; =rewritten is the same, the rewrite form's word); COALDA_LAUNCH_REPORT=1 prints each configuration's
+// COALDA_LAUNCH=original or =reshaped pins the choice: the code as written
+// or COALDA's (reshaped where the grid allows it; =rewritten is the same,
+// the rewrite form's word); COALDA_LAUNCH_REPORT=1 prints each configuration's
 // choice and its measurements on stderr, once.
 //
 // Launches may come from several host threads: the table is guarded by a
@@ -124,7 +126,7 @@ constexpr int RelaxedCaptureMode = 2;
 enum class Form : uint32_t {
   Rows = 0,  ///< fewer blocks in x; the original grid's x size appended
   Tiles = 1, ///< a 32x32 tile of original blocks per block; x and y sizes
-  Rewrite = 2, ///< the original grid and arguments: the rewritten kernel
+  Rewrite = 2, ///< the original grid and arguments: the kernel as written
 };
 
 Form formOf(uint32_t VariantForm) {
@@ -358,11 +360,11 @@ CoaldaDim3 variantGrid(Form F, unsigned Blocks, const CoaldaDim3 &Grid,
 void report(Form F, const char *Name, const CoaldaDim3 &Grid,
             const CoaldaDim3 &Reshaped, const Entry &E, const char *Why) {
   unsigned Each = E.Count[0] < E.Count[1] ? E.Count[0] : E.Count[1];
-  if (F == Form::Rewrite) {
+  if (F == Form::Rewrite) { // the kernel is the rewrite, the variant not
     fprintf(stderr,
             "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
             "%.4f ms, rewritten %.4f ms, the fastest of %u launches each)\n",
-            Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0], E.Ms[1],
+            Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[1], E.Ms[0],
             Each);
     return;
   }
@@ -424,7 +426,13 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   auto Original = [&] {
     return cudaLaunchKernel(Kernel, Grid, Block, Args, SharedMem, Stream);
   };
+  // The code as written and COALDA's: the kernel and its variant, but for
+  // the rewrite form, whose kernel is the rewrite.
+  Choice AsWritten = F == Form::Rewrite ? Choice::Variant : Choice::Original;
+  Choice Coaldas = F == Form::Rewrite ? Choice::Original : Choice::Variant;
   int Device = 0;
+  if (pin() == 1 && F == Form::Rewrite)
+    return cudaLaunchKernel(Variant, Grid, Block, Args, SharedMem, Stream);
   if (pin() == 1)
     return Original();
   if (cudaGetDevice(&Device) != 0) {
@@ -445,7 +453,7 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   Choice Use = Preferred ? Choice::Variant : Choice::Original;
   int Reserved = -1;
   if (pin() == 2) {
-    Use = Choice::Variant;
+    Use = Coaldas;
   } else if (E->Decided) {
     Use = E->Chosen;
   } else if (!toolInjected() && !capturing(Stream)) {
@@ -464,9 +472,9 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   unlock();
   if (Report)
     report(F, Name, Grid, Reshaped, *E,
-           E->Chosen == Choice::Original ? "original, measured faster"
-           : F == Form::Rewrite          ? "rewritten, measured faster"
-                                         : "reshaped, measured faster");
+           E->Chosen == AsWritten ? "original, measured faster"
+           : F == Form::Rewrite   ? "rewritten, measured faster"
+                                  : "reshaped, measured faster");
 
   void *Start = Reserved >= 0 ? E->Start[Reserved] : nullptr;
   void *Stop = Reserved >= 0 ? E->Stop[Reserved] : nullptr;
@@ -474,7 +482,7 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   int Failed = 0;
   int Status =
       Use == Choice::Original ? Original()
-      : F == Form::Rewrite // the rewritten kernel takes K's own arguments
+      : F == Form::Rewrite // the kernel as written takes K's own arguments
           ? cudaLaunchKernel(Variant, Grid, Block, Args, SharedMem, Stream)
           : launchVariant(Variant, Reshaped, Grid, Block, Args, NumArgs,
                           SharedMem, Stream, Failed);

@@ -8,8 +8,8 @@
 // before an event completes), MOCK_PER_SM (the variant's occupancy; 0 fails
 // the query), MOCK_PREFERRED (the variant launches until measured),
 // MOCK_FORM (1: the variant is of the tile form, 2: of the rewrite form,
-// which takes the kernel's own arguments and nothing more; printed as
-// "args 2"), MOCK_BLOCK_Y (the block's
+// the kernel as written beside its rewrite, which takes the kernel's own
+// arguments and nothing more; printed as "args 2"), MOCK_BLOCK_Y (the block's
 // y size, 1 by default), MOCK_OTHER_BLOCK=X,Y (the block of odd launches),
 // MOCK_CAPTURE_FROM=K (from launch K on, a capture in the global mode is
 // under way: of the launches' own stream with `capture`, else of another
@@ -68,7 +68,7 @@ int cudaLaunchKernel(const void *Func, CoaldaDim3 Grid, CoaldaDim3 Block, void *
   if (Block.y != 1)
     printf("x%u", Block.y);
   if (IsVariant && envMs("MOCK_FORM", 0) == 2)
-    printf(" args 2"); // the rewrite's: Args[2] is none of its own
+    printf(" args 2"); // the kernel's own: Args[2] is none of its own
   else if (IsVariant)
     printf(" G %u", *static_cast<unsigned *>(Args[2]));
   if (IsVariant && envMs("MOCK_FORM", 0) == 1)

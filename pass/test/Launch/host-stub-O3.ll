@@ -1,6 +1,6 @@
 ; RUN: %opt -passes=coalda-launch-host -coalda-launch-variants=_Z12copy_guardedP5PixelPKS_i,_Z6copy_tI5PixelEvPT_PKS1_i,_Z7missingv -coalda-launch-preferred=_Z12copy_guardedP5PixelPKS_i -coalda-launch-tiles=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-runtime=%launch_runtime -S %s | FileCheck %s
 ; RUN: %opt -passes=coalda-launch-host -S %s | FileCheck --check-prefix=NONE %s
-; RUN: %opt -passes=coalda-launch-host -coalda-launch-variants=_Z12copy_guardedP5PixelPKS_i,_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-preferred=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-rewrites=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-runtime=%launch_runtime -S %s | FileCheck --check-prefix=REWRITE %s
+; RUN: %opt -passes=coalda-launch-host -coalda-launch-variants=_Z12copy_guardedP5PixelPKS_i,_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-rewrites=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-runtime=%launch_runtime -S %s | FileCheck --check-prefix=REWRITE %s
 
 ; clang++-19's host IR of one CUDA source at -O3, before any pass (-Xclang
 ; -disable-llvm-passes, with -fcuda-include-gpubinary so that the unit
@@ -57,16 +57,16 @@
 ; With no kernel listed, the pass changes nothing.
 ; NONE-NOT: coalda
 
-; A kernel listed in -coalda-launch-rewrites (its variant is its rewrite,
-; the kernel the original as written: RewriteChoice.cpp) is launched
-; through the choice with form 2, the launch's own grid and arguments;
-; the others keep form 0.
+; A kernel listed in -coalda-launch-rewrites (the kernel is its rewrite,
+; its variant the code as written: RewriteChoice.cpp) is launched through
+; the choice with form 2, the launch's own grid and arguments, the kernel
+; until measured (not preferred: 0); the others keep form 0.
 ; REWRITE-LABEL: define dso_local void @_Z27__device_stub__copy_guardedP5PixelPKS_i(
 ; REWRITE: call i32 @__coalda_launch_grid(
 ; REWRITE-SAME: i32 3, i64 %{{[0-9]+}}, ptr %{{[0-9]+}}, i32 0, i32 0)
 ; REWRITE-LABEL: define linkonce_odr dso_local void @_Z21__device_stub__copy_tI5PixelEvPT_PKS1_i(
 ; REWRITE: call i32 @__coalda_launch_grid(
-; REWRITE-SAME: i32 1, i32 2)
+; REWRITE-SAME: i32 0, i32 2)
 
 ; ModuleID = host.cu
 source_filename = "host.cu"

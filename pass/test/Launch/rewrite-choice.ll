@@ -5,16 +5,15 @@
 
 ; A kernel that copies 3-byte pixels and also writes a flag per thread: its
 ; copy is rewritten, but its whole effect is not one copy, so it gets no
-; grid variant (BlockLoopCost). With -coalda-choose-rewrites the rewrite
-; becomes the variant, copy_and_flag__coalda_grid (the function the pass
-; rewrote, first in the module), and the copy made before the rewrite
-; takes the kernel's name (appended last): the host launches either on the
-; same grid (RewriteChoice.cpp). Both are kernels by their annotations, the
-; original by its calling convention too, and the original is marked as
-; having a rewrite-form variant, launched until measured.
-; CHECK-DAG: @copy_and_flag__coalda_rewrite = addrspace(1) constant i8 1
-; CHECK-DAG: @copy_and_flag__coalda_prefer = addrspace(1) constant i8 1
-; CHECK-LABEL: define void @copy_and_flag__coalda_grid(
+; grid variant (BlockLoopCost). With -coalda-choose-rewrites the kernel is
+; rewritten in place, as in any build, and the copy made before the rewrite
+; is kept as its variant, copy_and_flag__coalda_grid (appended last): the
+; host launches either on the same grid (RewriteChoice.cpp). Both are
+; kernels by their annotations, the variant by its calling convention too,
+; and the kernel is marked as having a rewrite-form variant.
+; CHECK: @copy_and_flag__coalda_rewrite = addrspace(1) constant i8 1
+; CHECK-NOT: __coalda_prefer
+; CHECK-LABEL: define void @copy_and_flag(
 ; CHECK: coalda
 ; CHECK: ret void
 
@@ -23,27 +22,25 @@
 ; CHECK-NOT: @flag_only.coalda.before.rewrite
 ; CHECK-NOT: define {{.*}}@flag_only__coalda
 
-; The original keeps its byte loads and stores as written.
-; CHECK-LABEL: define ptx_kernel void @copy_and_flag(
+; The variant keeps the byte loads and stores as written.
+; CHECK-LABEL: define ptx_kernel void @copy_and_flag__coalda_grid(
 ; CHECK: %r = load i8, ptr %s, align 1
 ; CHECK-NEXT: %d = getelementptr inbounds %struct.Pixel, ptr %dst, i64 %i64
 ; CHECK-NEXT: store i8 %r, ptr %d, align 1
 ; CHECK-NOT: coalda
 ; CHECK: ret void
 ; CHECK-NOT: .coalda.before.rewrite
-; CHECK-DAG: !{ptr @copy_and_flag__coalda_grid, !"kernel", i32 1}
 ; CHECK-DAG: !{ptr @copy_and_flag, !"kernel", i32 1}
+; CHECK-DAG: !{ptr @copy_and_flag__coalda_grid, !"kernel", i32 1}
 
 ; The report says the launch is chosen at run time, of the rewrite form,
-; with the reason there is no grid variant; the kernel's symbol is the
-; name it has as written (the report's entry was made before the rename,
-; and must not refer to the renamed function's old name).
+; with the reason there is no grid variant; until measured, the rewrite.
 ; REPORT: "launch": {
 ; REPORT-DAG: "form": "rewrite"
 ; REPORT-DAG: "kept": "launch kept: not profitable
 ; REPORT-DAG: "reason": "chosen at run time by measurement
 ; REPORT-DAG: "reshaped": false
-; REPORT-DAG: "until_measured": "variant"
+; REPORT-DAG: "until_measured": "rewrite"
 ; REPORT-DAG: "variant": "copy_and_flag__coalda_grid"
 ; REPORT: "name": "copy_and_flag",
 ; REPORT-NEXT: "symbol": "copy_and_flag"
