@@ -32,13 +32,18 @@
 //     not fit the tiles, or the device cannot run a block of the variant
 //     (its registers at this block size);
 //   - else, by measurement: the first 2 * Rounds launches of the
-//     configuration alternate between the original and the variant, each
-//     between
-//     two CUDA events on the launch's stream. Later launches read the
-//     events without blocking (cudaEventQuery); once every pair has
-//     completed, the configuration launches the faster of the two for
-//     good, by each one's fastest launch (a first launch may include the
-//     module's lazy loading, between its events). Until then, and in a
+//     configuration run the original and the variant in the Thue-Morse
+//     order (O V V O V O O V: each first as often as the other, and as
+//     often early as late), each between two CUDA events on the launch's
+//     stream. Later launches read the events without blocking
+//     (cudaEventQuery); once every trial has completed, the configuration
+//     launches the faster of the two for good, by each one's median
+//     launch. The order and the median are measured (docs/runs/launches/,
+//     runs 12 to 14): successive launches of a kernel in a program do not
+//     run alike (the program's data and caches change between them), and
+//     with strict alternation and each one's fastest launch, whichever
+//     code ran first won on launches of 4 us to 0.13 ms; a first launch
+//     may also include the module's lazy loading. Until then, and in a
 //     stream that is being captured into a graph (no events there), it
 //     launches the static decision, as it does under a profiler that
 //     injects itself into the runtime (CUDA_INJECTION64_PATH: its events
@@ -106,10 +111,16 @@ namespace {
 
 constexpr int MultiProcessorCount = 16; // cudaDevAttrMultiProcessorCount
 constexpr unsigned TableSize = 128;
-constexpr unsigned Rounds = 3;          // timed launches of each kernel
-constexpr unsigned Trials = 2 * Rounds; // even: original, odd: variant
+constexpr unsigned Rounds = 4;          // timed launches of each kernel
+constexpr unsigned Trials = 2 * Rounds; // in the order of codeOf
 
 enum class Choice { Original, Variant };
+
+/// The code trial I runs: the Thue-Morse sequence (the parity of I's
+/// bits), O V V O V O O V.
+Choice codeOf(unsigned I) {
+  return __builtin_popcount(I) % 2 ? Choice::Variant : Choice::Original;
+}
 
 /// A reserved trial's state: its launching thread sets it after the launch.
 enum class Trial : uint8_t {
@@ -153,8 +164,9 @@ struct Entry {
   unsigned Done;      // trials whose events were read
   Trial State[Trials];
   void *Start[Trials], *Stop[Trials];
-  float Ms[2];        // the original's and variant's fastest trial
+  float Times[2][Rounds]; // the original's and variant's timed trials
   unsigned Count[2];
+  float Ms[2];        // their medians, once decided
   bool Decided;
   Choice Chosen;
   bool Reported;
@@ -287,6 +299,20 @@ public:
   }
 };
 
+/// The median of Times' first N (N at most Rounds): the mean of the two
+/// middle ones for an even N; 0 for none.
+float median(float *Times, unsigned N) {
+  for (unsigned I = 1; I < N; ++I) // insertion sort: four at most
+    for (unsigned J = I; J > 0 && Times[J - 1] > Times[J]; --J) {
+      float T = Times[J];
+      Times[J] = Times[J - 1];
+      Times[J - 1] = T;
+    }
+  if (N == 0)
+    return 0;
+  return N % 2 ? Times[N / 2] : (Times[N / 2 - 1] + Times[N / 2]) / 2;
+}
+
 /// Reads the completed trials' events; decides when all are in. Called
 /// with the lock held, never for a stream being captured; cudaEventQuery
 /// does not block.
@@ -303,15 +329,16 @@ void collect(Entry &E) {
       return;
     float Ms = 0;
     if (cudaEventElapsedTime(&Ms, E.Start[I], E.Stop[I]) == 0) {
-      unsigned Which = I % 2;
-      E.Ms[Which] = E.Count[Which] && E.Ms[Which] < Ms ? E.Ms[Which] : Ms;
-      ++E.Count[Which];
+      unsigned Which = unsigned(codeOf(I));
+      E.Times[Which][E.Count[Which]++] = Ms;
     }
     E.Done = I + 1;
   }
   if (E.Done < Trials)
     return;
   E.Decided = true;
+  for (unsigned Which = 0; Which < 2; ++Which)
+    E.Ms[Which] = median(E.Times[Which], E.Count[Which]);
   E.Chosen = E.Count[0] && E.Count[1] && E.Ms[1] < E.Ms[0]
                  ? Choice::Variant
                  : Choice::Original;
@@ -363,14 +390,14 @@ void report(Form F, const char *Name, const CoaldaDim3 &Grid,
   if (F == Form::Rewrite) { // the kernel is the rewrite, the variant not
     fprintf(stderr,
             "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
-            "%.4f ms, rewritten %.4f ms, the fastest of %u launches each)\n",
+            "%.4f ms, rewritten %.4f ms, the median of %u launches each)\n",
             Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[1], E.Ms[0],
             Each);
     return;
   }
   fprintf(stderr,
           "coalda: %s: grid %u x %u x %u, %u threads a block: %s (original "
-          "%.4f ms, reshaped onto %u x %u x %u blocks %.4f ms, the fastest "
+          "%.4f ms, reshaped onto %u x %u x %u blocks %.4f ms, the median "
           "of %u launches each)\n",
           Name, Grid.x, Grid.y, Grid.z, E.Threads, Why, E.Ms[0], Reshaped.x,
           Reshaped.y, Reshaped.z, E.Ms[1], Each);
@@ -459,7 +486,7 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   } else if (!toolInjected() && !capturing(Stream)) {
     if (E->Issued < Trials) {
       Reserved = int(E->Issued++);
-      Use = Reserved % 2 ? Choice::Variant : Choice::Original;
+      Use = codeOf(unsigned(Reserved));
     } else {
       collect(*E);
       if (E->Decided)
