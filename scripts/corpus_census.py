@@ -391,8 +391,9 @@ COST_RULES = ("StagingCostRule", "VectorizedElement")
 def why_not_rewritten(access: dict[str, Any], kernel: dict[str, Any]) -> str:
     """Why an uncoalesced access no rewrite takes is left alone, in a few
     words: "cost rule: ..." (measured), "reason: ..." (a missed name or the
-    reason it is left out of a staging), or "no candidate: SHAPE" (no
-    rewrite collects it)."""
+    reason it is left out of a staging, or the collectors' rule that passes
+    it by: the report's `uncollected`), or "no candidate: SHAPE" (no
+    rewrite collects it, for no rule the pass names)."""
     left_out = access.get("left_out")
     if left_out:
         rule = "cost rule" if re.search(r"measured|L1|coalesced already", left_out) else "reason"
@@ -410,6 +411,8 @@ def why_not_rewritten(access: dict[str, Any], kernel: dict[str, Any]) -> str:
             return f"{'cost rule' if missed in COST_RULES else 'reason'}: {field[:-1]} {missed}"
     if any(p.get("transformed") for p in kernel.get("promotions", [])):
         return "reason: its kernel's loop is promoted (no other rewrite in that kernel)"
+    if access.get("uncollected"):  # the collectors' rule that passes it by
+        return f"reason: {reason_words(access['uncollected'], 12)}"
     return f"no candidate: {access.get('shape') or 'no shape'}"
 
 

@@ -125,6 +125,52 @@ const char *shapeName(AccessShape S) {
   return nullptr;
 }
 
+/// Why no rewrite's collector takes an uncoalesced access that no staging,
+/// window or promotion holds: the rule of the collectors that passes it by
+/// (docs/programs/issue-39.md lists the corpus's, each measured).
+enum class Uncollected {
+  None,           ///< no rule to name (another reason, or none known)
+  Transfer,       ///< part of a memcpy/memmove: no staging moves a transfer
+  TransposedRead, ///< only transposed stores are staged through a tile
+  RuntimeStride,  ///< a row pitch: element stagings need a constant stride
+  StoreNoWindow,  ///< store windows join only loops with a load window
+};
+
+Uncollected uncollected(const AccessExpr &A, AccessShape Shape) {
+  if (Shape == AccessShape::Other || A.Space != MemorySpace::Global)
+    return Uncollected::None;
+  if (A.isTransfer())
+    return Uncollected::Transfer;
+  if (Shape == AccessShape::Transposed)
+    return A.IsStore ? Uncollected::None : Uncollected::TransposedRead;
+  if (Shape == AccessShape::Column)
+    return Uncollected::RuntimeStride;
+  if (Shape == AccessShape::Chunk && A.IsStore)
+    return Uncollected::StoreNoWindow;
+  return Uncollected::None;
+}
+
+StringRef describe(Uncollected Why) {
+  switch (Why) {
+  case Uncollected::None:
+    break;
+  case Uncollected::Transfer:
+    return "part of a memory transfer (memcpy) the compiler made of the "
+           "copy: no staging moves a transfer's bytes";
+  case Uncollected::TransposedRead:
+    return "a transposed read: only transposed stores are staged through a "
+           "tile";
+  case Uncollected::RuntimeStride:
+    return "a lane stride known only at run time (a row pitch), one element "
+           "a thread: element stagings need a constant stride, windows a "
+           "loop walking the row";
+  case Uncollected::StoreNoWindow:
+    return "a chunk store no store window takes: they join only the loops "
+           "whose loads a chunk window takes";
+  }
+  return "";
+}
+
 /// The scope's file as a path that names it from here: clang may record a
 /// file outside its working directory relative to a common ancestor (the
 /// directory beside it), e.g. "st/k.cu" in "/tmp" for /tmp/st/k.cu.
@@ -457,6 +503,15 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
       (*J.getAsObject())["left_out"] = It->second;
     if (auto It = PromotionOf.find(A.Inst); It != PromotionOf.end())
       (*J.getAsObject())["promotion"] = It->second;
+    auto InGroup = GroupOf.find(A.Inst);
+    bool Copied = InGroup != GroupOf.end() &&
+                  (Groups[InGroup->second].Transformed ||
+                   Groups[InGroup->second].legal());
+    if (!Copied && !StagingOf.count(A.Inst) && !PromotionOf.count(A.Inst))
+      if (Uncollected Why = uncollected(A, accessShape(A, Info));
+          Why != Uncollected::None &&
+          accessClass(A) == StringRef("uncoalesced"))
+        (*J.getAsObject())["uncollected"] = describe(Why);
     Accesses.push_back(std::move(J));
   }
   json::Array GroupsJSON;
