@@ -161,9 +161,9 @@ StringRef describe(Uncollected Why) {
     return "a transposed read: only transposed stores are staged through a "
            "tile";
   case Uncollected::RuntimeStride:
-    return "a lane stride known only at run time (a row pitch), one element "
-           "a thread: element stagings need a constant stride, windows a "
-           "loop walking the row";
+    return "a lane stride known only at run time (a row pitch): element "
+           "stagings need a constant stride, and windows a loop that walks "
+           "the row by its iterations";
   case Uncollected::StoreNoWindow:
     return "a chunk store no store window takes: they join only the loops "
            "whose loads a chunk window takes";
