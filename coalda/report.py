@@ -130,8 +130,8 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]],
         if access["coalesced"]:
             return "already coalesced", "dim"
         # A computed store is no copy: what matters is why no staging takes it.
-        if group.get("missed") == "ComputedValue" and access.get("shape") in SHAPE_VERDICTS:
-            return "not staged: " + SHAPE_VERDICTS[access["shape"]], "yellow"
+        if group.get("missed") == "ComputedValue" and (verdict := shape_verdict(access)):
+            return verdict, "yellow"
         return "left alone: " + group["reason"], "yellow"
     if access.get("class") == "unknown" or access["lane"] == "unknown":
         return "unknown: " + access.get("reason", "?"), "red"
@@ -149,17 +149,28 @@ def action(access: dict[str, Any], groups: list[dict[str, Any]],
     if access["lane"] == "warp":
         return ("uncoalesced (read lane by lane: COALDA rewrites addresses linear in "
                 "threadIdx.x)"), "yellow"
-    if access.get("shape") in SHAPE_VERDICTS:
-        return "not staged: " + SHAPE_VERDICTS[access["shape"]], "yellow"
+    if verdict := shape_verdict(access):
+        return verdict, "yellow"
     return "uncoalesced, not part of a copy", "yellow"
+
+
+def shape_verdict(access: dict[str, Any]) -> str | None:
+    """Why no staging takes an uncoalesced access: what its shape says (with
+    advice for the source), else the collectors' rule the pass names
+    (`uncollected`: a memory transfer, which has no shape of its own)."""
+    if access.get("shape") in SHAPE_VERDICTS:
+        return "not staged: " + SHAPE_VERDICTS[access["shape"]]
+    if access.get("uncollected"):
+        return "not staged: " + access["uncollected"]
+    return None
 
 
 # Why an uncoalesced access that no copy and no staging takes is left alone,
 # by its shape (the report's `shape`).
 SHAPE_VERDICTS = {
     "chunk": ("a per-thread chunk of run-time length (the lane stride is a run-time value, "
-              "the offset advances with a loop): COALDA moves the loads of such chunks through a "
-              "shared-memory window, not the stores"),
+              "the offset advances with a loop): COALDA moves such chunks through a shared-memory "
+              "window, the stores where the loop's loads have one"),
     "column": ("each thread touches one element at a run-time stride (a matrix column): "
                "no tile of the block's accesses is contiguous; walk rows with consecutive threads "
                "or store the matrix transposed"),

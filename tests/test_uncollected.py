@@ -12,6 +12,8 @@ from pathlib import Path
 
 from conftest import REPO, TESTCASES, run_cli
 
+from coalda.report import action
+
 sys.path.insert(0, str(REPO / "scripts"))
 import corpus_census  # noqa: E402
 
@@ -63,6 +65,11 @@ def test_each_rule_is_named(tmp_path: Path) -> None:
     for name, reason in expected.items():
         accesses = uncoalesced(found[name])
         assert accesses and all(a.get("uncollected", "").startswith(reason) for a in accesses), (name, accesses)
+        # the findings' verdict says why, by the shape's words and advice
+        kernel = found[name]
+        for access in accesses:
+            verdict, _ = action(access, kernel["groups"], kernel.get("stagings"), kernel.get("promotions"))
+            assert verdict.startswith("not staged: "), (name, verdict)
     assert all("uncollected" not in a for k in found.values() for a in k["accesses"] if a["class"] != "uncoalesced")
 
 
@@ -75,6 +82,12 @@ def test_a_transfer_is_named() -> None:
     for kernel in twice:
         accesses = uncoalesced(kernel)
         assert len(accesses) == 6 and all(a["uncollected"].startswith(TRANSFER) for a in accesses), kernel["name"]
+        # the findings say the rule (a transfer has no shape verdict of its
+        # own: before, "uncoalesced, not part of a copy" or the copy group's
+        # "not a pure copy")
+        for access in accesses:
+            verdict, _ = action(access, kernel["groups"], kernel.get("stagings"), kernel.get("promotions"))
+            assert verdict == "not staged: " + access["uncollected"], verdict
 
 
 def test_what_a_rewrite_takes_is_never_uncollected() -> None:
