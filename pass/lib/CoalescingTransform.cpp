@@ -600,12 +600,12 @@ bool transformKernelOf(Function &Kernel, FunctionAnalysisManager &FAM,
   return adoptCopy(Kernel, Copy, Changed, FAM);
 }
 
-/// What launches until the run-time measurement is in (the report's
-/// `launch.until_measured`).
-StringRef untilMeasured(const GridVariantResult &Result) {
+/// What launches until the run-time measurement is in, Kernel naming the
+/// kernel itself (the report says "original", the remark "kernel").
+StringRef untilMeasured(const GridVariantResult &Result, StringRef Kernel) {
   if (Result.Form == GridVariantForm::Rewrite)
     return "rewrite";
-  return Result.Preferred ? "variant" : "original";
+  return Result.Preferred ? "variant" : Kernel;
 }
 
 /// The remark on Kernel's launch: reshaped, chosen at run time against its
@@ -629,8 +629,7 @@ void remarkLaunch(Function &Kernel, const GridVariantResult &Result,
     if (Rewrite)
       R << describe(Kept) << "; ";
     return R << describeReshaped(Result.Form) << " (" << describe(Result.Form)
-             << "); until measured, the "
-             << (Rewrite ? "rewrite" : Result.Preferred ? "variant" : "kernel");
+             << "); until measured, the " << untilMeasured(Result, "kernel");
   });
 }
 
@@ -648,7 +647,7 @@ json::Object launchJSON(const GridVariantResult &Result,
     Launch["variant"] = Result.Variant->getName().str();
     Launch["form"] = formName(Result.Form);
     Launch["does"] = describe(Result.Form);
-    Launch["until_measured"] = untilMeasured(Result);
+    Launch["until_measured"] = untilMeasured(Result, "original");
   }
   return Launch;
 }

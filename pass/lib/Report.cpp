@@ -202,7 +202,10 @@ std::optional<WarpPattern> sharedPattern(const AccessExpr &A) {
   return P;
 }
 
-json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
+/// A's entry in the report; Collected: a copy, staging, window or
+/// promotion holds it (else an uncoalesced access says why none does).
+json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info,
+                       bool Collected) {
   json::Object O;
   O["expr"] = Info.exprString(A);
   // The buffer, also when the address within it cannot be read.
@@ -238,8 +241,13 @@ json::Value accessJSON(const AccessExpr &A, const CoalescingInfo &Info) {
   if (A.VectorWidth)
     O["vector"] = (int64_t)A.VectorWidth;
   O["space"] = A.Space == MemorySpace::Shared ? "shared" : "global";
-  if (const char *Shape = shapeName(accessShape(A, Info)))
-    O["shape"] = Shape;
+  AccessShape Shape = accessShape(A, Info);
+  if (const char *Name = shapeName(Shape))
+    O["shape"] = Name;
+  if (Uncollected Why = uncollected(A, Shape);
+      !Collected && Why != Uncollected::None &&
+      accessClass(A) == StringRef("uncoalesced"))
+    O["uncollected"] = describe(Why);
   if (A.Warp) {
     // Read lane by lane: the counts themselves, and the pattern.
     O["lane"] = "warp";
@@ -492,7 +500,13 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
   };
   json::Array Accesses;
   for (const AccessExpr &A : Info.Accesses) {
-    json::Value J = accessJSON(A, Info);
+    auto InGroup = GroupOf.find(A.Inst);
+    bool Copied = InGroup != GroupOf.end() &&
+                  (Groups[InGroup->second].Transformed ||
+                   Groups[InGroup->second].legal());
+    json::Value J = accessJSON(A, Info,
+                               Copied || StagingOf.count(A.Inst) ||
+                                   PromotionOf.count(A.Inst));
     if (int64_t Line = LoopLine(A.Inst))
       (*J.getAsObject())["loop_line"] = Line;
     if (auto It = GroupOf.find(A.Inst); It != GroupOf.end())
@@ -503,15 +517,6 @@ json::Value kernelReport(const Function &F, const CoalescingInfo &Info,
       (*J.getAsObject())["left_out"] = It->second;
     if (auto It = PromotionOf.find(A.Inst); It != PromotionOf.end())
       (*J.getAsObject())["promotion"] = It->second;
-    auto InGroup = GroupOf.find(A.Inst);
-    bool Copied = InGroup != GroupOf.end() &&
-                  (Groups[InGroup->second].Transformed ||
-                   Groups[InGroup->second].legal());
-    if (!Copied && !StagingOf.count(A.Inst) && !PromotionOf.count(A.Inst))
-      if (Uncollected Why = uncollected(A, accessShape(A, Info));
-          Why != Uncollected::None &&
-          accessClass(A) == StringRef("uncoalesced"))
-        (*J.getAsObject())["uncollected"] = describe(Why);
     Accesses.push_back(std::move(J));
   }
   json::Array GroupsJSON;

@@ -453,15 +453,17 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   auto Original = [&] {
     return cudaLaunchKernel(Kernel, Grid, Block, Args, SharedMem, Stream);
   };
+  // The rewrite form's variant, the code as written: K's grid and arguments.
+  auto AsWrittenHere = [&] {
+    return cudaLaunchKernel(Variant, Grid, Block, Args, SharedMem, Stream);
+  };
   // The code as written and COALDA's: the kernel and its variant, but for
   // the rewrite form, whose kernel is the rewrite.
   Choice AsWritten = F == Form::Rewrite ? Choice::Variant : Choice::Original;
   Choice Coaldas = F == Form::Rewrite ? Choice::Original : Choice::Variant;
   int Device = 0;
-  if (pin() == 1 && F == Form::Rewrite)
-    return cudaLaunchKernel(Variant, Grid, Block, Args, SharedMem, Stream);
   if (pin() == 1)
-    return Original();
+    return AsWritten == Choice::Variant ? AsWrittenHere() : Original();
   if (cudaGetDevice(&Device) != 0) {
     cudaGetLastError();
     return Original();
@@ -509,8 +511,8 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   int Failed = 0;
   int Status =
       Use == Choice::Original ? Original()
-      : F == Form::Rewrite // the kernel as written takes K's own arguments
-          ? cudaLaunchKernel(Variant, Grid, Block, Args, SharedMem, Stream)
+      : F == Form::Rewrite
+          ? AsWrittenHere()
           : launchVariant(Variant, Reshaped, Grid, Block, Args, NumArgs,
                           SharedMem, Stream, Failed);
   if (Failed)
