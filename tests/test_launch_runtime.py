@@ -245,3 +245,30 @@ def test_random_captures_and_nested_launches(mock: Path, seed: int) -> None:
     # decided for good (which one depends on the nested launches' times,
     # which the mock's stream adds to the trials they start inside)
     assert len(set(kinds(lines)[-10:])) == 1, kinds(lines)
+
+
+@pytest.mark.parametrize("form", ["0", "1", "2"])
+@pytest.mark.parametrize("grid,block", [((5000, 0), 256), ((0, 1), 256), ((5000, 1), 0)])
+def test_an_empty_grid_or_block_launches_as_written(mock: Path, form: str, grid: tuple[int, int],
+                                                    block: int) -> None:
+    """A launch with a zero-sized grid or block (an empty input's grid, say)
+    is the program's own error, which cudaLaunchKernel reports as in a plain
+    build: the kernel launches as given, and the runtime computes no variant
+    grid (the rows form divided by the grid's y size: such a launch ended
+    the program with SIGFPE)."""
+    lines, _ = launches(mock, 10, grid, block, MOCK_FORM=form, MOCK_VAR_MS="0.5")
+    assert kinds(lines) == "O" * 10
+    assert all(f"grid {grid[0]},{grid[1]} block {block}" in ln for ln in lines if ln.startswith("launch")), lines
+
+
+def test_each_device_is_measured_on_its_own(mock: Path) -> None:
+    """Two devices, the launches alternating between them: each device's
+    configuration has its own trials and decision. One device: the runtime
+    does not ask which (cudaGetDevice on every launch was most of the
+    choice's cost, run 16), so the same launches share one entry."""
+    two, _ = launches(mock, 20, (5000, 1), MOCK_VAR_MS="0.5", MOCK_DEVICES="2", MOCK_ASKED="1")
+    trials = "OVVOVOOV"
+    assert kinds(two) == "".join(a + b for a, b in zip(trials, trials)) + "VVVV"
+    assert two[-1] == "device asked 20"
+    one, _ = launches(mock, 20, (5000, 1), MOCK_VAR_MS="0.5", MOCK_ASKED="1")
+    assert kinds(one) == trials + "V" * 12 and one[-1] == "device asked 0"

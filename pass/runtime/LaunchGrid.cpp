@@ -92,6 +92,7 @@ struct CoaldaDim3 {
 int cudaLaunchKernel(const void *Func, CoaldaDim3 Grid, CoaldaDim3 Block,
                      void **Args, size_t SharedMem, void *Stream);
 int cudaGetDevice(int *Device);
+int cudaGetDeviceCount(int *Count);
 int cudaDeviceGetAttribute(int *Value, int Attr, int Device);
 int cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks,
                                                   const void *Func,
@@ -218,6 +219,30 @@ bool reporting() {
 bool toolInjected() {
   return fromEnvironment(Injected, "CUDA_INJECTION64_PATH",
                          [](const char *Set) { return int(Set && *Set); });
+}
+
+int DeviceCount = -1;
+/// The calling thread's current device. A process that sees one device
+/// (most do; CUDA_VISIBLE_DEVICES) is on device 0 without asking: the
+/// question is a runtime call on every launch otherwise, and the bulk of
+/// the choice's cost once decided (docs/runs/launches/README.md, run 16).
+bool currentDevice(int &Device) {
+  int Count = __atomic_load_n(&DeviceCount, __ATOMIC_RELAXED);
+  if (Count < 0) {
+    if (cudaGetDeviceCount(&Count) != 0) {
+      cudaGetLastError();
+      Count = 0; // ask each time
+    }
+    __atomic_store_n(&DeviceCount, Count, __ATOMIC_RELAXED);
+  }
+  if (Count == 1) {
+    Device = 0;
+    return true;
+  }
+  if (cudaGetDevice(&Device) == 0)
+    return true;
+  cudaGetLastError();
+  return false;
 }
 
 unsigned sizeClass(unsigned GridX) {
@@ -461,13 +486,16 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   // the rewrite form, whose kernel is the rewrite.
   Choice AsWritten = F == Form::Rewrite ? Choice::Variant : Choice::Original;
   Choice Coaldas = F == Form::Rewrite ? Choice::Original : Choice::Variant;
+  // An empty grid or block is the launch's own error (cudaLaunchKernel
+  // reports it, as in a plain build): no entry, no variant grid (whose rows
+  // would divide by a zero y or z).
+  if (!Grid.x || !Grid.y || !Grid.z || !Block.x || !Block.y || !Block.z)
+    return Original();
   int Device = 0;
   if (pin() == 1)
     return AsWritten == Choice::Variant ? AsWrittenHere() : Original();
-  if (cudaGetDevice(&Device) != 0) {
-    cudaGetLastError();
+  if (!currentDevice(Device))
     return Original();
-  }
   Entry *E = entryFor(Variant, Device, Block, SharedMem,
                       sizeClass(Grid.x) * 32 + sizeClass(Grid.y * Grid.z));
   if (!E)

@@ -21,7 +21,9 @@
 // first, as another host thread could at that moment), MOCK_SEED=S (each
 // launch draws, from S, whether a global capture is under way, whether it
 // is of the launches' own stream, and whether its kernel launch starts
-// another launch first).
+// another launch first), MOCK_DEVICES=D (the devices the process sees, 1
+// by default; with more, launch K runs on device K mod D), MOCK_ASKED=1
+// (prints "device asked N" last: the calls to cudaGetDevice).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -81,8 +83,14 @@ int cudaLaunchKernel(const void *Func, CoaldaDim3 Grid, CoaldaDim3 Block, void *
   printf(" n %d\n", *static_cast<int *>(Args[1]));
   return 0;
 }
+static int Asked; // calls to cudaGetDevice
 int cudaGetDevice(int *Device) {
-  *Device = 0;
+  ++Asked;
+  *Device = Launch % int(envMs("MOCK_DEVICES", 1));
+  return 0;
+}
+int cudaGetDeviceCount(int *Count) {
+  *Count = int(envMs("MOCK_DEVICES", 1));
   return 0;
 }
 int cudaDeviceGetAttribute(int *Value, int, int) {
@@ -186,5 +194,7 @@ int main(int argc, char **argv) {
   Seed = uint64_t(envMs("MOCK_SEED", 0));
   for (Launch = 0; Launch < N; ++Launch)
     launchOnce(Launch);
+  if (getenv("MOCK_ASKED"))
+    printf("device asked %d\n", Asked);
   return 0;
 }
