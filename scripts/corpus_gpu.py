@@ -3,7 +3,8 @@
 
     tar xzf build/corpus.tar.gz -C /tmp
     python3 scripts/corpus_gpu.py /tmp/corpus --repeat 3 [--only A,B]
-        [--phase time|sanitize|all] [--shard K/N] [--budget SECONDS] [--no-ncu] --out corpus-run.json
+        [--phase time|sanitize|all] [--shard K/N] [--budget SECONDS] [--no-ncu]
+        [--tools memcheck,racecheck,synccheck] --out corpus-run.json
 
 Standard library only (Python 3.10+): the GPU machine has nvcc, ncu and
 compute-sanitizer but no clang and no .venv. The CUDA 12 runtime the
@@ -20,7 +21,8 @@ times its launches with events, which ncu's serialized launches distort:
 its choices are read in such a run, its kernels' times under ncu with the
 choice pinned, COALDA_LAUNCH=original or reshaped).
 sanitize: the coalda build of each program with rewritten kernels, once
-under compute-sanitizer memcheck and once under racecheck, on sanitize_args.
+under each compute-sanitizer tool of --tools (memcheck and racecheck by
+default; synccheck may be added), on sanitize_args.
 
 The JSON is rewritten after every program, so a run killed at its time limit
 keeps what it finished.
@@ -348,12 +350,16 @@ def trimmed(run: dict[str, Any], keep: int = 60) -> dict[str, Any]:
             "stdout_sha256": hashlib.sha256(stdout.encode()).hexdigest()}
 
 
+SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")
+
+
 def sanitize_program(root: Path, name: str, entry: dict[str, Any], sanitizer: str, env: dict[str, str],
-                     timeout: float, keep_logs: Path | None) -> dict[str, Any]:
+                     timeout: float, keep_logs: Path | None,
+                     tools: tuple[str, ...] = ("memcheck", "racecheck")) -> dict[str, Any]:
     recipe = entry["recipe"]
     args = list(recipe.get("sanitize_args") or recipe["args"])
     result: dict[str, Any] = {}
-    for tool in ("memcheck", "racecheck"):
+    for tool in tools:
         cwd, failed = fresh_copy(root / name / "src", recipe.get("setup", ""), env)
         if failed:
             return {"error": f"setup failed before {tool}", "setup": failed}
@@ -399,6 +405,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--budget", type=float, default=0, help="start no program after this many seconds")
     ap.add_argument("--keep-logs", type=Path, default=None, help="copy every ncu and sanitizer log here")
     ap.add_argument("--run-timeout", type=float, default=300, help="seconds one run may take (default 300)")
+    ap.add_argument("--tools", default="memcheck,racecheck",
+                    help="comma-separated compute-sanitizer tools of the sanitize phase (default memcheck,racecheck; "
+                         "synccheck may be added)")
     ap.add_argument("--no-ncu", action="store_true",
                     help="time phase without ncu: verification, wall time and stderr only (a reshaped build's "
                          "run-time choices, which ncu's serialized launches would distort)")
@@ -417,6 +426,10 @@ def main(argv: list[str]) -> int:
         return fail(f"{manifest_path} not found (unpack build/corpus.tar.gz first)")
     if opts.repeat < 1:
         return fail("--repeat must be at least 1")
+    tools = tuple(t for t in opts.tools.split(",") if t)
+    unknown = [t for t in tools if t not in SANITIZER_TOOLS]
+    if unknown or not tools:
+        return fail(f"--tools takes {', '.join(SANITIZER_TOOLS)}, not {opts.tools!r}")
     try:
         manifest = json.loads(manifest_path.read_text())
         programs = {n: e for n, e in manifest["programs"].items() if e.get("built")}
@@ -464,7 +477,7 @@ def main(argv: list[str]) -> int:
                                          opts.keep_logs)
         if opts.phase in ("sanitize", "all") and entry.get("rewritten_kernels"):
             record["sanitize"] = sanitize_program(opts.dir, name, entry, str(sanitizer), env, opts.run_timeout,
-                                                 opts.keep_logs)
+                                                 opts.keep_logs, tools)
         out["programs"][name] = record
         write_json(opts.out, out)
     out["elapsed_s"] = round(time.monotonic() - started, 1)

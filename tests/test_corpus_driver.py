@@ -314,3 +314,30 @@ def test_report_rechecks_recorded_outputs_with_the_current_recipe(tmp_path: Path
     cut = [{**r, "stdout_lines": 500} for r in runs]
     kept = corpus.rechecked("p", {**timed, "runs": cut}, corpus_dir)
     assert not kept["rechecked"] and kept["verified"] is False
+
+
+def test_gpu_script_sanitizes_with_the_tools_asked(tmp_path: Path) -> None:
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    executable(tools / "compute-sanitizer", FAKE_SANITIZER)
+    root = tmp_path / "corpus"
+    recipe = {"dir": "x", "sources": ["main.cu"], "args": ["4"], "sanitize_args": ["2"], "verify": "PASS",
+              "compare": "stdout", "setup": "echo data > input.txt"}
+    (root / "p" / "src").mkdir(parents=True)
+    executable(root / "p" / "coalda", FAKE_PROGRAM)
+    kernels = [{"name": "k", "symbol": "_Z1kv", "kinds": ["copy"]}]
+    (root / "manifest.json").write_text(json.dumps(
+        {"commit": "abc", "programs": {"p": {"built": True, "recipe": recipe, "rewritten_kernels": kernels}}}))
+    env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+    script = [sys.executable, str(REPO / "scripts" / "corpus_gpu.py"), str(root), "--phase", "sanitize"]
+    out = tmp_path / "run.json"
+    proc = subprocess.run([*script, "--tools", "memcheck,synccheck", "--out", str(out)], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    sanitized = json.loads(out.read_text())["programs"]["p"]["sanitize"]
+    assert sorted(sanitized) == ["memcheck", "synccheck"]
+    assert sanitized["synccheck"] == {"exit": 0, "count": 0, "wall_s": sanitized["synccheck"]["wall_s"],
+                                      "verified": True}
+    proc = subprocess.run([*script, "--tools", "memcheck,initcheck", "--out", str(out)], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "not 'memcheck,initcheck'" in proc.stderr

@@ -18,8 +18,11 @@
 // then "launch_overhead <pixels> <us per launch>": copy_naive at 256 threads
 // launched 10,000 times back to back, host wall time per launch (the cost
 // of the run-time choice: 2^16 pixels, a grid the device holds at once, so
-// the original; 2^22, reshaped), and last "# env COALDA_LAUNCH=<value or
-// unset>" (documents the run only).
+// the original; 2^22, reshaped); then "launch_cost <kernel> <form>
+// stub_us <a> direct_us <b> extra_us <a - b> wall_us <c> <d>" per kernel of
+// each form of the choice (below, launchCost), with "cuda_get_device_ns
+// <ns>" before them (what cudaGetDevice costs), and last "# env
+// COALDA_LAUNCH=<value or unset>" (documents the run only).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -56,6 +59,18 @@ __global__ void transpose_naive(float *out, const float *in, int width, int heig
 __global__ void copy_float(float *out, const float *in, int n) {   // the reference copy kernel
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i];
+}
+// A kernel of the rewrite form (staged through warp tiles, kept as written
+// beside its rewrite in a reshape build): records updated in place, 12 of
+// their 24 bytes written.
+struct Particle { float x, y, z, vx, vy, vz; };
+__global__ void advance(Particle *p, int n, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    p[i].x += p[i].vx * dt;
+    p[i].y += p[i].vy * dt;
+    p[i].z += p[i].vz * dt;
+  }
 }
 
 // argv[2] = "small": 2^20 pixels and a 1024x1024 transpose, for the
@@ -155,6 +170,114 @@ static void series(const char *name, const char *block, Op op, size_t bytes, int
   fflush(stdout);
 }
 
+// The run-time choice's cost on the host, per form of the choice, in one
+// process: one kernel on one block (the GPU runs it faster than the host
+// launches it) launched 10,000 times back to back through its stub
+// (<<<>>>: the choice, in a reshape build) and as many times through
+// cudaLaunchKernel (no choice: the kernel itself), alternating, 7 times each
+// (after 100 launches, so that the choice has decided). stub_us and
+// direct_us: the host's time to issue one launch, the median of the 7
+// (before the synchronization, so not the GPU's); wall_us: the same with the
+// synchronization. In a plain build both paths are clang's: extra_us there
+// is the measurement's noise.
+template <typename Stub, typename Direct>
+static void launchCost(const char *name, const char *form, Stub stub, Direct direct) {
+  const int kLaunches = 10000, kRounds = 7;
+  for (int k = 0; k < 100; ++k) stub();
+  CK(cudaDeviceSynchronize());
+  std::vector<double> issue[2], wall[2];
+  for (int round = 0; round < kRounds; ++round)
+    for (int path = 0; path < 2; ++path) {
+      auto start = std::chrono::steady_clock::now();
+      for (int k = 0; k < kLaunches; ++k) {
+        if (path == 0) stub();
+        else direct();
+      }
+      auto issued = std::chrono::steady_clock::now();
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      auto done = std::chrono::steady_clock::now();
+      issue[path].push_back(std::chrono::duration<double, std::micro>(issued - start).count() / kLaunches);
+      wall[path].push_back(std::chrono::duration<double, std::micro>(done - start).count() / kLaunches);
+    }
+  auto median = [](std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; };
+  double stub_us = median(issue[0]), direct_us = median(issue[1]);
+  printf("launch_cost %-16s %-7s stub_us %.3f direct_us %.3f extra_us %.3f wall_us %.3f %.3f\n", name, form,
+         stub_us, direct_us, stub_us - direct_us, median(wall[0]), median(wall[1]));
+  fflush(stdout);
+}
+
+static void launchCosts() {
+  // What the choice asks on every launch where the process sees several
+  // devices: the current device (cudaGetDevice), 1,000,000 times.
+  int device = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (int k = 0; k < 1000000; ++k) CK(cudaGetDevice(&device));
+  printf("cuda_get_device_ns %.1f\n",
+         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / 1e6);
+  // flat form: 256 pixels, one block (a grid the device holds: the
+  // original through the choice)
+  unsigned char *dst = nullptr;
+  CK(cudaMalloc(&dst, 3 * 256 + kGuard));
+  CK(cudaMemset(dst, 0xAB, 3 * 256 + kGuard));
+  Pixel *pd = (Pixel *)dst;
+  const Pixel *ps = (const Pixel *)d_src;
+  launchCost("copy_naive", "flat", [&] { copy_naive<<<1, 256>>>(pd, ps); }, [&] {
+    void *args[] = {&pd, &ps};
+    cudaLaunchKernel((const void *)copy_naive, dim3(1), dim3(256), args, 0, 0);
+  });
+  std::vector<unsigned char> got(3 * 256 + kGuard);
+  CK(cudaMemcpy(got.data(), dst, got.size(), cudaMemcpyDeviceToHost));
+  bool ok = memcmp(got.data(), h_src.data(), 3 * 256) == 0;
+  for (size_t k = 3 * 256; k < got.size(); ++k) ok = ok && got[k] == 0xAB;
+  CK(cudaFree(dst));
+  // tile form: a 32x32 transpose on 32x8 blocks (4 blocks, or 1 tile)
+  float *out = nullptr;
+  CK(cudaMalloc(&out, 32 * 32 * sizeof(float)));
+  const float *in = (const float *)d_src;
+  int side = 32;
+  launchCost("transpose_naive", "tile", [&] { transpose_naive<<<dim3(1, 4), dim3(32, 8)>>>(out, in, side, side); },
+             [&] {
+               void *args[] = {&out, &in, &side, &side};
+               cudaLaunchKernel((const void *)transpose_naive, dim3(1, 4), dim3(32, 8), args, 0, 0);
+             });
+  std::vector<float> t(32 * 32);
+  CK(cudaMemcpy(t.data(), out, t.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  const float *h_in = (const float *)h_src.data();
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 32; ++x) ok = ok && memcmp(&t[x * 32 + y], &h_in[y * 32 + x], sizeof(float)) == 0;
+  CK(cudaFree(out));
+  // rewrite form: 256 particles updated in place, one block; dt = 0.5 makes
+  // each product exact, so the host repeats the launches bit for bit
+  const int n = 256;
+  std::vector<Particle> host(n);
+  for (int k = 0; k < n; ++k)
+    host[k] = {float(k), float(2 * k), float(3 * k), 0.25f * (k % 7), -0.5f * (k % 5), 0.125f * (k % 3)};
+  Particle *p = nullptr;
+  CK(cudaMalloc(&p, n * sizeof(Particle)));
+  CK(cudaMemcpy(p, host.data(), n * sizeof(Particle), cudaMemcpyHostToDevice));
+  float dt = 0.5f;
+  int count = n;
+  long launched = 0;
+  launchCost("advance", "rewrite", [&] { advance<<<1, 256>>>(p, count, dt); ++launched; }, [&] {
+    void *args[] = {&p, &count, &dt};
+    cudaLaunchKernel((const void *)advance, dim3(1), dim3(256), args, 0, 0);
+    ++launched;
+  });
+  std::vector<Particle> back(n);
+  CK(cudaMemcpy(back.data(), p, n * sizeof(Particle), cudaMemcpyDeviceToHost));
+  for (long l = 0; l < launched; ++l)
+    for (auto &q : host) {
+      q.x += q.vx * dt;
+      q.y += q.vy * dt;
+      q.z += q.vz * dt;
+    }
+  ok = ok && memcmp(back.data(), host.data(), n * sizeof(Particle)) == 0;
+  CK(cudaFree(p));
+  printf("launch_cost_verdict %s\n", ok ? "ok" : "MISMATCH");
+  if (!ok) g_failed = true;
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) {
     g_reps = atoi(argv[1]);
@@ -217,6 +340,8 @@ int main(int argc, char **argv) {
     printf("launch_overhead %d %.3f\n", pixels, us / 10000);
     CK(cudaFree(dst));
   }
+  if (kPixels == (1 << 26))
+    launchCosts();
   CK(cudaFree(d_src));
   const char *env = getenv("COALDA_LAUNCH");
   printf("# env COALDA_LAUNCH=%s\n", env ? env : "unset");

@@ -2,9 +2,9 @@
 # Builds what docs/runs/launches/run.sh runs, into .device/launches (carry
 # .device and .whl): the probes docs/probe/launch_reshape.cu and
 # launch_concurrency.cu three ways (plain: -fno-coalda; coalda: the default
-# build; reshape: -fcoalda-reshape), the CUDA 12 runtime they link, and (run
-# 3 on) the corpus programs whose rewritten kernels take a variant, built with
-# -fcoalda-reshape (build/corpus-reshape.tar.gz; carry it too).
+# build; reshape: -fcoalda-reshape), the CUDA 12 runtime they link, the
+# adversaries' variants, and the corpus programs with rewritten kernels, built
+# with -fcoalda-reshape (build/corpus-reshape.tar.gz; carry it too).
 # (launch_concurrency's std::thread needs no -pthread: glibc 2.34 on has
 # pthread_create in libc; coalda cc would pass -pthread to each step.)
 set -euo pipefail
@@ -38,8 +38,10 @@ for path in sys.argv[1:]:
 EOF
 # the CUDA 12 runtime the builds link (the GPU machine has CUDA 13's)
 cp -L "$(.venv/bin/python -c 'from coalda.driver.cc import find_cudart; from coalda.driver.toolchain import cuda_path; print(find_cudart(cuda_path()))')" "$out/libcudart.so.12"
-# the corpus programs whose kernels take a variant (`coalda analyze
-# --pass-arg=-coalda-reshape-launches` over the corpus, with the census's
-# flags): run 3a also had matrixT and both Rodinia gaussians, whose block-loop
-# variants the cost rule refuses since
-.venv/bin/python scripts/corpus.py build --reshape --only aligned-types,matrixT --out build/corpus-reshape
+# the adversaries' variants (prepare_variants.py), and every corpus program
+# with a rewritten kernel (the census's), built with -fcoalda-reshape: five
+# kernels take a grid variant (aligned-types' flat copies, matrixT's tile),
+# the others the rewrite form (run 10 on)
+.venv/bin/python docs/runs/launches/prepare_variants.py grid_variants flat_variants tile_variants
+.venv/bin/python scripts/corpus.py build --reshape --only aligned-types,dslash,interleave,layout,lulesh,matrixT,\
+nbody,page-rank,pso,rodinia-gaussian16,rodinia-gaussian32,scan2,softmax,sph --out build/corpus-reshape

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Reshaped launches on the GPU machine (OUT set; carry .device, .whl and
-# build/corpus-reshape.tar.gz, built by prepare.sh and prepare_variants.py):
-# the probe's three builds, alternating, twice; the reshaped build with its
-# choices printed (COALDA_LAUNCH_REPORT=1) and pinned to each kernel
-# (COALDA_LAUNCH); the reshaped build at the small size under memcheck,
-# racecheck and synccheck; the same for docs/probe/launch_concurrency.cu (the
-# choice under host threads, streams, graphs and the default stream; each
-# build once); the adversaries' grid variants against their
-# originals on the GPU; the corpus programs whose kernels take a variant,
-# built with -fcoalda-reshape, timed against their plain builds (the choice
-# printed) and under memcheck and racecheck.
+# build/corpus-reshape.tar.gz, built by prepare.sh): the probe's three builds,
+# alternating, twice; the reshaped build with its choices printed
+# (COALDA_LAUNCH_REPORT=1) and pinned to each kernel (COALDA_LAUNCH); the
+# reshaped build at the small size under memcheck, racecheck and synccheck;
+# the same for docs/probe/launch_concurrency.cu (the choice under host
+# threads, streams, graphs and the default stream; each build once); the
+# adversaries' grid, flat and tile variants against their originals on the
+# GPU; matrixT's own timing of its kernels; every corpus program with a
+# rewritten kernel, built with -fcoalda-reshape, timed against its plain
+# build with the choice free and printed (corpus-choice; corpus-time: under
+# ncu, pinned to the variants), and under memcheck, racecheck and synccheck
+# with the choice free (four processes at once: the sanitizers' time is the
+# host's).
 #   bash docs/runs/launches/run.sh [PART...]   PART: probe, concurrency,
 #       variants, variants-sanitize, matrixT, corpus-time, corpus-choice,
 #       corpus-sanitize (default: all, in that order); CORPUS_ONLY=NAME,...
@@ -58,7 +61,8 @@ for stem_sizes in grid_variants:1000,100000 flat_variants:1000 tile_variants:70,
   step "variants-$stem" 150 python3 docs/runs/launches/check_variants_gpu.py 2 ${stem_sizes#*:} $stem \
     > "$OUT/variants-$stem.txt" 2>&1
 done
-# the same comparisons (one seed, the spec's size) under each sanitizer
+# the same comparisons (one seed, the spec's size) under each sanitizer, in
+# the background (waited for at the end): their time is the host's
 for stem_size in grid_variants:1000 flat_variants:1000 tile_variants:100; do
   stem=${stem_size%%:*}
   want variants-sanitize && [ -f "$d/variants/$stem.sigs.json" ] || continue
@@ -66,7 +70,7 @@ for stem_size in grid_variants:1000 flat_variants:1000 tile_variants:100; do
     step "$tool-$stem" 200 compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
       python3 docs/runs/launches/check_variants_gpu.py 1 ${stem_size#*:} $stem > "$OUT/variants-$stem-$tool.txt" 2>&1
   done
-done
+done &
 mkdir -p /tmp/r && tar xzf build/corpus-reshape.tar.gz -C /tmp/r
 # Under ncu the choice's events time ncu's serialized launches (run 3a):
 # the kernels are timed with the choice pinned to the variants, and the
@@ -87,9 +91,21 @@ if want matrixT; then
 fi
 want corpus-time && COALDA_LAUNCH=reshaped step "corpus-time" 240 python3 scripts/corpus_gpu.py \
   /tmp/r/corpus-reshape --repeat 3 --phase time --out "$OUT/corpus-reshape-time.json"
-want corpus-choice && COALDA_LAUNCH_REPORT=1 step "corpus-choice" 400 python3 scripts/corpus_gpu.py \
-  /tmp/r/corpus-reshape --repeat 3 --phase time --no-ncu --budget 380 --out "$OUT/corpus-reshape-choice.json"
-want corpus-sanitize && COALDA_LAUNCH=reshaped step "corpus-sanitize" 300 python3 scripts/corpus_gpu.py \
-  /tmp/r/corpus-reshape --phase sanitize --run-timeout 120 ${CORPUS_ONLY:+--only $CORPUS_ONLY} \
-  --out "$OUT/corpus-reshape-sanitize.json"
+want corpus-choice && COALDA_LAUNCH_REPORT=1 step "corpus-choice" 300 python3 scripts/corpus_gpu.py \
+  /tmp/r/corpus-reshape --repeat 2 --phase time --no-ncu --budget 240 --out "$OUT/corpus-reshape-choice.json" \
+  > "$OUT/corpus-choice-stdout.txt" 2>&1
+# the sanitizers, the choice free (compute-sanitizer injects nothing the
+# runtime reads as a profiler, so its trials run both codes under the tool)
+if want corpus-sanitize; then
+  groups=${CORPUS_ONLY:-aligned-types sph,dslash interleave,layout,lulesh,matrixT,nbody
+    page-rank,pso,rodinia-gaussian16,rodinia-gaussian32,scan2,softmax}
+  k=0
+  for only in $groups; do
+    k=$((k + 1))
+    COALDA_LAUNCH_REPORT=1 step "corpus-sanitize-$k" 480 python3 scripts/corpus_gpu.py /tmp/r/corpus-reshape \
+      --phase sanitize --tools memcheck,racecheck,synccheck --run-timeout 420 --only "$only" \
+      --out "$OUT/corpus-reshape-sanitize-$k.json" > "$OUT/corpus-sanitize-$k-stdout.txt" 2>&1 &
+  done
+fi
+wait
 cp docs/runs/launches/run.sh "$OUT/"
