@@ -52,7 +52,16 @@ def softmax_keeps_the_register_budget(program: Path, stderr: str) -> None:
         stderr[-3000:]
     [ptx] = [img.data for img in embedded_images(program) if img.kind == "ptx"]
     assert re.search(rb"\.entry _Z7softMax\w*\([^)]*\)\s*\.maxnreg 64\s*\{", ptx)
+    # its twin without the limit, which its stub launches where the block
+    # fits (the bounded form of pass/runtime/LaunchGrid.cpp)
+    assert re.search(rb"\.entry _Z7softMax\w*__coalda_grid\([^)]*\)\s*\{", ptx)
+    assert "its stub launches it without the limit where the launch's block allows" in stderr
+    # (the runtime, linked in and internal, may be inlined into the stub:
+    # its calls into the CUDA runtime show it)
+    nm = subprocess.run(["nm", str(program)], capture_output=True, text=True).stdout
+    assert re.search(r" U cudaOccupancyMaxActiveBlocksPerMultiprocessor\b", nm), "no launch through the runtime"
     text = program.parent / "embedded.ptx"
     text.write_bytes(ptx.rstrip(b"\0"))
     usage = registers.assemble(find_ptxas(), text, "sm_90", "/dev/null")
-    assert [u.registers <= 64 for k, u in usage.items() if k.startswith("_Z7softMax")] == [True]
+    assert [u.registers <= 64 for k, u in usage.items() if k.startswith("_Z7softMax") and "__coalda" not in k] == [True]
+    assert [u.registers > 64 for k, u in usage.items() if k.endswith("__coalda_grid")] == [True]

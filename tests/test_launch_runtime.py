@@ -272,3 +272,23 @@ def test_each_device_is_measured_on_its_own(mock: Path) -> None:
     assert two[-1] == "device asked 20"
     one, _ = launches(mock, 20, (5000, 1), MOCK_VAR_MS="0.5", MOCK_ASKED="1")
     assert kinds(one) == trials + "V" * 12 and one[-1] == "device asked 0"
+
+
+def test_the_bounded_form_launches_the_unlimited_kernel_where_it_fits(mock: Path) -> None:
+    """The bounded form (registers.py's twin: K limited to 64 registers so
+    that 1024 threads launch, the variant the same code without the limit)
+    is not measured: every launch runs the variant, on the launch's own grid
+    with its own arguments, wherever the device holds a block of it (its
+    occupancy; a failed query, as for a variant the device cannot load, is
+    cleared), else K; no events are made; the choice is said once.
+    COALDA_LAUNCH=original launches K."""
+    lines, said = launches(mock, 6, (5000, 1), MOCK_FORM="3", COALDA_LAUNCH_REPORT="1", MOCK_EVENTS="1")
+    assert kinds(lines) == "VVVVVV" and lines[0] == "launch variant grid 5000,1 block 256 args 2 n 0"
+    assert lines[-1] == "events created 0"
+    assert said.splitlines() == [
+        "coalda: _Z1kPfi: grid 5000 x 1 x 1, 256 threads a block: without its register limit (a block of it fits)"]
+    full, said = launches(mock, 6, (5000, 1), 1024, MOCK_FORM="3", MOCK_PER_SM="0", COALDA_LAUNCH_REPORT="1")
+    assert kinds(full) == "OOOOOO" and full[:2] == ["cleared an error", "launch original grid 5000,1 block 1024 n 0"]
+    assert "with its register limit (a block of it without the limit does not fit)" in said
+    pinned, _ = launches(mock, 6, (5000, 1), MOCK_FORM="3", COALDA_LAUNCH="original")
+    assert kinds(pinned) == "OOOOOO"

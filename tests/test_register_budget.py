@@ -105,5 +105,19 @@ def test_the_limit_goes_in_the_entry_directives() -> None:
     assert registers.own_bounds(limited) == {"k1", "k2"}
 
 
+def test_a_limited_kernel_keeps_a_twin_without_the_limit() -> None:
+    """coalda cc's twin: the whole entry, inner blocks included, copied
+    right after it under K + suffix, its parameters as they were; the limit
+    goes on K only, and a kernel not named gets no twin."""
+    nested = PTX.replace("{\n\tret;\n}\n.visible .entry k2", "{\n\t{ // callseq\n\t}\n\tret;\n}\n.visible .entry k2")
+    twinned = registers.with_limit(registers.with_twins(nested, {"k1"}, "__coalda_grid"), {"k1"})
+    k1, twin, k2 = twinned.split(".visible .entry ")[1:]
+    assert k1.startswith("k1(") and ".maxnreg 64" in k1 and k1.rstrip().endswith("}")
+    assert twin.startswith("k1__coalda_grid(\n\t.param .u64 k1_param_0\n)\n{\n\t{ // callseq\n\t}\n\tret;\n}")
+    assert ".maxnreg" not in twin and k2.startswith("k2(")
+    assert registers.with_twins(PTX, {"k2"}, "_t").count(".entry k2_t(") == 1
+    assert registers.with_twins(PTX, set(), "_t") == PTX
+
+
 # coalda cc's limit on a real program, with its -Wcoalda line: softmax, built by
 # its own Makefile (tests/test_corpus_makefiles.py).

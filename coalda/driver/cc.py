@@ -579,12 +579,13 @@ def _without_host_only(flags: list[str]) -> list[str]:
 
 
 def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx: Path, cubin: Path,
-                    flags: list[str], device: list[str | Path]) -> None:
+                    flags: list[str], device: list[str | Path], twins: bool = False) -> list[registers.Limited]:
     """PTX to CUBIN. A rewritten kernel that ptxas gives more than 64
     registers is compared with its original, compiled without the plugin
     (DEVICE, the plugin's flags left out): where the original takes at most
     64, it gets `.maxnreg 64` so that it still launches with 1024 threads
-    (registers.py)."""
+    (registers.py), and with TWINS a twin without the limit, which K's stub
+    launches where it fits (launches.BOUNDED). Returns the limited kernels."""
     what = f"ptxas could not assemble the device code of {source.path} for {arch}"
     if inv.verbose:
         print("coalda cc: " + shlex.join(registers.ptxas_argv(tools.ptxas, ptx, arch, cubin, flags)),
@@ -594,20 +595,24 @@ def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx
         # at -O0 the plugin does not run (clang's pipeline has no place for it)
         if (tools.plugin is None or inv.opt_level == "-O0" or not registers.wanted(flags)
                 or registers.within_limit(usage, arch)):
-            return
+            return []
         original = ptx.with_suffix(".original.ptx")
         _run([*_without_plugin(device), "-S", source.path, "-o", original],
              f"clang++-19 could not compile the device code of {source.path} for {arch} without the plugin",
              inv.verbose)
-        limited = registers.limit_crossings(tools.ptxas, original, ptx, arch, cubin, flags, usage)
+        limited = registers.limit_crossings(tools.ptxas, original, ptx, arch, cubin, flags, usage,
+                                            launches.SUFFIX if twins else "")
     except ToolFailed as exc:
         sys.stderr.write(exc.stderr)
         raise CoaldaError(f"{what} (exit {exc.returncode}); see the diagnostics above") from None
     if inv.summary:
         for x in limited:
+            twin = ("; its stub launches it without the limit where the launch's block allows" if twins
+                    else "")
             print(f"{source.path}: coalda: kernel {x.symbol}: limited to {x.limit} registers (.maxnreg): "
                   f"it took {x.after} after the rewrite and {x.before} before, and would no longer launch with "
-                  f"1024 threads", file=sys.stderr)
+                  f"1024 threads{twin}", file=sys.stderr)
+    return limited
 
 
 def _without_plugin(device: list[str | Path]) -> list[str | Path]:
@@ -708,6 +713,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     preferred: list[set[str]] = []
     tiles: list[set[str]] = []
     rewrites: list[set[str]] = []
+    bounded: list[set[str]] = []  # kernels limited in registers, with a twin
     for arch in inv.arches:
         ptx = scratch / f"{Path(source.path).stem}.{arch}.ptx"
         cubin = ptx.with_suffix(".cubin")
@@ -747,7 +753,11 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             preferred.append(launches.preferred_in_ptx(text))
             tiles.append(launches.tiles_in_ptx(text))
             rewrites.append(launches.rewrites_in_ptx(text))
-        assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device)
+        # a twin without the register limit where K has no variant of
+        # another form (a reshape build gives every rewritten kernel one)
+        limited = assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device,
+                                  twins=not reshape and launches.bounded_launches_wanted())
+        bounded.append({x.symbol for x in limited})
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
         images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
     blob = scratch / f"{Path(source.path).stem}.fatbin"
@@ -761,7 +771,10 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     relaunch = (launches.host_flags(tools.plugin, launches.agreed_variants(variants, tiles, rewrites),
                                     launches.common_variants(preferred), launches.common_variants(tiles),
                                     launches.common_variants(rewrites))
-                if reshape and tools.plugin is not None else [])
+                if reshape and tools.plugin is not None else
+                launches.host_flags(tools.plugin, launches.common_variants(bounded),
+                                    bounded=launches.common_variants(bounded))
+                if tools.plugin is not None else [])
     _compile_with_pch(inv, [*host, *inv.dep_flags, *relaunch, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob],
                       ["-c", source.path, "-o", str(obj)], f"clang++-19 could not compile the host code of {source.path}",
                       _host_pch_key(inv, host))

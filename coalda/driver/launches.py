@@ -109,20 +109,30 @@ def device_flags() -> list[str]:
     return ["-mllvm", "-coalda-reshape-launches", "-mllvm", "-coalda-choose-rewrites"]
 
 
+def bounded_launches_wanted() -> bool:
+    """Whether a kernel limited in registers keeps its twin without the
+    limit, launched where it fits (registers.py): not under
+    COALDA_REGISTER_TWINS=off (to measure what the limit costs everywhere)."""
+    return os.environ.get("COALDA_REGISTER_TWINS") != "off"
+
+
 def host_flags(plugin: Path, variants: list[str], preferred: Iterable[str] = (),
-               tiles: Iterable[str] = (), rewrites: Iterable[str] = ()) -> list[str]:
+               tiles: Iterable[str] = (), rewrites: Iterable[str] = (), bounded: Iterable[str] = ()) -> list[str]:
     """The host compile's flags that launch VARIANTS through the choice,
     those of PREFERRED (among them) until measured, those of TILES on the
     tile form's grid, those of REWRITES (the variant is the code as
-    written) on the launch's own."""
+    written) on the launch's own, those of BOUNDED (the variant is K
+    without its register limit) where a block of it fits."""
     if not variants:
         return []
     first = [k for k in variants if k in set(preferred)]
     tiled = [k for k in variants if k in set(tiles)]
     rewritten = [k for k in variants if k in set(rewrites)]
+    limited = [k for k in variants if k in set(bounded)]
     return ["-Xclang", "-load", "-Xclang", str(plugin), f"-fpass-plugin={plugin}",
             "-mllvm", f"-coalda-launch-variants={','.join(variants)}",
             *(["-mllvm", f"-coalda-launch-preferred={','.join(first)}"] if first else []),
             *(["-mllvm", f"-coalda-launch-tiles={','.join(tiled)}"] if tiled else []),
             *(["-mllvm", f"-coalda-launch-rewrites={','.join(rewritten)}"] if rewritten else []),
+            *(["-mllvm", f"-coalda-launch-bounded={','.join(limited)}"] if limited else []),
             "-mllvm", f"-coalda-launch-runtime={find_launch_runtime(plugin)}"]

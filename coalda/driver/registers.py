@@ -19,6 +19,15 @@ ptxas takes registers up to it (geglu 40 -> 52, sph 32 -> 48: fewer warps
 per SM), and an original over 64 could not launch at 1024 threads anyway
 (lulesh's integrateStress, 94 before the pass, would spill 600 bytes at 64).
 
+In a `coalda cc` build the limited kernel K also keeps a twin,
+`K__coalda_grid`, the same PTX without the limit (`with_twins`), and K's
+stub launches the twin wherever the device holds a block of it at the
+launch's block size (pass/runtime/LaunchGrid.cpp's bounded form, no
+measurement): the limit then costs only the launches that need it. On
+dslash (256 threads a block) the limit cost 20% (docs/runs/launches/README.md,
+run 10). Launches that do not go through K's stub run K, which launches
+everywhere its original did.
+
 COALDA_REGISTER_LIMIT=off leaves every kernel as ptxas sizes it (to measure
 what the limit costs, or for programs that never launch 1024 threads).
 
@@ -141,6 +150,41 @@ def with_limit(ptx: str, symbols: set[str], limit: int = LIMIT) -> str:
     return "".join(out) + ptx[last:]
 
 
+def _entry_end(ptx: str, body: int) -> int:
+    """Where the entry whose body opens at BODY ends (past its closing
+    brace): the body's inner blocks (a call sequence's) nest."""
+    depth = 0
+    for k in range(body, len(ptx)):
+        if ptx[k] == "{":
+            depth += 1
+        elif ptx[k] == "}":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+    raise ValueError("unbalanced braces in a PTX entry")
+
+
+def with_twins(ptx: str, symbols: set[str], suffix: str) -> str:
+    """PTX with a copy of each entry of SYMBOLS named symbol + SUFFIX, right
+    after it: the twin `coalda cc` keeps without the register limit
+    (launches.BOUNDED). Its parameters keep their names (an entry's
+    parameters are its own), and module-scope variables (shared tiles) are
+    the same ones, as for any two kernels that use one."""
+    out, last = [], 0
+    for symbol, _, body in _entries(ptx):
+        if symbol not in symbols:
+            continue
+        start = ptx.rindex(".entry", 0, body)
+        start = ptx.rfind("\n", 0, start) + 1  # the line's linkage (.visible)
+        end = _entry_end(ptx, body)
+        entry = ptx[start:end]
+        twin = re.sub(r"(\.entry\s+)" + re.escape(symbol) + r"(\s*\()", lambda m: m[1] + symbol + suffix + m[2],
+                      entry, count=1)
+        out += [ptx[last:end], "\n\n", twin]
+        last = end
+    return "".join(out) + ptx[last:]
+
+
 def wanted(flags: Sequence[str]) -> bool:
     """Whether the limit applies: not under COALDA_REGISTER_LIMIT=off, nor
     where ptxas's FLAGS bound every kernel already (--maxrregcount)."""
@@ -148,12 +192,15 @@ def wanted(flags: Sequence[str]) -> bool:
 
 
 def limit_crossings(ptxas: Path, before: Path, after: Path, arch: str, output: Path | str,
-                    flags: Sequence[str] = (), after_usage: dict[str, Usage] | None = None) -> list[Limited]:
+                    flags: Sequence[str] = (), after_usage: dict[str, Usage] | None = None,
+                    twin_suffix: str = "") -> list[Limited]:
     """Assembles AFTER (PTX after the pass) to OUTPUT; when a kernel crosses
     the line against BEFORE (the PTX without the pass), rewrites AFTER with
     the limit on those kernels and assembles it again. AFTER_USAGE: AFTER
     already assembled to OUTPUT (its usage), when the caller did. A user's
-    --maxrregcount among FLAGS bounds every kernel already: nothing is done."""
+    --maxrregcount among FLAGS bounds every kernel already: nothing is done.
+    TWIN_SUFFIX: each limited kernel also keeps a twin of that name without
+    the limit (with_twins), for a host that launches it where it fits."""
     if not wanted(flags):
         if after_usage is None:
             assemble(ptxas, after, arch, output, flags)
@@ -162,7 +209,7 @@ def limit_crossings(ptxas: Path, before: Path, after: Path, arch: str, output: P
         after_usage = assemble(ptxas, after, arch, output, flags)
     if within_limit(after_usage, arch):
         return []
-    return _limit(ptxas, before, after, arch, output, flags, after_usage)
+    return _limit(ptxas, before, after, arch, output, flags, after_usage, twin_suffix)
 
 
 def limit_rewritten(ptxas: Path, before: Path, after: Path, arch: str, rewritten: set[str]) -> list[Limited]:
@@ -179,11 +226,14 @@ def limit_rewritten(ptxas: Path, before: Path, after: Path, arch: str, rewritten
 
 
 def _limit(ptxas: Path, before: Path, after: Path, arch: str, output: Path | str, flags: Sequence[str],
-           after_usage: dict[str, Usage]) -> list[Limited]:
+           after_usage: dict[str, Usage], twin_suffix: str = "") -> list[Limited]:
     text = after.read_text()
     limit = limit_for(arch)
     limited = crossings(assemble(ptxas, before, arch, "/dev/null", flags), after_usage, own_bounds(text), limit)
     if limited:
-        after.write_text(with_limit(text, {x.symbol for x in limited}, limit))
+        symbols = {x.symbol for x in limited}
+        if twin_suffix:
+            text = with_twins(text, symbols, twin_suffix)
+        after.write_text(with_limit(text, symbols, limit))
         assemble(ptxas, after, arch, output, flags)
     return limited

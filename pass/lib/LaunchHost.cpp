@@ -20,7 +20,11 @@
 //     chooses at run time (LaunchGrid.cpp); preferred: K is in
 //     -coalda-launch-preferred, form: 1 when K is in -coalda-launch-tiles
 //     (a tile variant), 2 when in -coalda-launch-rewrites (the variant is
-//     the rewritten kernel, K the original: RewriteChoice.cpp), else 0;
+//     the kernel as written, K its rewrite: RewriteChoice.cpp), 3 when in
+//     -coalda-launch-bounded (K is limited in registers so that 1024
+//     threads launch, the variant is the same code without the limit,
+//     launched where the block allows it: coalda/driver/registers.py),
+//     else 0;
 //  3. the runtime's bitcode is linked in, its function made internal.
 // A K whose registration or launch is not in these forms is left as it is.
 // A direct `cudaLaunchKernel(K, ...)` written by the user, and launches of
@@ -83,6 +87,12 @@ static cl::list<std::string> LaunchRewrites(
              "the rewritten kernel itself, launched on the same grid against "
              "the original (coalda cc reads them from the PTX's "
              "K__coalda_rewrite)"));
+static cl::list<std::string> LaunchBounded(
+    "coalda-launch-bounded", cl::CommaSeparated,
+    cl::desc("Host side: those of -coalda-launch-variants given .maxnreg so "
+             "that blocks of 1024 threads launch, whose variant is the same "
+             "kernel without the limit (coalda cc passes those its "
+             "registers.py limited)"));
 static cl::opt<std::string>
     LaunchRuntime("coalda-launch-runtime",
                   cl::desc("Host side: the bitcode of the run-time choice "
@@ -98,6 +108,7 @@ enum class LaunchForm : uint32_t {
   Rows = 0,    ///< fewer blocks in x, the original x size appended
   Tiles = 1,   ///< 32x32 tiles of blocks, the original x and y sizes appended
   Rewrite = 2, ///< the original grid and arguments (RewriteChoice.cpp)
+  Bounded = 3, ///< the same, the variant K without its register limit
 };
 
 /// Kernel's variant form, as the device code marked it.
@@ -106,6 +117,8 @@ LaunchForm formOf(StringRef Kernel) {
     return LaunchForm::Tiles;
   if (is_contained(LaunchRewrites, Kernel))
     return LaunchForm::Rewrite;
+  if (is_contained(LaunchBounded, Kernel))
+    return LaunchForm::Bounded;
   return LaunchForm::Rows;
 }
 

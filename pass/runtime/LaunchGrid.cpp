@@ -22,7 +22,14 @@
 //     depends on the launch (a block shape, a size), and the variant the
 //     kernel as written: the same grid, the same arguments. Its measurement
 //     chooses between the rewrite and no rewrite; "original" in the pins
-//     and the report is then the variant.
+//     and the report is then the variant;
+//   - bounded (coalda/driver/registers.py): the kernel is a rewrite given
+//     `.maxnreg` so that blocks of 1024 threads launch, and the variant the
+//     same code without the limit, as ptxas sizes it (dslash: 20% faster,
+//     docs/runs/launches/README.md, run 10). No measurement: the variant
+//     wherever the device runs a block of it at the launch's block size
+//     (its occupancy), else the kernel; COALDA_LAUNCH=original launches the
+//     kernel.
 //
 // The choice, per launch configuration (device, variant, threads a block
 // and the block's x size, dynamic shared memory, the grid's rows (y * z)
@@ -139,6 +146,7 @@ enum class Form : uint32_t {
   Rows = 0,  ///< fewer blocks in x; the original grid's x size appended
   Tiles = 1, ///< a 32x32 tile of original blocks per block; x and y sizes
   Rewrite = 2, ///< the original grid and arguments: the kernel as written
+  Bounded = 3, ///< the same; the kernel without its register limit
 };
 
 Form formOf(uint32_t VariantForm) {
@@ -147,6 +155,8 @@ Form formOf(uint32_t VariantForm) {
     return Form::Tiles;
   case uint32_t(Form::Rewrite):
     return Form::Rewrite;
+  case uint32_t(Form::Bounded):
+    return Form::Bounded;
   default:
     return Form::Rows;
   }
@@ -252,9 +262,9 @@ unsigned sizeClass(unsigned GridX) {
   return Class;
 }
 
-/// A new entry's measured parts: the occupancy and the trials' events.
-/// Called without the lock.
-void prepare(Entry &E) {
+/// A new entry's measured parts: the occupancy and, for a form that times
+/// its trials, their events. Called without the lock.
+void prepare(Entry &E, bool Timed) {
   int PerSM = 0, SMs = 0;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&PerSM, E.Variant,
                                                     E.Threads,
@@ -264,7 +274,7 @@ void prepare(Entry &E) {
     PerSM = 0;
   }
   E.Blocks = PerSM * SMs;
-  for (unsigned I = 0; I < Trials; ++I)
+  for (unsigned I = 0; Timed && I < Trials; ++I)
     if (cudaEventCreate(&E.Start[I]) != 0 || cudaEventCreate(&E.Stop[I]) != 0)
       E.Blocks = 0; // no timing: the original for good (events leak: rare)
   if (E.Blocks == 0)
@@ -274,7 +284,7 @@ void prepare(Entry &E) {
 /// The entry of a configuration, made on first use; null when the table
 /// is full (the original then). Returns with the lock held when non-null.
 Entry *entryFor(const void *Variant, int Device, const CoaldaDim3 &Block,
-                size_t SharedMem, unsigned SizeClass) {
+                size_t SharedMem, unsigned SizeClass, bool Timed) {
   unsigned Threads = Block.x * Block.y * Block.z;
   auto Find = [&]() -> Entry * { // with the lock held
     for (unsigned I = 0; I < Used; ++I) {
@@ -297,7 +307,7 @@ Entry *entryFor(const void *Variant, int Device, const CoaldaDim3 &Block,
   Fresh.BlockX = Block.x;
   Fresh.SharedMem = SharedMem;
   Fresh.SizeClass = SizeClass;
-  prepare(Fresh);
+  prepare(Fresh, Timed);
   lock();
   if (Entry *Known = Find()) // another thread made it meanwhile
     return Known;
@@ -397,7 +407,7 @@ CoaldaDim3 variantGrid(Form F, unsigned Blocks, const CoaldaDim3 &Grid,
                        const CoaldaDim3 &Block) {
   if (Blocks == 0)
     return CoaldaDim3{0, 0, 0};
-  if (F == Form::Rewrite)
+  if (F == Form::Rewrite || F == Form::Bounded)
     return Grid;
   if (F == Form::Tiles) {
     CoaldaDim3 Tiles = tileGrid(Grid, Block);
@@ -463,6 +473,31 @@ bool capturing(void *Stream) {
   return Status != 0;
 }
 
+/// The bounded form's launch, E locked: the variant (the kernel without its
+/// register limit) wherever the device holds a block of it, decided on the
+/// configuration's first launch and reported once.
+template <typename UnboundedFn, typename LimitedFn>
+int launchBounded(Entry &E, const char *Name, const CoaldaDim3 &Grid,
+                  UnboundedFn Unbounded, LimitedFn Limited) {
+  if (!E.Decided) {
+    E.Decided = true;
+    E.Chosen = E.Blocks > 0 ? Choice::Variant : Choice::Original;
+  }
+  bool Report = !E.Reported && reporting();
+  E.Reported = E.Reported || Report;
+  Choice Use = E.Chosen;
+  unlock();
+  if (Report)
+    fprintf(stderr,
+            "coalda: %s: grid %u x %u x %u, %u threads a block: %s\n", Name,
+            Grid.x, Grid.y, Grid.z, E.Threads,
+            Use == Choice::Variant
+                ? "without its register limit (a block of it fits)"
+                : "with its register limit (a block of it without the "
+                  "limit does not fit)");
+  return Use == Choice::Variant ? Unbounded() : Limited();
+}
+
 } // namespace
 
 extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
@@ -497,10 +532,13 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
   if (!currentDevice(Device))
     return Original();
   Entry *E = entryFor(Variant, Device, Block, SharedMem,
-                      sizeClass(Grid.x) * 32 + sizeClass(Grid.y * Grid.z));
+                      sizeClass(Grid.x) * 32 + sizeClass(Grid.y * Grid.z),
+                      F != Form::Bounded);
   if (!E)
     return Original();
   // Locked from here until the choice is made.
+  if (F == Form::Bounded) // the same code: where it fits, for good
+    return launchBounded(*E, Name, Grid, AsWrittenHere, Original);
   CoaldaDim3 Reshaped = variantGrid(F, unsigned(E->Blocks), Grid, Block);
   if (Reshaped.z == 0) {
     unlock();

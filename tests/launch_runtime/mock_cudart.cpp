@@ -9,7 +9,8 @@
 // the query), MOCK_PREFERRED (the variant launches until measured),
 // MOCK_FORM (1: the variant is of the tile form, 2: of the rewrite form,
 // the kernel as written beside its rewrite, which takes the kernel's own
-// arguments and nothing more; printed as "args 2"), MOCK_BLOCK_Y (the block's
+// arguments and nothing more; printed as "args 2"; 3: of the bounded form,
+// the kernel without its register limit, the same arguments), MOCK_BLOCK_Y (the block's
 // y size, 1 by default), MOCK_FIRST_MS (the time of the program's first
 // kernel launch, whichever kernel it is: a first launch unlike the later
 // ones, as docs/runs/launches/ runs 12-14 found on the GPU), MOCK_OTHER_BLOCK=X,Y (the block of odd launches),
@@ -23,7 +24,8 @@
 // is of the launches' own stream, and whether its kernel launch starts
 // another launch first), MOCK_DEVICES=D (the devices the process sees, 1
 // by default; with more, launch K runs on device K mod D), MOCK_ASKED=1
-// (prints "device asked N" last: the calls to cudaGetDevice).
+// (prints "device asked N" last: the calls to cudaGetDevice), MOCK_EVENTS=1
+// (prints "events created N" last).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -74,7 +76,7 @@ int cudaLaunchKernel(const void *Func, CoaldaDim3 Grid, CoaldaDim3 Block, void *
   printf("launch %s grid %u,%u block %u", IsVariant ? "variant" : "original", Grid.x, Grid.y, Block.x);
   if (Block.y != 1)
     printf("x%u", Block.y);
-  if (IsVariant && envMs("MOCK_FORM", 0) == 2)
+  if (IsVariant && envMs("MOCK_FORM", 0) >= 2)
     printf(" args 2"); // the kernel's own: Args[2] is none of its own
   else if (IsVariant)
     printf(" G %u", *static_cast<unsigned *>(Args[2]));
@@ -111,7 +113,9 @@ int cudaGetLastError(void) {
   }
   return 0;
 }
+static int Created; // cudaEventCreate's calls
 int cudaEventCreate(void **E) {
+  ++Created;
   *E = new Event{0, 0};
   return 0;
 }
@@ -196,5 +200,7 @@ int main(int argc, char **argv) {
     launchOnce(Launch);
   if (getenv("MOCK_ASKED"))
     printf("device asked %d\n", Asked);
+  if (getenv("MOCK_EVENTS"))
+    printf("events created %d\n", Created);
   return 0;
 }

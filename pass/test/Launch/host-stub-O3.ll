@@ -1,6 +1,7 @@
 ; RUN: %opt -passes=coalda-launch-host -coalda-launch-variants=_Z12copy_guardedP5PixelPKS_i,_Z6copy_tI5PixelEvPT_PKS1_i,_Z7missingv -coalda-launch-preferred=_Z12copy_guardedP5PixelPKS_i -coalda-launch-tiles=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-runtime=%launch_runtime -S %s | FileCheck %s
 ; RUN: %opt -passes=coalda-launch-host -S %s | FileCheck --check-prefix=NONE %s
 ; RUN: %opt -passes=coalda-launch-host -coalda-launch-variants=_Z12copy_guardedP5PixelPKS_i,_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-rewrites=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-runtime=%launch_runtime -S %s | FileCheck --check-prefix=REWRITE %s
+; RUN: %opt -passes=coalda-launch-host -coalda-launch-variants=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-bounded=_Z6copy_tI5PixelEvPT_PKS1_i -coalda-launch-runtime=%launch_runtime -S %s | FileCheck --check-prefix=BOUNDED %s
 
 ; clang++-19's host IR of one CUDA source at -O3, before any pass (-Xclang
 ; -disable-llvm-passes, with -fcuda-include-gpubinary so that the unit
@@ -67,6 +68,16 @@
 ; REWRITE-LABEL: define linkonce_odr dso_local void @_Z21__device_stub__copy_tI5PixelEvPT_PKS1_i(
 ; REWRITE: call i32 @__coalda_launch_grid(
 ; REWRITE-SAME: i32 0, i32 2)
+
+; A kernel coalda cc limited in registers (.maxnreg 64, so that 1024
+; threads launch; registers.py) launches through the choice's bounded form
+; (3): its twin without the limit where a block of it fits; the other
+; kernel's stub keeps its own launch.
+; BOUNDED-LABEL: define dso_local void @_Z27__device_stub__copy_guardedP5PixelPKS_i(
+; BOUNDED-NOT: @__coalda_launch_grid(
+; BOUNDED-LABEL: define linkonce_odr dso_local void @_Z21__device_stub__copy_tI5PixelEvPT_PKS1_i(
+; BOUNDED: call i32 @__coalda_launch_grid(
+; BOUNDED-SAME: i32 0, i32 3)
 
 ; ModuleID = host.cu
 source_filename = "host.cu"
