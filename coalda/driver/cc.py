@@ -585,7 +585,8 @@ def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx
     (DEVICE, the plugin's flags left out): where the original takes at most
     64, it gets `.maxnreg 64` so that it still launches with 1024 threads
     (registers.py), and with TWINS a twin without the limit, which K's stub
-    launches where it fits (launches.BOUNDED). Returns the limited kernels."""
+    launches where a block of it fits (the bounded form of
+    pass/runtime/LaunchGrid.cpp). Returns the limited kernels."""
     what = f"ptxas could not assemble the device code of {source.path} for {arch}"
     if inv.verbose:
         print("coalda cc: " + shlex.join(registers.ptxas_argv(tools.ptxas, ptx, arch, cubin, flags)),
@@ -768,13 +769,14 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     ]
     # the plugin's launch pass on the host side, outside the PCH's key (it
     # changes no declaration)
-    relaunch = (launches.host_flags(tools.plugin, launches.agreed_variants(variants, tiles, rewrites),
-                                    launches.common_variants(preferred), launches.common_variants(tiles),
-                                    launches.common_variants(rewrites))
-                if reshape and tools.plugin is not None else
-                launches.host_flags(tools.plugin, launches.common_variants(bounded),
-                                    bounded=launches.common_variants(bounded))
-                if tools.plugin is not None else [])
+    relaunch: list[str] = []
+    if reshape and tools.plugin is not None:
+        relaunch = launches.host_flags(tools.plugin, launches.agreed_variants(variants, tiles, rewrites),
+                                       launches.common_variants(preferred), launches.common_variants(tiles),
+                                       launches.common_variants(rewrites))
+    elif tools.plugin is not None:  # the register limit's twins, in every build
+        twinned = launches.common_variants(bounded)
+        relaunch = launches.host_flags(tools.plugin, twinned, bounded=twinned)
     _compile_with_pch(inv, [*host, *inv.dep_flags, *relaunch, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob],
                       ["-c", source.path, "-o", str(obj)], f"clang++-19 could not compile the host code of {source.path}",
                       _host_pch_key(inv, host))

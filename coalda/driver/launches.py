@@ -22,6 +22,12 @@ plugin's host pass makes K's stub launch through a run-time choice between
 K and its variant (pass/lib/LaunchHost.cpp, pass/runtime/LaunchGrid.cpp). At run time,
 COALDA_LAUNCH=original keeps every launch as written and
 COALDA_LAUNCH_REPORT=1 prints each choice on stderr.
+
+In every `coalda cc` build (reshaped or not is the flag above), a kernel
+registers.py limits to 64 registers keeps a twin without the limit under
+the same variant name, and its stub launches the twin wherever a block of
+it fits (form 3, `-coalda-launch-bounded`; no measurement). A reshape build
+gives each rewritten kernel a variant of another form, and keeps the limit.
 """
 
 from __future__ import annotations

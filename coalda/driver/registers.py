@@ -166,8 +166,9 @@ def _entry_end(ptx: str, body: int) -> int:
 
 def with_twins(ptx: str, symbols: set[str], suffix: str) -> str:
     """PTX with a copy of each entry of SYMBOLS named symbol + SUFFIX, right
-    after it: the twin `coalda cc` keeps without the register limit
-    (launches.BOUNDED). Its parameters keep their names (an entry's
+    after it: the twin `coalda cc` keeps without the register limit,
+    launched where a block of it fits (pass/runtime/LaunchGrid.cpp's
+    bounded form). Its parameters keep their names (an entry's
     parameters are its own), and module-scope variables (shared tiles) are
     the same ones, as for any two kernels that use one."""
     out, last = [], 0
