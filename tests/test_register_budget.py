@@ -51,6 +51,16 @@ def test_rewritten_kernels_keep_the_register_budget(stem: str, level: int, tmp_p
     unlimited = tmp_path / "unlimited.ptx"
     unlimited.write_text(re.sub(r"^\.maxnreg 64\n", "", after.read_text(), flags=re.M))
     assert {x.symbol for x in crossing(before, unlimited)} == set(limited)
+    # coalda cc's twins of the same kernels, on this real PTX (its entries'
+    # inner blocks, its shared tiles): it assembles, each twin takes the
+    # registers its kernel takes without the limit, and the kernels stay
+    # within it
+    twinned = tmp_path / "twinned.ptx"
+    twinned.write_text(registers.with_limit(registers.with_twins(unlimited.read_text(), set(limited), "__twin"),
+                                            set(limited)))
+    sizes, free = usage(twinned), usage(unlimited)
+    assert {k: sizes[k + "__twin"].registers for k in limited} == {k: free[k].registers for k in limited}
+    assert all(sizes[k].registers <= 64 for k in limited) and len(sizes) == len(free) + len(limited)
 
 
 def test_only_kernels_that_cross_get_the_limit() -> None:
