@@ -16,7 +16,7 @@ from coalda.driver import launches
 from coalda.driver.cc import embedded_images
 from coalda.driver.toolchain import find_plugin
 
-from conftest import TESTCASES, run_cli
+from conftest import REPO, TESTCASES, run_cli
 
 VARIANT = "_Z10copy_naiveP5PixelPKS___coalda_grid"
 GUARDED_VARIANT = "_Z18copy_naive_guardedP5PixelPKS_i__coalda_grid"
@@ -190,3 +190,47 @@ def test_every_variant_of_a_cc_build_is_a_kernel(tmp_path: Path, stem: str) -> N
     ptx = ptx_text(obj, 90)
     functions = re.findall(rf"^\.visible \.func (\w+{launches.SUFFIX})\(", ptx, re.M)
     assert functions == [] and len(launches.variants_in_ptx(ptx)) >= 19, functions
+
+
+def test_twins_take_the_place_of_other_variants_where_they_agree() -> None:
+    """The host compile's view of the architectures: a kernel limited in
+    registers on an architecture has its twin there as its variant, in
+    place of a variant of another form (its marks go); where the
+    architectures disagree (a twin in one, a rewrite form in the other),
+    it has no variant at all, as for any two forms."""
+    rewrite = ".visible .entry _Z1kPf__coalda_grid(\n.visible .global .align 1 .u8 _Z1kPf__coalda_rewrite = 1;\n"
+    seen = launches.VariantsSeen()
+    for _ in range(2):
+        seen.add_arch(rewrite)
+        seen.add_twins({"_Z1kPf"})
+    flags = seen.host_flags(find_plugin())
+    assert "-coalda-launch-bounded=_Z1kPf" in flags and not any("rewrites" in f for f in flags)
+    mixed = launches.VariantsSeen()
+    mixed.add_arch(rewrite)
+    mixed.add_twins({"_Z1kPf"})
+    mixed.add_arch(rewrite)
+    mixed.add_twins(set())
+    assert mixed.host_flags(find_plugin()) == []
+    default = launches.VariantsSeen()
+    default.add_arch("")
+    default.add_twins(set())
+    assert default.host_flags(find_plugin()) == []
+
+
+def test_a_reshape_build_launches_the_register_limits_twin(tmp_path: Path) -> None:
+    """softmax's softMax crosses 64 registers after the pass: in a reshape
+    build too, its variant is its twin without the limit (the same code as
+    the kernel, less `.maxnreg`), launched by the bounded form, in place of
+    its code as written, and -Wcoalda says so."""
+    obj = tmp_path / "softmax.o"
+    built = run_cli("cc", "-fcoalda-reshape", "-Wcoalda", "-v", "-c", REPO / "corpus" / "hecbench" / "softmax-cuda" /
+                    "main.cu", "-o", obj)
+    assert built.returncode == 0, built.stderr
+    kernel = "_Z7softMaxiiPKfPf"
+    assert f"-coalda-launch-bounded={kernel}" in built.stderr
+    assert not re.search(r"-coalda-launch-rewrites=\S*" + kernel, built.stderr)
+    assert "(in place of its run-time choice)" in built.stderr
+    code = entries(ptx_text(obj, 90))
+    limited, twin = code[kernel], code[kernel + launches.SUFFIX]
+    assert ".maxnreg 64" in limited and ".maxnreg" not in twin
+    assert twin.replace(kernel + launches.SUFFIX + "(", kernel + "(", 1) == limited.replace(".maxnreg 64\n", "")

@@ -127,6 +127,12 @@ def test_a_limited_kernel_keeps_a_twin_without_the_limit() -> None:
     assert ".maxnreg" not in twin and k2.startswith("k2(")
     assert registers.with_twins(PTX, {"k2"}, "_t").count(".entry k2_t(") == 1
     assert registers.with_twins(PTX, set(), "_t") == PTX
+    # an entry of the twin's name already there (a reshape build's variant
+    # of another form) gives way to the twin
+    other = PTX + ".visible .entry k1__coalda_grid(\n)\n{\n\tbar.sync 0;\n}\n"
+    replaced = registers.with_twins(other, {"k1"}, "__coalda_grid")
+    assert replaced.count(".entry k1__coalda_grid(") == 1 and "bar.sync" not in replaced
+    assert registers.without_entries(other, {"k1__coalda_grid"}) == PTX
 
 
 # coalda cc's limit on a real program, with its -Wcoalda line: softmax, built by

@@ -608,8 +608,8 @@ def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx
         raise CoaldaError(f"{what} (exit {exc.returncode}); see the diagnostics above") from None
     if inv.summary:
         for x in limited:
-            twin = ("; its stub launches it without the limit where the launch's block allows" if twins
-                    else "")
+            twin = ("; its stub launches it without the limit where the launch's block allows"
+                    + (" (in place of its run-time choice)" if inv.reshape else "") if twins else "")
             print(f"{source.path}: coalda: kernel {x.symbol}: limited to {x.limit} registers (.maxnreg): "
                   f"it took {x.after} after the rewrite and {x.before} before, and would no longer launch with "
                   f"1024 threads{twin}", file=sys.stderr)
@@ -710,11 +710,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     images: list[FatbinImage] = []
     ptxas_opt = "-O0" if inv.opt_level == "-O0" else "-O3"
     reshape = tools.plugin is not None and inv.reshape
-    variants: list[set[str]] = []
-    preferred: list[set[str]] = []
-    tiles: list[set[str]] = []
-    rewrites: list[set[str]] = []
-    bounded: list[set[str]] = []  # kernels limited in registers, with a twin
+    seen = launches.VariantsSeen()
     for arch in inv.arches:
         ptx = scratch / f"{Path(source.path).stem}.{arch}.ptx"
         cubin = ptx.with_suffix(".cubin")
@@ -748,17 +744,12 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
             print(f"{source.path}: coalda: -O0 leaves the kernels as written (a debug build; the pass runs at "
                   f"-O1 and above, and `coalda analyze -O0 {source.path}` shows what it would rewrite)",
                   file=sys.stderr)
-        if reshape:
-            text = ptx.read_text(errors="replace")
-            variants.append(launches.variants_in_ptx(text))
-            preferred.append(launches.preferred_in_ptx(text))
-            tiles.append(launches.tiles_in_ptx(text))
-            rewrites.append(launches.rewrites_in_ptx(text))
-        # a twin without the register limit where K has no variant of
-        # another form (a reshape build gives every rewritten kernel one)
+        seen.add_arch(ptx.read_text(errors="replace") if reshape else "")
+        twins = launches.bounded_launches_wanted()
         limited = assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device,
-                                  twins=not reshape and launches.bounded_launches_wanted())
-        bounded.append({x.symbol for x in limited})
+                                  twins=twins)
+        if twins:
+            seen.add_twins({x.symbol for x in limited})
         images.append(FatbinImage.for_arch("elf", arch, cubin.read_bytes()))
         images.append(FatbinImage.for_arch("ptx", arch, ptx.read_bytes()))
     blob = scratch / f"{Path(source.path).stem}.fatbin"
@@ -769,14 +760,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     ]
     # the plugin's launch pass on the host side, outside the PCH's key (it
     # changes no declaration)
-    relaunch: list[str] = []
-    if reshape and tools.plugin is not None:
-        relaunch = launches.host_flags(tools.plugin, launches.agreed_variants(variants, tiles, rewrites),
-                                       launches.common_variants(preferred), launches.common_variants(tiles),
-                                       launches.common_variants(rewrites))
-    elif tools.plugin is not None:  # the register limit's twins, in every build
-        twinned = launches.common_variants(bounded)
-        relaunch = launches.host_flags(tools.plugin, twinned, bounded=twinned)
+    relaunch = seen.host_flags(tools.plugin) if tools.plugin is not None else []
     _compile_with_pch(inv, [*host, *inv.dep_flags, *relaunch, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", blob],
                       ["-c", source.path, "-o", str(obj)], f"clang++-19 could not compile the host code of {source.path}",
                       _host_pch_key(inv, host))

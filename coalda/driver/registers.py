@@ -164,20 +164,39 @@ def _entry_end(ptx: str, body: int) -> int:
     raise ValueError("unbalanced braces in a PTX entry")
 
 
+def _entry_span(ptx: str, body: int) -> tuple[int, int]:
+    """Where the entry whose body opens at BODY starts (its line, with its
+    linkage) and ends."""
+    start = ptx.rindex(".entry", 0, body)
+    return ptx.rfind("\n", 0, start) + 1, _entry_end(ptx, body)
+
+
+def without_entries(ptx: str, symbols: set[str]) -> str:
+    """PTX less the entries of SYMBOLS."""
+    out, last = [], 0
+    for symbol, _, body in _entries(ptx):
+        if symbol in symbols:
+            start, end = _entry_span(ptx, body)
+            out.append(ptx[last:start])
+            last = end + 1 if ptx.startswith("\n", end) else end  # its line's end too
+    return "".join(out) + ptx[last:]
+
+
 def with_twins(ptx: str, symbols: set[str], suffix: str) -> str:
     """PTX with a copy of each entry of SYMBOLS named symbol + SUFFIX, right
     after it: the twin `coalda cc` keeps without the register limit,
     launched where a block of it fits (pass/runtime/LaunchGrid.cpp's
     bounded form). Its parameters keep their names (an entry's
     parameters are its own), and module-scope variables (shared tiles) are
-    the same ones, as for any two kernels that use one."""
+    the same ones, as for any two kernels that use one. An entry of that
+    name already there (a reshape build's variant of another form) is
+    dropped: the twin takes its place."""
+    ptx = without_entries(ptx, {symbol + suffix for symbol in symbols})
     out, last = [], 0
     for symbol, _, body in _entries(ptx):
         if symbol not in symbols:
             continue
-        start = ptx.rindex(".entry", 0, body)
-        start = ptx.rfind("\n", 0, start) + 1  # the line's linkage (.visible)
-        end = _entry_end(ptx, body)
+        start, end = _entry_span(ptx, body)
         entry = ptx[start:end]
         twin = re.sub(r"(\.entry\s+)" + re.escape(symbol) + r"(\s*\()", lambda m: m[1] + symbol + suffix + m[2],
                       entry, count=1)
