@@ -437,8 +437,9 @@ def cli() -> None:
               help="Device code with a line table (-lineinfo, for ptxas too), for Nsight Compute's "
                    "source view; use its own --out.")
 @click.option("--reshape", is_flag=True,
-              help="The coalda build with reshaped launches and their run-time choice "
-                   "(coalda cc -fcoalda-reshape, issue 40); use its own --out.")
+              help="The coalda build with the run-time choice of every rewrite against its code as "
+                   "written too (coalda cc -fcoalda-reshape, issue 40; grid variants are in every "
+                   "coalda build); use its own --out.")
 def build(only: str, out: Path, corpus: Path, jobs: int, lineinfo: bool, reshape: bool) -> None:
     """Build every program with and without COALDA, record its rewritten
     kernels, and pack OUT into OUT.tar.gz."""

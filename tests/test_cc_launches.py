@@ -58,11 +58,25 @@ def test_reshape_builds_variants_and_redirects_the_stubs(tmp_path: Path) -> None
     assert "__coalda_launch_grid" in symbols(tmp_path / "rgb")
 
 
-def test_default_build_launches_as_written(tmp_path: Path) -> None:
-    """Without -fcoalda-reshape (the default until the corpus has measured
-    it), no variant and no run-time choice; -fno-coalda with it builds too."""
-    for flags in ([], ["-fno-coalda", "-fcoalda-reshape"]):
-        obj = tmp_path / f"rgb{len(flags)}.o"
+def test_default_build_reshapes_copies_and_not_the_other_rewrites(tmp_path: Path) -> None:
+    """The default build takes over the launches that gain by construction
+    (grid variants: rgb.cu's flat copies, launched through the run-time
+    choice) but does not choose other rewrites against their code as
+    written (gaussian.cu's Fan2 keeps no copy of itself: its trials would
+    run the slower code); -fno-coalda-reshape launches every kernel as
+    written; -fno-coalda with -fcoalda-reshape builds too."""
+    obj = tmp_path / "rgb.o"
+    built = run_cli("cc", "-c", TESTCASES / "rgb.cu", "-o", obj)
+    assert built.returncode == 0, built.stderr
+    assert launches.variants_in_ptx(ptx_text(obj, 90)) == {VARIANT.removesuffix(launches.SUFFIX),
+                                                          GUARDED_VARIANT.removesuffix(launches.SUFFIX)}
+    assert "__coalda_launch_grid" in symbols(obj)
+    fan2 = tmp_path / "gaussian.o"
+    built = run_cli("cc", "-c", TESTCASES / "gaussian.cu", "-o", fan2)
+    assert built.returncode == 0, built.stderr
+    assert launches.rewrites_in_ptx(ptx_text(fan2, 90)) == set() and launches.SUFFIX not in ptx_text(fan2, 90)
+    for flags in (["-fno-coalda-reshape"], ["-fno-coalda", "-fcoalda-reshape"]):
+        obj = tmp_path / f"rgb{len(flags)}{flags[0]}.o"
         built = run_cli("cc", *flags, "-c", TESTCASES / "rgb.cu", "-o", obj)
         assert built.returncode == 0, built.stderr
         assert launches.SUFFIX not in ptx_text(obj, 90)

@@ -23,7 +23,10 @@ Flags are clang's: everything that is not an input, `-o`, `-x`, a mode (`-c`),
 an architecture, a dependency-file flag or a link-only flag is passed to every
 compile step; the link step gets the link flags in their original order.
 `-fno-coalda` builds the same way without the plugin (the baseline);
-`-fcoalda-reshape` adds reshaped launches (launches.py; off by default);
+the launches of flat copies and transposes are reshaped where that pays
+(launches.py), `-fcoalda-reshape` adds the run-time choice of every other
+rewrite against its code as written, `-fno-coalda-reshape` keeps every
+launch as written;
 `-Wcoalda` prints what the pass did to each file's kernels, a line per
 rewrite and per refusal with its reason, and a count. nvcc's
 common spellings are translated first (`nvcc_to_clang`): `-use_fast_math`,
@@ -142,9 +145,10 @@ class Invocation:
     # on a machine with that nvcc); coalda cc compiles with its own tree.
     ignored_cuda_path: str | None = None
     coalda: bool = True
-    # -fcoalda-reshape: launches of grid variants (launches.py); off until the
-    # corpus has measured it
-    reshape: bool = False
+    # the launches the build takes over (launches.py): grid variants and the
+    # register limit's twins by default; -fcoalda-reshape adds the run-time
+    # choice of every other rewrite, -fno-coalda-reshape none
+    launch_control: launches.LaunchControl = launches.LaunchControl.GRID_VARIANTS
     print_cuda_path: bool = False  # --print-cuda-path: the tree, for CMake's CUDAToolkit_ROOT
     verbose: bool = False
     opt_level: str | None = None  # the last -O given, None for the default -O3
@@ -310,7 +314,8 @@ def parse_args(argv: Sequence[str]) -> Invocation:
         elif arg == "-fcoalda":
             inv.coalda = True
         elif arg in ("-fcoalda-reshape", "-fno-coalda-reshape"):
-            inv.reshape = arg == "-fcoalda-reshape"
+            inv.launch_control = (launches.LaunchControl.CHOICE if arg == "-fcoalda-reshape"
+                                  else launches.LaunchControl.OFF)
         elif arg == "-Wcoalda":
             inv.summary = True
         elif arg == "-v":
@@ -609,7 +614,8 @@ def assemble_device(inv: Invocation, tools: Tools, source: Input, arch: str, ptx
     if inv.summary:
         for x in limited:
             twin = ("; its stub launches it without the limit where the launch's block allows"
-                    + (" (in place of its run-time choice)" if inv.reshape else "") if twins else "")
+                    + (" (in place of its run-time choice)"
+                       if inv.launch_control is launches.LaunchControl.CHOICE else "") if twins else "")
             print(f"{source.path}: coalda: kernel {x.symbol}: limited to {x.limit} registers (.maxnreg): "
                   f"it took {x.after} after the rewrite and {x.before} before, and would no longer launch with "
                   f"1024 threads{twin}", file=sys.stderr)
@@ -709,7 +715,8 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
     """A .cu source to a host object that carries its device code."""
     images: list[FatbinImage] = []
     ptxas_opt = "-O0" if inv.opt_level == "-O0" else "-O3"
-    reshape = tools.plugin is not None and inv.reshape
+    control = inv.launch_control if tools.plugin is not None else launches.LaunchControl.OFF
+    reshape = control is not launches.LaunchControl.OFF
     seen = launches.VariantsSeen()
     for arch in inv.arches:
         ptx = scratch / f"{Path(source.path).stem}.{arch}.ptx"
@@ -717,7 +724,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
         device = [
             tools.clang, "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={arch}", *_common(inv, tools),
             *_without_host_only(inv.compile_flags),
-            *(launches.device_flags() if reshape else []),
+            *launches.device_flags(control),
             *(inv.device_flags if tools.plugin is not None else _without_coalda_options(inv.device_flags)),
         ]
         report = scratch / f"{Path(source.path).stem}.{arch}.coalda.json"
@@ -745,7 +752,7 @@ def compile_cuda(inv: Invocation, tools: Tools, source: Input, obj: Path, scratc
                   f"-O1 and above, and `coalda analyze -O0 {source.path}` shows what it would rewrite)",
                   file=sys.stderr)
         seen.add_arch(ptx.read_text(errors="replace") if reshape else "")
-        twins = launches.bounded_launches_wanted()
+        twins = reshape and launches.bounded_launches_wanted()
         limited = assemble_device(inv, tools, source, arch, ptx, cubin, [ptxas_opt, *inv.ptxas_flags], device,
                                   twins=twins)
         if twins:
@@ -866,9 +873,10 @@ def cc_command(args: tuple[str, ...]) -> None:
     flags: `coalda cc main.cu -o app`, `coalda cc -c k.cu -o k.o -I inc
     -DN=4 -std=c++17 --cuda-gpu-arch=sm_80`, `coalda cc main.o k.o -o app`.
     -arch sm_XX is accepted too (default sm_90); -fno-coalda builds without
-    the plugin; -fcoalda-reshape adds reshaped launches (a grid-stride
-    variant of each rewritten kernel of one piece of work per thread,
-    chosen at run time by measurement); --print-cuda-path prints the CUDA tree (CMake's
+    the plugin; launches of flat copies and transposes are reshaped (a
+    grid-stride or tiled variant, chosen at run time by measurement),
+    -fcoalda-reshape also chooses every other rewrite against its code as
+    written, -fno-coalda-reshape launches every kernel as written; --print-cuda-path prints the CUDA tree (CMake's
     CUDAToolkit_ROOT for CMAKE_CUDA_COMPILER=coalda-cc). Executables link
     the CUDA 12 runtime (libcudart.so.12 from the nvidia-cuda-runtime-cu12
     wheel, found through the run-path)."""

@@ -1,9 +1,9 @@
 """Reshaped launches in `coalda cc` builds (issue 40): the flags that turn
 them on, and the kernels that got a grid-stride variant.
 
-Off by default; `coalda cc -fcoalda-reshape` turns it on (until the corpus
-has measured it: a rewrite that loses on a real program is a bug of its
-cost rule). The device compile then runs the pass with
+On by default (LaunchControl.GRID_VARIANTS; `-fno-coalda-reshape` turns it
+off, `-fcoalda-reshape` adds the choice of every other rewrite, below). The
+device compile runs the pass with
 `-coalda-reshape-launches`: each rewritten kernel K whose whole effect is
 one copy gets a variant `K__coalda_grid`, one flat copy of the original
 grid's elements (pass/lib/GridVariantFlat.cpp; a cost rule:
@@ -11,23 +11,24 @@ GridVariant.cpp), marked `K__coalda_prefer` where it is launched until
 measured; each whose whole effect is one transposed store gets one that
 runs 32x32 tiles of original blocks (GridVariantTile.cpp), marked
 `K__coalda_tile` and `K__coalda_prefer`; each other rewritten kernel K
-keeps its code as written as its variant, launched on the same grid with
-the same arguments (RewriteChoice.cpp, `-coalda-choose-rewrites`), K marked
-`K__coalda_rewrite`: whether a rewrite pays can depend on the launch
-(scan2's small grids, gaussian's Fan2 at 16x16 blocks), which the run-time
-choice measures. The variants' names and marks are
-read from each architecture's PTX; those every architecture has (of one
+keeps, with `-fcoalda-reshape` only, its code as written as its variant,
+launched on the same grid with the same arguments (RewriteChoice.cpp,
+`-coalda-choose-rewrites`), K marked `K__coalda_rewrite`: whether a
+rewrite pays can depend on the launch (scan2's small grids, gaussian's
+Fan2 at 16x16 blocks), which the run-time choice measures; its trials run
+the code as written, which is why it is not on by default. The variants'
+names and marks are read from each architecture's PTX; those every architecture has (of one
 form) are passed to the host compile of the same source, where the
 plugin's host pass makes K's stub launch through a run-time choice between
 K and its variant (pass/lib/LaunchHost.cpp, pass/runtime/LaunchGrid.cpp). At run time,
 COALDA_LAUNCH=original keeps every launch as written and
 COALDA_LAUNCH_REPORT=1 prints each choice on stderr.
 
-In every `coalda cc` build, reshaped or not, a kernel registers.py limits
-to 64 registers keeps a twin without the limit under the variant's name,
-and its stub launches the twin wherever a block of it fits (form 3,
-`-coalda-launch-bounded`; no measurement). In a reshape build the twin
-takes the place of the kernel's variant of another form: the limit it
+In every `coalda cc` build but `-fno-coalda-reshape`'s, a kernel
+registers.py limits to 64 registers keeps a twin without the limit under
+the variant's name, and its stub launches the twin wherever a block of it
+fits (form 3, `-coalda-launch-bounded`; no measurement). The twin takes
+the place of the kernel's variant of another form, if any: the limit it
 removes is worth more (dslash 20%) than the choice against the code as
 written, which the rewrites of the corpus's two limited kernels win by
 1.27x and 2.4x.
@@ -39,6 +40,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from ..errors import ToolNotFound
@@ -152,9 +154,20 @@ def find_launch_runtime(plugin: Path) -> Path:
                        "rebuild the plugin with `make build`" if not override else "fix $COALDA_LAUNCH_RUNTIME or unset it")
 
 
-def device_flags() -> list[str]:
+class LaunchControl(Enum):
+    """How much of its kernels' launches a `coalda cc` build takes over."""
+
+    OFF = "off"  # -fno-coalda-reshape: every stub launches as written
+    GRID_VARIANTS = "grid"  # the default: grid variants, the register limit's twins
+    CHOICE = "choice"  # -fcoalda-reshape: also every other rewrite against its code as written
+
+
+def device_flags(control: LaunchControl) -> list[str]:
     """The device compile's flags (its plugin loaded with -Xclang -load)."""
-    return ["-mllvm", "-coalda-reshape-launches", "-mllvm", "-coalda-choose-rewrites"]
+    if control is LaunchControl.OFF:
+        return []
+    choice = ["-mllvm", "-coalda-choose-rewrites"] if control is LaunchControl.CHOICE else []
+    return ["-mllvm", "-coalda-reshape-launches", *choice]
 
 
 def bounded_launches_wanted() -> bool:
