@@ -246,7 +246,7 @@ def print_findings(report: Report, console: Console, would: bool = False) -> Non
         staged = sum(s["transformed"] for s in stagings)
         verb = "would be staged" if would else "staged"
         console.print(f"{staged} of {len(stagings)} blocks of strided elements {verb} through shared memory.")
-    # reshaped launches (-coalda-reshape-launches, `coalda cc -fcoalda-reshape`)
+    # reshaped launches (-coalda-reshape-launches, as `coalda cc` builds them)
     for kernel in report["kernels"]:
         if kernel.get("launch"):
             console.print(f"{escape(kernel['name'])}: {escape(launch_said(kernel['launch']))}", soft_wrap=True)
