@@ -519,7 +519,7 @@ def build(only: str, out: Path, corpus: Path, jobs: int, lineinfo: bool, reshape
 @click.option("--corpus", "corpus", type=click.Path(path_type=Path), default=ROOT / "corpus", show_default=True)
 def launches(corpus: Path) -> None:
     """Which rewritten kernels of the built programs get a grid variant
-    under `coalda cc -fcoalda-reshape` (issue 40), and why the others do
+    in a `coalda cc` build (issue 40), and why the others do
     not: `coalda analyze --pass-arg=-coalda-reshape-launches` over every
     source with its recipe's flags. No GPU."""
     names = recipe_names(corpus)

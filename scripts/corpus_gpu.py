@@ -68,7 +68,7 @@ def run_order(repeat: int) -> list[str]:
     return order
 
 
-# A reshaped launch (coalda cc -fcoalda-reshape) runs the kernel or its grid
+# A reshaped launch (a coalda cc build's) runs the kernel or its grid
 # variant, K + this suffix (pass/lib/GridVariant.h): both are timed as K.
 VARIANT_SUFFIX = "__coalda_grid"
 
