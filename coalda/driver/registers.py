@@ -161,7 +161,8 @@ def _entry_end(ptx: str, body: int) -> int:
             depth -= 1
             if depth == 0:
                 return k + 1
-    raise ValueError("unbalanced braces in a PTX entry")
+    raise CoaldaError("the PTX after the pass has an entry whose braces do not balance (a backend fault: report "
+                      "it with the source)")
 
 
 def _entry_span(ptx: str, body: int) -> tuple[int, int]:
