@@ -49,7 +49,11 @@ from ..errors import CoaldaError, ToolFailed
 
 LIMIT = 64  # registers per thread that let a block of 1024 threads launch
 SMALL_REGISTER_FILES = {"sm_53": 32, "sm_62": 32}  # 32K registers per block
-_BOUNDS = re.compile(r"^\s*\.(maxntid|reqntid|maxnreg)\b", re.M)
+_BOUNDS = re.compile(r"(?:^|\s)\.(maxntid|reqntid|maxnreg)\b", re.M)
+# what PTX text says without meaning: comments (inline assembly's are copied
+# into a body verbatim, braces and all) and string literals
+_INERT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+_LINKAGE = (".visible", ".weak", ".extern")
 # the lines -v adds to ptxas's stderr
 _REPORT = re.compile(r"ptxas info\s*:|\s+(Compile time|Function properties|\d+ bytes (stack|spill)|Used \d+)")
 
@@ -119,17 +123,25 @@ def assemble(ptxas: Path, ptx: Path, arch: str, output: Path | str, flags: Seque
     return parse_usage(proc.stderr)
 
 
+def _masked(ptx: str) -> str:
+    """PTX with its comments and strings blanked, character for character
+    (newlines kept): positions in it are positions in PTX."""
+    return _INERT.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), ptx)
+
+
 def _entries(ptx: str) -> Iterator[tuple[str, int, int]]:
     """Each PTX entry: its symbol, where its parameter list ends and where
-    its body opens (the directives lie between)."""
-    for m in re.finditer(r"\.entry\s+(\S+?)\s*\(", ptx):
-        params_end = ptx.index(")", m.end())
-        yield m.group(1), params_end, ptx.index("{", params_end)
+    its body opens (the directives lie between). Comments are not read."""
+    code = _masked(ptx)
+    for m in re.finditer(r"\.entry\s+([\w$.]+)\s*\(", code):
+        params_end = code.index(")", m.end())
+        yield m.group(1), params_end, code.index("{", params_end)
 
 
 def own_bounds(ptx: str) -> set[str]:
     """The kernels whose PTX entry declares a bound of its own."""
-    return {symbol for symbol, params_end, body in _entries(ptx) if _BOUNDS.search(ptx, params_end, body)}
+    code = _masked(ptx)
+    return {symbol for symbol, params_end, body in _entries(ptx) if _BOUNDS.search(code, params_end, body)}
 
 
 def crossings(before: dict[str, Usage], after: dict[str, Usage], bounded: set[str],
@@ -152,12 +164,14 @@ def with_limit(ptx: str, symbols: set[str], limit: int = LIMIT) -> str:
 
 def _entry_end(ptx: str, body: int) -> int:
     """Where the entry whose body opens at BODY ends (past its closing
-    brace): the body's inner blocks (a call sequence's) nest."""
+    brace): the body's inner blocks (a call sequence's) nest; braces in
+    comments (inline assembly's) do not count."""
     depth = 0
-    for k in range(body, len(ptx)):
-        if ptx[k] == "{":
+    code = _masked(ptx)
+    for k in range(body, len(code)):
+        if code[k] == "{":
             depth += 1
-        elif ptx[k] == "}":
+        elif code[k] == "}":
             depth -= 1
             if depth == 0:
                 return k + 1
@@ -166,10 +180,18 @@ def _entry_end(ptx: str, body: int) -> int:
 
 
 def _entry_span(ptx: str, body: int) -> tuple[int, int]:
-    """Where the entry whose body opens at BODY starts (its line, with its
-    linkage) and ends."""
-    start = ptx.rindex(".entry", 0, body)
-    return ptx.rfind("\n", 0, start) + 1, _entry_end(ptx, body)
+    """Where the entry whose body opens at BODY starts (its linkage, on its
+    line or before it) and ends."""
+    code = _masked(ptx)
+    start = code.rindex(".entry", 0, body)
+    while True:  # back over the linkage words, on this line or before it
+        head = code[:start].rstrip()
+        word = next((w for w in _LINKAGE if head.endswith(w) and head[:-len(w)][-1:] in ("", " ", "\t", "\n")),
+                    None)
+        if word is None:
+            break
+        start = len(head) - len(word)
+    return code.rfind("\n", 0, start) + 1, _entry_end(ptx, body)
 
 
 def without_entries(ptx: str, symbols: set[str]) -> str:
