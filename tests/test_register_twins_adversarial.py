@@ -251,14 +251,13 @@ def test_directives_between_the_parameters_and_the_body(ptxas: Path, tmp_path: P
 
 
 def test_the_matcher_spans_the_whole_body() -> None:
-    """_entries and _entry_span on nested blocks: each entry's span is its
-    own, from its line (linkage included) to its closing brace."""
+    """_entries on nested blocks: each entry's span is its own, from its
+    line (linkage included) to its closing brace."""
     ptx = MODULE + entry("ka") + entry("kb", ".weak ", DIRECTIVES["maxntid"]) + entry("kc", "")
     spans = {}
-    for symbol, params_end, body in registers._entries(ptx):
-        assert ptx[params_end] == ")" and ptx[body] == "{"
-        start, end = registers._entry_span(ptx, body)
-        spans[symbol] = ptx[start:end]
+    for e in registers._entries(registers._masked(ptx)):
+        assert ptx[e.params_end] == ")" and ptx[e.body] == "{"
+        spans[e.symbol] = ptx[e.start:e.end]
     assert spans == {n: entry_text(ptx, n) for n in ("ka", "kb", "kc")}
 
 

@@ -41,7 +41,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,19 +129,65 @@ def _masked(ptx: str) -> str:
     return _INERT.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), ptx)
 
 
-def _entries(ptx: str) -> Iterator[tuple[str, int, int]]:
-    """Each PTX entry: its symbol, where its parameter list ends and where
-    its body opens (the directives lie between). Comments are not read."""
-    code = _masked(ptx)
+@dataclass(frozen=True)
+class _Entry:
+    """Where a PTX entry lies: from its line (its linkage's, on the line of
+    `.entry` or before it) past its closing brace; its name; where its
+    parameter list ends and its body opens (its directives lie between)."""
+
+    symbol: str
+    start: int
+    name_at: int
+    params_end: int
+    body: int
+    end: int
+
+
+def _entries(code: str) -> list[_Entry]:
+    """Each entry of CODE, PTX as _masked gives it (comments and strings,
+    inline assembly's among them, are not read)."""
+    found = []
     for m in re.finditer(r"\.entry\s+([\w$.]+)\s*\(", code):
         params_end = code.index(")", m.end())
-        yield m.group(1), params_end, code.index("{", params_end)
+        body = code.index("{", params_end)
+        found.append(_Entry(m[1], _entry_start(code, m.start()), m.start(1), params_end, body,
+                            _entry_end(code, body)))
+    return found
+
+
+def _entry_start(code: str, at: int) -> int:
+    """The start of the line of the linkage words before `.entry` at AT."""
+    k = at
+    while True:
+        j = k
+        while j > 0 and code[j - 1] in " \t\n":
+            j -= 1
+        word = next((w for w in _LINKAGE if code.endswith(w, 0, j) and (j == len(w) or code[j - len(w) - 1] in " \t\n")),
+                    None)
+        if word is None:
+            return code.rfind("\n", 0, k) + 1
+        k = j - len(word)
+
+
+def _entry_end(code: str, body: int) -> int:
+    """Past the closing brace of the body that opens at BODY: the body's
+    inner blocks (a call sequence's) nest."""
+    depth = 0
+    for k in range(body, len(code)):
+        if code[k] == "{":
+            depth += 1
+        elif code[k] == "}":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+    raise CoaldaError("the PTX after the pass has an entry whose braces do not balance (a backend fault: report "
+                      "it with the source)")
 
 
 def own_bounds(ptx: str) -> set[str]:
     """The kernels whose PTX entry declares a bound of its own."""
     code = _masked(ptx)
-    return {symbol for symbol, params_end, body in _entries(ptx) if _BOUNDS.search(code, params_end, body)}
+    return {e.symbol for e in _entries(code) if _BOUNDS.search(code, e.params_end, e.body)}
 
 
 def crossings(before: dict[str, Usage], after: dict[str, Usage], bounded: set[str],
@@ -155,53 +201,20 @@ def crossings(before: dict[str, Usage], after: dict[str, Usage], bounded: set[st
 def with_limit(ptx: str, symbols: set[str], limit: int = LIMIT) -> str:
     """PTX with `.maxnreg LIMIT` in the entry directives of SYMBOLS."""
     out, last = [], 0
-    for symbol, _, body in _entries(ptx):
-        if symbol in symbols:
-            out += [ptx[last:body], f".maxnreg {limit}\n"]
-            last = body
+    for e in _entries(_masked(ptx)):
+        if e.symbol in symbols:
+            out += [ptx[last:e.body], f".maxnreg {limit}\n"]
+            last = e.body
     return "".join(out) + ptx[last:]
-
-
-def _entry_end(ptx: str, body: int) -> int:
-    """Where the entry whose body opens at BODY ends (past its closing
-    brace): the body's inner blocks (a call sequence's) nest; braces in
-    comments (inline assembly's) do not count."""
-    depth = 0
-    code = _masked(ptx)
-    for k in range(body, len(code)):
-        if code[k] == "{":
-            depth += 1
-        elif code[k] == "}":
-            depth -= 1
-            if depth == 0:
-                return k + 1
-    raise CoaldaError("the PTX after the pass has an entry whose braces do not balance (a backend fault: report "
-                      "it with the source)")
-
-
-def _entry_span(ptx: str, body: int) -> tuple[int, int]:
-    """Where the entry whose body opens at BODY starts (its linkage, on its
-    line or before it) and ends."""
-    code = _masked(ptx)
-    start = code.rindex(".entry", 0, body)
-    while True:  # back over the linkage words, on this line or before it
-        head = code[:start].rstrip()
-        word = next((w for w in _LINKAGE if head.endswith(w) and head[:-len(w)][-1:] in ("", " ", "\t", "\n")),
-                    None)
-        if word is None:
-            break
-        start = len(head) - len(word)
-    return code.rfind("\n", 0, start) + 1, _entry_end(ptx, body)
 
 
 def without_entries(ptx: str, symbols: set[str]) -> str:
     """PTX less the entries of SYMBOLS."""
     out, last = [], 0
-    for symbol, _, body in _entries(ptx):
-        if symbol in symbols:
-            start, end = _entry_span(ptx, body)
-            out.append(ptx[last:start])
-            last = end + 1 if ptx.startswith("\n", end) else end  # its line's end too
+    for e in _entries(_masked(ptx)):
+        if e.symbol in symbols:
+            out.append(ptx[last:e.start])
+            last = e.end + 1 if ptx.startswith("\n", e.end) else e.end  # its line's end too
     return "".join(out) + ptx[last:]
 
 
@@ -216,15 +229,12 @@ def with_twins(ptx: str, symbols: set[str], suffix: str) -> str:
     dropped: the twin takes its place."""
     ptx = without_entries(ptx, {symbol + suffix for symbol in symbols})
     out, last = [], 0
-    for symbol, _, body in _entries(ptx):
-        if symbol not in symbols:
-            continue
-        start, end = _entry_span(ptx, body)
-        entry = ptx[start:end]
-        twin = re.sub(r"(\.entry\s+)" + re.escape(symbol) + r"(\s*\()", lambda m: m[1] + symbol + suffix + m[2],
-                      entry, count=1)
-        out += [ptx[last:end], "\n\n", twin]
-        last = end
+    for e in _entries(_masked(ptx)):
+        if e.symbol in symbols:
+            renamed = e.name_at + len(e.symbol)
+            twin = ptx[e.start:renamed] + suffix + ptx[renamed:e.end]
+            out += [ptx[last:e.end], "\n\n", twin]
+            last = e.end
     return "".join(out) + ptx[last:]
 
 
