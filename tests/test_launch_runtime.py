@@ -292,3 +292,14 @@ def test_the_bounded_form_launches_the_unlimited_kernel_where_it_fits(mock: Path
     assert "with its register limit (a block of it without the limit does not fit)" in said
     pinned, _ = launches(mock, 6, (5000, 1), MOCK_FORM="3", COALDA_LAUNCH="original")
     assert kinds(pinned) == "OOOOOO"
+
+
+def test_the_bounded_form_asks_once_whatever_the_grid(mock: Path) -> None:
+    """The bounded form's decision is the block's: launches on 20 grid sizes
+    share one entry, asked the variant's occupancy once, and all run the
+    variant on their own grid. (Per grid size class, as the measured forms
+    keep them, a program of many sizes filled the table, and its later
+    configurations ran the kernel with its register limit.)"""
+    lines, _ = launches(mock, 40, (3, 1), MOCK_FORM="3", MOCK_GRIDS="1", MOCK_OCCUPANCY="1")
+    assert kinds(lines) == "V" * 40 and lines[-1] == "occupancy asked 1"
+    assert lines[19].startswith(f"launch variant grid {3 << 19},1 ")

@@ -531,8 +531,12 @@ extern "C" int __coalda_launch_grid(const void *Kernel, const void *Variant,
     return AsWritten == Choice::Variant ? AsWrittenHere() : Original();
   if (!currentDevice(Device))
     return Original();
-  Entry *E = entryFor(Variant, Device, Block, SharedMem,
-                      sizeClass(Grid.x) * 32 + sizeClass(Grid.y * Grid.z),
+  // The bounded form's decision depends on the block alone: one entry for
+  // every grid (a program with many grid sizes would fill the table).
+  unsigned SizeClass = F == Form::Bounded
+                           ? 0
+                           : sizeClass(Grid.x) * 32 + sizeClass(Grid.y * Grid.z);
+  Entry *E = entryFor(Variant, Device, Block, SharedMem, SizeClass,
                       F != Form::Bounded);
   if (!E)
     return Original();

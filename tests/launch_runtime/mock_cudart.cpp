@@ -25,7 +25,9 @@
 // another launch first), MOCK_DEVICES=D (the devices the process sees, 1
 // by default; with more, launch K runs on device K mod D), MOCK_ASKED=1
 // (prints "device asked N" last: the calls to cudaGetDevice), MOCK_EVENTS=1
-// (prints "events created N" last).
+// (prints "events created N" last), MOCK_OCCUPANCY=1 (prints "occupancy asked
+// N" last), MOCK_GRIDS=1 (launch K's grid is GRID_X << (K % 20): a program
+// that launches one kernel on many grid sizes).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -99,7 +101,9 @@ int cudaDeviceGetAttribute(int *Value, int, int) {
   *Value = 132;
   return 0;
 }
+static int Occupancies; // cudaOccupancyMaxActiveBlocksPerMultiprocessor's calls
 int cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks, const void *, int, size_t) {
+  ++Occupancies;
   *Blocks = int(envMs("MOCK_PER_SM", 8));
   if (*Blocks > 0)
     return 0;
@@ -182,7 +186,8 @@ static void launchOnce(int k) {
     StreamCaptured = Capture && (GlobalCapture || !getenv("MOCK_CAPTURE_FROM"));
   }
   void *Stream = Capture || StreamCaptured ? reinterpret_cast<void *>(0xCA) : nullptr;
-  __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", uint64_t(GridX) | uint64_t(GridY) << 32, 1, BlockX | BlockY << 32, 1,
+  uint64_t X = getenv("MOCK_GRIDS") ? uint64_t(GridX) << (k % 20) : GridX;
+  __coalda_launch_grid(&Original, &Variant, "_Z1kPfi", X | uint64_t(GridY) << 32, 1, BlockX | BlockY << 32, 1,
                        Args, 2, 0, Stream, uint32_t(envMs("MOCK_PREFERRED", 0)), uint32_t(envMs("MOCK_FORM", 0)));
 }
 
@@ -202,5 +207,7 @@ int main(int argc, char **argv) {
     printf("device asked %d\n", Asked);
   if (getenv("MOCK_EVENTS"))
     printf("events created %d\n", Created);
+  if (getenv("MOCK_OCCUPANCY"))
+    printf("occupancy asked %d\n", Occupancies);
   return 0;
 }
